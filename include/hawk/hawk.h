@@ -1,0 +1,159 @@
+/* hawk.h -- the public C API of libhawk.
+ *
+ * A HawkContext owns everything: modules, diagnostics, registered passes,
+ * pass managers and every string the API returns.  hawk_context_destroy
+ * frees it all at once.  The library never prints and never exits: a call
+ * that fails returns a failure status and appends diagnostics to the
+ * context, which the caller renders (hawk_diag_render) and reports.
+ *
+ *   HawkContext *ctx = hawk_context_create();
+ *   HawkModule *m = hawk_parse(ctx, "k.hir", text, len);
+ *   if (m == NULL || hawk_verify(ctx, m) != 0) ... report diagnostics ...
+ *   HawkPassManager *pm = hawk_pass_manager_create(ctx);
+ *   if (hawk_pass_manager_parse(pm, "inline,cse,dce") != 0) ...
+ *   if (hawk_pass_manager_run(pm, m) != 0) ...
+ *   fputs(hawk_print(ctx, m, NULL), stdout);
+ *   hawk_context_destroy(ctx);
+ */
+#ifndef HAWK_HAWK_H
+#define HAWK_HAWK_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HAWK_VERSION "0.1.0"
+
+/* The library's version string, HAWK_VERSION. */
+const char *hawk_version(void);
+
+typedef struct HawkContext HawkContext;
+typedef struct HkModule HawkModule;
+typedef struct HkFunc HawkFunction;
+typedef struct HawkPassManager HawkPassManager;
+typedef struct HawkPassRun HawkPassRun;
+
+typedef enum { HAWK_ERROR = 0, HAWK_WARNING = 1, HAWK_NOTE = 2 } HawkSeverity;
+
+/* ---- context ---------------------------------------------------------- */
+
+HawkContext *hawk_context_create(void);        /* NULL when out of memory */
+void hawk_context_destroy(HawkContext *ctx);
+
+/* ---- reading, checking and writing HIR -------------------------------- */
+
+/* Parses text (len bytes, need not be NUL-terminated) named name in
+ * diagnostics.  Returns NULL and appends diagnostics on any error. */
+HawkModule *hawk_parse(HawkContext *ctx, const char *name, const char *text,
+                       size_t len);
+
+/* Like hawk_parse, but the first line is line_base + 1 in diagnostics: for
+ * a chunk of a larger file (-split-input-file). */
+HawkModule *hawk_parse_chunk(HawkContext *ctx, const char *name,
+                             const char *text, size_t len, unsigned line_base);
+
+/* Verifies m (LangRef "Verification").  Returns 0 when it is well formed,
+ * else the number of errors appended. */
+int hawk_verify(HawkContext *ctx, const HawkModule *m);
+
+/* The canonical text of m, NUL-terminated, owned by ctx; *len (if non-NULL)
+ * receives its length. */
+const char *hawk_print(HawkContext *ctx, const HawkModule *m, size_t *len);
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+size_t hawk_diag_count(const HawkContext *ctx);
+size_t hawk_error_count(const HawkContext *ctx);
+HawkSeverity hawk_diag_severity(const HawkContext *ctx, size_t i);
+const char *hawk_diag_message(const HawkContext *ctx, size_t i);
+/* The refusal rule ("budget.trips") of diagnostic i, or NULL. */
+const char *hawk_diag_rule(const HawkContext *ctx, size_t i);
+/* Line and column (1-based; 0 when the diagnostic has no location). */
+unsigned hawk_diag_line(const HawkContext *ctx, size_t i);
+unsigned hawk_diag_col(const HawkContext *ctx, size_t i);
+/* "file:line:col: error: message\n<source line>\n<caret>\n", owned by ctx. */
+const char *hawk_diag_render(HawkContext *ctx, size_t i);
+void hawk_diag_clear(HawkContext *ctx);
+
+/* ---- looking at a module (for passes written outside the library) ----- */
+
+size_t hawk_module_function_count(const HawkModule *m);
+HawkFunction *hawk_module_function(HawkModule *m, size_t i);
+const char *hawk_function_name(const HawkFunction *fn);
+int hawk_function_is_kernel(const HawkFunction *fn);
+
+/* Calls visit once per instruction of fn, nested regions included, in
+ * walk order; a non-zero return stops the walk and is returned. */
+typedef int (*HawkInstVisitor)(void *user, const char *mnemonic,
+                               unsigned line, unsigned col);
+int hawk_function_walk(const HawkFunction *fn, HawkInstVisitor visit,
+                       void *user);
+
+/* ---- passes ----------------------------------------------------------- */
+
+typedef enum { HAWK_PASS_ANALYSIS = 0, HAWK_PASS_TRANSFORM = 1 } HawkPassKind;
+
+/* A pass runs on one function at a time.  It returns 0 on success; on
+ * failure it reports why with hawk_pass_error and returns non-zero, which
+ * stops the pipeline. */
+typedef int (*HawkPassFn)(HawkPassRun *run, HawkFunction *fn);
+
+/* Registers a pass under name (letters, digits and '-') in ctx, beside the
+ * built-in ones.  A transform invalidates every cached analysis of the
+ * function it runs on.  Returns 0, or -1 when the name is taken. */
+int hawk_register_pass(HawkContext *ctx, const char *name,
+                       const char *summary, HawkPassKind kind, HawkPassFn fn,
+                       void *user);
+
+HawkContext *hawk_pass_context(const HawkPassRun *run);
+void *hawk_pass_user(const HawkPassRun *run);
+/* The value of option key in the pipeline's name{key=value} text, or NULL. */
+const char *hawk_pass_option(const HawkPassRun *run, const char *key);
+/* Appends an error about fn, at its definition, naming the pass. */
+void hawk_pass_error(HawkPassRun *run, const HawkFunction *fn,
+                     const char *message);
+
+/* The registered passes, built-in first, in registration order. */
+size_t hawk_pass_count(const HawkContext *ctx);
+const char *hawk_pass_name(const HawkContext *ctx, size_t i);
+const char *hawk_pass_summary(const HawkContext *ctx, size_t i);
+HawkPassKind hawk_pass_kind(const HawkContext *ctx, size_t i);
+
+/* ---- pass manager ----------------------------------------------------- */
+
+HawkPassManager *hawk_pass_manager_create(HawkContext *ctx); /* ctx owns it */
+
+/* Parses "a,b{key=value},c" and appends the passes.  Returns 0, or non-zero
+ * with a diagnostic naming the unknown pass or malformed text. */
+int hawk_pass_manager_parse(HawkPassManager *pm, const char *pipeline);
+
+/* A pipeline-wide option every pass sees when its own name{key=value} text
+ * does not set key (hawk-opt's profile flags: max-trips, fp-domain, ...). */
+void hawk_pass_manager_set_option(HawkPassManager *pm, const char *key,
+                                  const char *value);
+
+/* Verify the module after every pass (on by default). */
+void hawk_pass_manager_set_verify_each(HawkPassManager *pm, int on);
+
+/* Runs the pipeline over every function of m.  Returns 0, or non-zero when
+ * a pass failed or the module no longer verifies (diagnostics say which). */
+int hawk_pass_manager_run(HawkPassManager *pm, HawkModule *m);
+
+/* Instrumentation: after_pass is called after each pass with its name. */
+typedef void (*HawkAfterPassFn)(void *user, const char *pass,
+                                const HawkModule *m);
+void hawk_pass_manager_set_after_pass(HawkPassManager *pm,
+                                      HawkAfterPassFn fn, void *user);
+
+/* Seconds spent in each pass of the last run, by position in the pipeline. */
+size_t hawk_pass_manager_size(const HawkPassManager *pm);
+const char *hawk_pass_manager_pass_name(const HawkPassManager *pm, size_t i);
+double hawk_pass_manager_seconds(const HawkPassManager *pm, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,176 @@
+/* arena.c -- bump allocation in chunks, freed at once; growable buffers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+typedef struct Chunk {
+    struct Chunk *next;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+} Chunk;
+
+struct HkArena {
+    Chunk *head;
+};
+
+_Noreturn void hk_die(const char *file, int line, const char *what)
+{
+    fprintf(stderr, "hawk: internal error at %s:%d: %s\n", file, line, what);
+    abort();
+}
+
+static Chunk *chunk_new(size_t size)
+{
+    Chunk *c = malloc(sizeof *c + size);
+    if (c == NULL)
+        hk_die(__FILE__, __LINE__, "out of memory");
+    c->next = NULL;
+    c->used = 0;
+    c->size = size;
+    return c;
+}
+
+HkArena *hk_arena_new(void)
+{
+    HkArena *a = malloc(sizeof *a);
+    if (a == NULL)
+        return NULL;
+    a->head = chunk_new(64 * 1024);
+    return a;
+}
+
+void hk_arena_free(HkArena *a)
+{
+    if (a == NULL)
+        return;
+    for (Chunk *c = a->head, *n; c != NULL; c = n) {
+        n = c->next;
+        free(c);
+    }
+    free(a);
+}
+
+void *hk_alloc(HkArena *a, size_t n)
+{
+    n = (n + 15u) & ~(size_t)15u;
+    Chunk *c = a->head;
+    if (c->size - c->used < n) {
+        size_t size = n > 32 * 1024 ? n : 64 * 1024;
+        Chunk *fresh = chunk_new(size);
+        /* A large block gets its own chunk behind the head, so the head's
+         * free space is not abandoned. */
+        if (n > 32 * 1024) {
+            fresh->next = c->next;
+            c->next = fresh;
+            fresh->used = n;
+            memset(fresh->data, 0, n);
+            return fresh->data;
+        }
+        fresh->next = c;
+        a->head = c = fresh;
+    }
+    void *p = c->data + c->used;
+    c->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *hk_strndup(HkArena *a, const char *s, size_t n)
+{
+    char *p = hk_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *hk_strdup(HkArena *a, const char *s)
+{
+    return hk_strndup(a, s, strlen(s));
+}
+
+char *hk_asprintf(HkArena *a, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        hk_die(__FILE__, __LINE__, "bad format");
+    char *p = hk_alloc(a, (size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return p;
+}
+
+void *hk_grow(HkArena *a, void *arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap)
+        return arr;
+    uint32_t ncap = *cap ? *cap : 4;
+    while (ncap < need)
+        ncap *= 2;
+    void *p = hk_alloc(a, (size_t)ncap * elem);
+    if (arr != NULL)
+        memcpy(p, arr, (size_t)*cap * elem);
+    *cap = ncap;
+    return p;
+}
+
+void hk_buf_init(HkBuf *b, HkArena *a)
+{
+    b->arena = a;
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+static void buf_reserve(HkBuf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return;
+    size_t ncap = b->cap ? b->cap * 2 : 256;
+    while (ncap < b->len + extra + 1)
+        ncap *= 2;
+    char *p = hk_alloc(b->arena, ncap);
+    if (b->len)
+        memcpy(p, b->data, b->len);
+    b->data = p;
+    b->cap = ncap;
+}
+
+void hk_buf_put(HkBuf *b, const char *s, size_t n)
+{
+    buf_reserve(b, n);
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void hk_buf_puts(HkBuf *b, const char *s)
+{
+    hk_buf_put(b, s, strlen(s));
+}
+
+void hk_buf_printf(HkBuf *b, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        hk_die(__FILE__, __LINE__, "bad format");
+    buf_reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    b->len += (size_t)n;
+}
+
+const char *hk_buf_cstr(HkBuf *b)
+{
+    buf_reserve(b, 0);
+    b->data[b->len] = '\0';
+    return b->data;
+}

@@ -1,0 +1,98 @@
+/* diag.c -- the diagnostic list and its rendering with a caret. */
+#include <string.h>
+
+#include "ir.h"
+
+void hk_diags_init(HkDiags *d, HkArena *a)
+{
+    memset(d, 0, sizeof *d);
+    d->arena = a;
+}
+
+HkDiag *hk_vdiag(HkDiags *d, HawkSeverity sev, const HkSource *src, HkLoc loc,
+                 const char *fmt, va_list ap)
+{
+    d->items = hk_grow(d->arena, d->items, &d->cap, d->n + 1, sizeof *d->items);
+    HkDiag *g = &d->items[d->n++];
+    memset(g, 0, sizeof *g);
+    g->severity = sev;
+    g->src = src;
+    g->loc = loc;
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *msg = hk_alloc(d->arena, n > 0 ? (size_t)n + 1 : 1);
+    if (n > 0)
+        vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    g->message = msg;
+    if (sev == HAWK_ERROR)
+        d->errors++;
+    return g;
+}
+
+#define DIAG_FN(fn, sev)                                                     \
+    HkDiag *fn(HkDiags *d, const HkSource *src, HkLoc loc, const char *fmt,   \
+               ...)                                                          \
+    {                                                                        \
+        va_list ap;                                                          \
+        va_start(ap, fmt);                                                   \
+        HkDiag *g = hk_vdiag(d, sev, src, loc, fmt, ap);                     \
+        va_end(ap);                                                          \
+        return g;                                                            \
+    }
+DIAG_FN(hk_error, HAWK_ERROR)
+DIAG_FN(hk_warning, HAWK_WARNING)
+DIAG_FN(hk_note, HAWK_NOTE)
+
+static const char *severity_name(HawkSeverity s)
+{
+    switch (s) {
+    case HAWK_ERROR: return "error";
+    case HAWK_WARNING: return "warning";
+    case HAWK_NOTE: return "note";
+    }
+    return "error";
+}
+
+/* The source line holding offset, with the caret under the column.  Bytes
+ * that are not printable ASCII show as '?', so a non-UTF-8 line cannot
+ * corrupt the terminal or the caret's alignment. */
+static void render_line(const HkDiag *d, HkBuf *b)
+{
+    const HkSource *s = d->src;
+    size_t off = d->loc.offset;
+    if (s == NULL || s->text == NULL || off > s->len)
+        return;
+    size_t start = off;
+    while (start > 0 && s->text[start - 1] != '\n')
+        start--;
+    size_t end = off;
+    while (end < s->len && s->text[end] != '\n' && s->text[end] != '\r')
+        end++;
+    for (size_t i = start; i < end; i++) {
+        unsigned char c = (unsigned char)s->text[i];
+        char out = (c == '\t' || (c >= 0x20 && c < 0x7f)) ? (char)c : '?';
+        hk_buf_put(b, &out, 1);
+    }
+    hk_buf_puts(b, "\n");
+    for (size_t i = start; i < off; i++)
+        hk_buf_puts(b, s->text[i] == '\t' ? "\t" : " ");
+    hk_buf_puts(b, "^\n");
+}
+
+void hk_diag_render(const HkDiag *d, HkBuf *b)
+{
+    const char *name = d->src && d->src->name ? d->src->name : "<unknown>";
+    if (strcmp(name, "-") == 0)
+        name = "<stdin>";
+    if (d->loc.line > 0) {
+        uint32_t base = d->src ? d->src->line_base : 0;
+        hk_buf_printf(b, "%s:%u:%u: %s: %s\n", name, d->loc.line + base,
+                      d->loc.col, severity_name(d->severity), d->message);
+        render_line(d, b);
+    } else {
+        hk_buf_printf(b, "%s: %s: %s\n", name, severity_name(d->severity),
+                      d->message);
+    }
+}

@@ -1,0 +1,355 @@
+/* ir.c -- the op and role tables, symbol tables, and IR construction. */
+#include <string.h>
+
+#include "ir.h"
+
+const HkOpInfo hk_ops[HK_OP_COUNT] = {
+#define OP(e, m, n, r, f, l, c, ft)                                          \
+    [HK_OP_##e] = {m, n, HK_R_##r, (unsigned)(f), l, HK_C_##c, ft},
+#define PURE HK_F_PURE
+#define ELEM HK_F_ELEM
+#define LIBM HK_F_LIBM
+#define REGION HK_F_REGION
+#define TERM HK_F_TERM
+#define FOLD HK_F_FOLD
+#define SIDE HK_F_SIDE
+#include "ops.def"
+#undef PURE
+#undef ELEM
+#undef LIBM
+#undef REGION
+#undef TERM
+#undef FOLD
+#undef SIDE
+#undef OP
+};
+
+const HkRoleInfo hk_roles[HK_ROLE_COUNT] = {
+#define ROLE(e, n, acc, lay, shp)                                            \
+    [HK_ROLE_##e] = {n, HK_ACC_##acc, HK_LAY_##lay, HK_SHP_##shp},
+#include "roles.def"
+#undef ROLE
+};
+
+const char *const hk_pred_names[HK_P_COUNT] = {
+    "oeq", "one", "olt", "ole", "ogt", "oge", "ueq", "une", "ult", "ule",
+    "ugt", "uge", "ord", "uno", "eq",  "ne",  "slt", "sle", "sgt", "sge",
+    "ult", "ule", "ugt", "uge",
+};
+
+static int name_is(const char *s, size_t n, const char *name)
+{
+    return strlen(name) == n && memcmp(s, name, n) == 0;
+}
+
+int hk_op_lookup(const char *s, size_t n)
+{
+    /* A linear scan of ~100 short names per parsed instruction is cheap
+     * next to the rest of parsing, and independent of kernel size. */
+    for (int i = 0; i < HK_OP_COUNT; i++)
+        if (name_is(s, n, hk_ops[i].mnemonic))
+            return i;
+    return -1;
+}
+
+int hk_role_lookup(const char *s, size_t n)
+{
+    for (int i = 0; i < HK_ROLE_COUNT; i++)
+        if (name_is(s, n, hk_roles[i].name))
+            return i;
+    return -1;
+}
+
+int hk_pred_lookup(HkOp op, const char *s, size_t n)
+{
+    int lo = op == HK_OP_FCMP ? HK_P_OEQ : HK_P_EQ;
+    int hi = op == HK_OP_FCMP ? HK_P_UNO : HK_P_UGE_I;
+    for (int p = lo; p <= hi; p++)
+        if (name_is(s, n, hk_pred_names[p]))
+            return p;
+    return -1;
+}
+
+/* ---- symbol tables ---------------------------------------------------- */
+
+typedef struct {
+    const char *key;
+    uint32_t len;
+    uint32_t id;
+    int dead;
+} SymEntry;
+
+struct HkSymtab {
+    HkArena *arena;
+    SymEntry *e;
+    uint32_t cap, used;
+};
+
+static uint32_t hash_str(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+HkSymtab *hk_symtab_new(HkArena *a)
+{
+    HkSymtab *t = hk_alloc(a, sizeof *t);
+    t->arena = a;
+    t->cap = 64;
+    t->e = hk_alloc(a, t->cap * sizeof *t->e);
+    return t;
+}
+
+static SymEntry *sym_find(const HkSymtab *t, const char *s, size_t n)
+{
+    uint32_t mask = t->cap - 1;
+    for (uint32_t i = hash_str(s, n) & mask;; i = (i + 1) & mask) {
+        SymEntry *e = &t->e[i];
+        if (e->key == NULL)
+            return e;
+        if (e->len == n && memcmp(e->key, s, n) == 0)
+            return e;
+    }
+}
+
+uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n)
+{
+    SymEntry *e = sym_find(t, name, n);
+    return e->key != NULL && !e->dead ? e->id : UINT32_MAX;
+}
+
+static void sym_rehash(HkSymtab *t)
+{
+    SymEntry *old = t->e;
+    uint32_t ocap = t->cap;
+    t->cap *= 2;
+    t->e = hk_alloc(t->arena, t->cap * sizeof *t->e);
+    t->used = 0;
+    for (uint32_t i = 0; i < ocap; i++)
+        if (old[i].key != NULL && !old[i].dead) {
+            *sym_find(t, old[i].key, old[i].len) = old[i];
+            t->used++;
+        }
+}
+
+int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id)
+{
+    if ((t->used + 1) * 2 > t->cap)
+        sym_rehash(t);
+    SymEntry *e = sym_find(t, name, n);
+    if (e->key != NULL && !e->dead)
+        return 0;
+    if (e->key == NULL)
+        t->used++;
+    e->key = hk_strndup(t->arena, name, n);
+    e->len = (uint32_t)n;
+    e->id = id;
+    e->dead = 0;
+    return 1;
+}
+
+void hk_symtab_del(HkSymtab *t, const char *name, size_t n)
+{
+    SymEntry *e = sym_find(t, name, n);
+    if (e->key != NULL)
+        e->dead = 1;
+}
+
+/* ---- modules, functions, values --------------------------------------- */
+
+HkModule *hk_module_new(HkArena *a)
+{
+    HkModule *m = hk_alloc(a, sizeof *m);
+    m->arena = a;
+    m->fsyms = hk_symtab_new(a);
+    return m;
+}
+
+HkFunc *hk_func_new(HkModule *m, const char *name, int is_kernel, HkLoc loc)
+{
+    HkFunc *f = hk_alloc(m->arena, sizeof *f);
+    f->module = m;
+    f->name = hk_strdup(m->arena, name);
+    f->is_kernel = is_kernel;
+    f->loc = loc;
+    f->body.func = f;
+    f->syms = hk_symtab_new(m->arena);
+    m->funcs = hk_grow(m->arena, m->funcs, &m->cap_funcs, m->nfuncs + 1,
+                       sizeof *m->funcs);
+    hk_symtab_put(m->fsyms, name, strlen(name), m->nfuncs);
+    m->funcs[m->nfuncs++] = f;
+    return f;
+}
+
+uint32_t hk_func_index(const HkModule *m, const char *name, size_t n)
+{
+    return hk_symtab_get(m->fsyms, name, n);
+}
+
+static int name_taken(const HkFunc *f, const char *s, size_t n)
+{
+    return hk_symtab_get(f->syms, s, n) != UINT32_MAX;
+}
+
+/* A unique name: the wanted one, else wanted.<N>, else t<N>. */
+static const char *unique_name(HkFunc *f, const char *want)
+{
+    HkArena *a = f->module->arena;
+    if (want != NULL && !name_taken(f, want, strlen(want)))
+        return hk_strdup(a, want);
+    for (;;) {
+        const char *s = want != NULL ? hk_asprintf(a, "%s.%u", want, ++f->fresh)
+                                     : hk_asprintf(a, "t%u", ++f->fresh);
+        if (!name_taken(f, s, strlen(s)))
+            return s;
+    }
+}
+
+HkVal hk_value_new(HkFunc *f, HkType t, const char *name, HkDefKind k,
+                   HkInst *def, uint32_t index, HkLoc loc)
+{
+    HkArena *a = f->module->arena;
+    f->values = hk_grow(a, f->values, &f->cap_values, f->nvalues + 1,
+                        sizeof *f->values);
+    HkVal v = f->nvalues++;
+    HkValue *val = &f->values[v];
+    val->type = t;
+    val->name = unique_name(f, name);
+    val->kind = k;
+    val->def = def;
+    val->index = index;
+    val->loc = loc;
+    hk_symtab_put(f->syms, val->name, strlen(val->name), v);
+    return v;
+}
+
+HkValue *hk_value(HkFunc *f, HkVal v)
+{
+    return &f->values[v];
+}
+
+int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
+                    HkLoc loc)
+{
+    size_t n = strlen(name);
+    if (name_taken(f, name, n))
+        return -1;
+    HkArena *a = f->module->arena;
+    f->slots = hk_grow(a, f->slots, &f->cap_slots, f->nslots + 1,
+                       sizeof *f->slots);
+    int32_t s = (int32_t)f->nslots++;
+    f->slots[s].name = hk_strdup(a, name);
+    f->slots[s].role = role;
+    f->slots[s].type = t;
+    f->slots[s].loc = loc;
+    hk_symtab_put(f->syms, name, n, HK_SYM_SLOT | (uint32_t)s);
+    return s;
+}
+
+/* ---- instructions ----------------------------------------------------- */
+
+HkInst *hk_inst_new(HkFunc *f, HkOp op, HkLoc loc)
+{
+    HkInst *i = hk_alloc(f->module->arena, sizeof *i);
+    i->op = op;
+    i->slot = -1;
+    i->ivar = HK_NOVAL;
+    i->loc = loc;
+    return i;
+}
+
+void hk_inst_set_ops(HkFunc *f, HkInst *i, const HkVal *ops, uint32_t n)
+{
+    i->ops = n ? hk_alloc(f->module->arena, n * sizeof *ops) : NULL;
+    if (n)
+        memcpy(i->ops, ops, n * sizeof *ops);
+    i->nops = n;
+}
+
+void hk_inst_set_results(HkFunc *f, HkInst *i, const HkType *types,
+                         const char *const *names, uint32_t n)
+{
+    i->res = n ? hk_alloc(f->module->arena, n * sizeof *i->res) : NULL;
+    i->nres = n;
+    for (uint32_t k = 0; k < n; k++)
+        i->res[k] = hk_value_new(f, types[k], names ? names[k] : NULL,
+                                 HK_DEF_INST, i, k, i->loc);
+    if (n == 1)
+        i->type = types[0];
+}
+
+HkVal hk_inst_result(HkFunc *f, HkInst *i, HkType t, const char *name)
+{
+    const char *names[1] = {name};
+    hk_inst_set_results(f, i, &t, names, 1);
+    return i->res[0];
+}
+
+HkBlock *hk_inst_add_regions(HkFunc *f, HkInst *i, uint32_t n)
+{
+    i->regions = hk_alloc(f->module->arena, n * sizeof *i->regions);
+    i->nregions = n;
+    for (uint32_t k = 0; k < n; k++) {
+        i->regions[k].parent = i;
+        i->regions[k].func = f;
+    }
+    return i->regions;
+}
+
+void hk_block_append(HkBlock *b, HkInst *i)
+{
+    i->block = b;
+    i->next = NULL;
+    i->prev = b->last;
+    if (b->last)
+        b->last->next = i;
+    else
+        b->first = i;
+    b->last = i;
+}
+
+void hk_insert_before(HkInst *pos, HkInst *i)
+{
+    HkBlock *b = pos->block;
+    i->block = b;
+    i->next = pos;
+    i->prev = pos->prev;
+    if (pos->prev)
+        pos->prev->next = i;
+    else
+        b->first = i;
+    pos->prev = i;
+}
+
+void hk_inst_remove(HkInst *i)
+{
+    HkBlock *b = i->block;
+    if (i->prev)
+        i->prev->next = i->next;
+    else
+        b->first = i->next;
+    if (i->next)
+        i->next->prev = i->prev;
+    else
+        b->last = i->prev;
+    i->prev = i->next = NULL;
+    i->block = NULL;
+}
+
+static void replace_in_block(HkBlock *b, HkVal from, HkVal to)
+{
+    for (HkInst *i = b->first; i; i = i->next) {
+        for (uint32_t k = 0; k < i->nops; k++)
+            if (i->ops[k] == from)
+                i->ops[k] = to;
+        for (uint32_t r = 0; r < i->nregions; r++)
+            replace_in_block(&i->regions[r], from, to);
+    }
+}
+
+void hk_replace_all_uses(HkFunc *f, HkVal from, HkVal to)
+{
+    replace_in_block(&f->body, from, to);
+}

@@ -1,0 +1,433 @@
+/* ir.h -- HIR in memory: the one private header of lib/IR.
+ *
+ * A Module holds functions (kernels and custom primitives) in source order.
+ * A function owns its values (a growable array indexed by HkVal), its slots
+ * (kernels only) and a body block.  Instructions live in doubly linked lists
+ * inside blocks; structured ops (loop, if, dispatch) own nested blocks.
+ * Every allocation comes from the module's arena and is freed with it.
+ *
+ * Sections follow the files that implement them: arena.c, diag.c, types.c,
+ * ir.c, lexer.c, parser.c, printer.c, verifier.c, walk.c.
+ */
+#ifndef HAWK_IR_H
+#define HAWK_IR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hawk/hawk.h"
+
+#if defined(__GNUC__)
+#define HK_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define HK_PRINTF(f, a)
+#endif
+
+/* An internal error: a bug in hawk, never a user's input. */
+#define hk_unreachable() hk_die(__FILE__, __LINE__, "unreachable")
+_Noreturn void hk_die(const char *file, int line, const char *what);
+
+/* ---- arena.c ---------------------------------------------------------- */
+
+typedef struct HkArena HkArena;
+HkArena *hk_arena_new(void);
+void hk_arena_free(HkArena *a);
+void *hk_alloc(HkArena *a, size_t n);          /* zeroed, 16-byte aligned */
+char *hk_strndup(HkArena *a, const char *s, size_t n);
+char *hk_strdup(HkArena *a, const char *s);
+char *hk_asprintf(HkArena *a, const char *fmt, ...) HK_PRINTF(2, 3);
+/* Grow an arena array of elem-size items to hold at least need items. */
+void *hk_grow(HkArena *a, void *arr, uint32_t *cap, uint32_t need, size_t elem);
+
+/* A growable byte buffer (printer, reports); its storage is the arena's. */
+typedef struct {
+    HkArena *arena;
+    char *data;
+    size_t len, cap;
+} HkBuf;
+void hk_buf_init(HkBuf *b, HkArena *a);
+void hk_buf_put(HkBuf *b, const char *s, size_t n);
+void hk_buf_puts(HkBuf *b, const char *s);
+void hk_buf_printf(HkBuf *b, const char *fmt, ...) HK_PRINTF(2, 3);
+const char *hk_buf_cstr(HkBuf *b);             /* NUL-terminated view */
+
+/* ---- source locations and diagnostics (diag.c) ------------------------ */
+
+typedef struct {
+    uint32_t line, col;    /* 1-based; line 0 means "no location" */
+    uint32_t offset;       /* byte offset of the token in the source */
+} HkLoc;
+
+typedef struct HkSource {
+    const char *name;      /* file name as given ("-" shows as <stdin>) */
+    const char *text;      /* the whole input, NUL-terminated */
+    size_t len;
+    uint32_t line_base;    /* lines before this chunk (-split-input-file) */
+} HkSource;
+
+typedef struct HkDiag {
+    HawkSeverity severity;
+    const HkSource *src;
+    HkLoc loc;
+    const char *pos;       /* walk position ("3", "loop0.2", "kernel") or NULL */
+    const char *rule;      /* refusal rule ("budget.trips") or NULL */
+    const char *message;
+} HkDiag;
+
+typedef struct HkDiags {
+    HkArena *arena;
+    HkDiag *items;
+    uint32_t n, cap;
+    uint32_t errors;
+} HkDiags;
+
+void hk_diags_init(HkDiags *d, HkArena *a);
+HkDiag *hk_error(HkDiags *d, const HkSource *src, HkLoc loc, const char *fmt, ...)
+    HK_PRINTF(4, 5);
+HkDiag *hk_warning(HkDiags *d, const HkSource *src, HkLoc loc, const char *fmt, ...)
+    HK_PRINTF(4, 5);
+HkDiag *hk_note(HkDiags *d, const HkSource *src, HkLoc loc, const char *fmt, ...)
+    HK_PRINTF(4, 5);
+HkDiag *hk_vdiag(HkDiags *d, HawkSeverity sev, const HkSource *src, HkLoc loc,
+                 const char *fmt, va_list ap);
+/* "file:line:col: error: msg\n<line>\n<caret>\n" into b. */
+void hk_diag_render(const HkDiag *d, HkBuf *b);
+
+/* ---- types (types.c) -------------------------------------------------- */
+
+typedef enum {
+    HK_VOID = 0,
+    HK_I1,
+    HK_I32,
+    HK_U32,
+    HK_I64,
+    HK_F32,
+    HK_F64,
+} HkElem;
+
+#define HK_DYN UINT32_MAX  /* a runtime extent, spelled '?' */
+
+typedef struct {
+    uint8_t elem;          /* HkElem */
+    uint8_t rank;          /* 0, 1 or 2 */
+    uint32_t dim[2];       /* extents; dim[0] may be HK_DYN */
+} HkType;
+
+HkType hk_scalar(HkElem e);
+HkType hk_vec(HkElem e, uint32_t n);
+HkType hk_mat(HkElem e, uint32_t r, uint32_t c);
+HkType hk_with_elem(HkType t, HkElem e);       /* same shape, other element */
+int hk_type_eq(HkType a, HkType b);
+int hk_same_shape(HkType a, HkType b);
+int hk_is_float(HkElem e);
+int hk_is_int(HkElem e);                       /* i32, u32, i64 (not i1) */
+uint32_t hk_components(HkType t);              /* product of static extents */
+int hk_is_dyn(HkType t);
+const char *hk_elem_name(HkElem e);            /* "f64" */
+uint32_t hk_elem_bytes(HkElem e);
+void hk_type_print(HkBuf *b, HkType t);        /* f64, <3 x f64>, <? x f64> */
+
+/* ---- ops (ops.def) and roles (roles.def) ------------------------------ */
+
+typedef enum {
+#define OP(e, m, n, r, f, l, c, ft) HK_OP_##e,
+#include "ops.def"
+#undef OP
+    HK_OP_COUNT
+} HkOp;
+
+typedef enum {
+    HK_R_FARITH, HK_R_FUNARY, HK_R_IARITH, HK_R_IUNARY, HK_R_LOGIC,
+    HK_R_LOGICNOT, HK_R_FCMP, HK_R_ICMP, HK_R_SELECT, HK_R_CONV, HK_R_CONST,
+    HK_R_MATH1, HK_R_MATH2, HK_R_ABS, HK_R_MINMAX, HK_R_CLIP, HK_R_DOT,
+    HK_R_NORM, HK_R_CROSS, HK_R_MATVEC, HK_R_MATMUL, HK_R_TRANSPOSE,
+    HK_R_REDUCE, HK_R_EXTRACT, HK_R_INSERT, HK_R_BUILD, HK_R_LOAD,
+    HK_R_GATHER, HK_R_STORE, HK_R_ACCUM, HK_R_BUMP, HK_R_LOOP, HK_R_BREAK,
+    HK_R_IF, HK_R_DISPATCH, HK_R_YIELD, HK_R_CALL, HK_R_RET, HK_R_RANDOM,
+    HK_R_RAWDEV, HK_R_LANE, HK_R_AT,
+} HkRule;
+
+enum {
+    HK_F_PURE = 1u << 0,    /* no side effect: removable, mergeable */
+    HK_F_ELEM = 1u << 1,    /* applies per component */
+    HK_F_LIBM = 1u << 2,    /* calls the libm function in the table */
+    HK_F_REGION = 1u << 3,  /* owns blocks */
+    HK_F_TERM = 1u << 4,    /* ends a block */
+    HK_F_FOLD = 1u << 5,    /* tensor fold or product */
+    HK_F_SIDE = 1u << 6,    /* writes a plane or has another effect */
+};
+
+typedef enum {
+    HK_C_NONE, HK_C_ARITH, HK_C_SPECIAL, HK_C_LOAD, HK_C_GATHER,
+    HK_C_STORE, HK_C_CHAIN,
+} HkCost;
+
+typedef struct {
+    const char *mnemonic;
+    int nops;
+    HkRule rule;
+    unsigned flags;
+    const char *libm;
+    HkCost cost;
+    const char *feature;
+} HkOpInfo;
+
+extern const HkOpInfo hk_ops[HK_OP_COUNT];
+int hk_op_lookup(const char *s, size_t n);     /* -1 if unknown */
+
+typedef enum {
+#define ROLE(e, n, acc, lay, shp) HK_ROLE_##e,
+#include "roles.def"
+#undef ROLE
+    HK_ROLE_COUNT
+} HkRole;
+
+enum { HK_ACC_R = 1, HK_ACC_W = 2, HK_ACC_RW = 3 };
+typedef enum { HK_LAY_SOA, HK_LAY_FLAT, HK_LAY_VALUE } HkLayout;
+typedef enum {
+    HK_SHP_ANY, HK_SHP_SCALAR, HK_SHP_VEC, HK_SHP_MAT, HK_SHP_DYN,
+    HK_SHP_DYN_OR_ANY, HK_SHP_ROWS,
+} HkShapeRule;
+
+typedef struct {
+    const char *name;
+    unsigned access;
+    HkLayout layout;
+    HkShapeRule shape;
+} HkRoleInfo;
+
+extern const HkRoleInfo hk_roles[HK_ROLE_COUNT];
+int hk_role_lookup(const char *s, size_t n);   /* -1 if unknown */
+
+/* Comparison predicates: fcmp takes the ordered/unordered set, icmp the
+ * signed/unsigned set.  ORDER PRED: LangRef "Comparisons". */
+typedef enum {
+    HK_P_OEQ, HK_P_ONE, HK_P_OLT, HK_P_OLE, HK_P_OGT, HK_P_OGE,
+    HK_P_UEQ, HK_P_UNE, HK_P_ULT, HK_P_ULE, HK_P_UGT, HK_P_UGE,
+    HK_P_ORD, HK_P_UNO,
+    HK_P_EQ, HK_P_NE, HK_P_SLT, HK_P_SLE, HK_P_SGT, HK_P_SGE,
+    HK_P_ULT_I, HK_P_ULE_I, HK_P_UGT_I, HK_P_UGE_I,
+    HK_P_COUNT
+} HkPred;
+extern const char *const hk_pred_names[HK_P_COUNT]; /* "olt", ..., "ult" */
+int hk_pred_lookup(HkOp op, const char *s, size_t n); /* -1 if not op's */
+
+/* ---- the IR (ir.c) ---------------------------------------------------- */
+
+typedef uint32_t HkVal;
+#define HK_NOVAL UINT32_MAX
+
+typedef struct HkInst HkInst;
+typedef struct HkFunc HkFunc;
+
+typedef struct HkBlock {
+    HkInst *first, *last;
+    HkInst *parent;        /* the region op that owns it; NULL for a body */
+    HkFunc *func;
+} HkBlock;
+
+typedef enum {
+    HK_DEF_INST,           /* result i of an instruction */
+    HK_DEF_PARAM,          /* parameter of a custom primitive (func) */
+    HK_DEF_IVAR,           /* a loop's index */
+    HK_DEF_ITER,           /* a loop-carried value inside the loop body */
+} HkDefKind;
+
+typedef struct {
+    HkType type;
+    const char *name;      /* without '%'; unique in its function */
+    HkDefKind kind;
+    HkInst *def;           /* defining instruction (INST), loop (IVAR, ITER) */
+    uint32_t index;        /* result, parameter or iter-arg number */
+    HkLoc loc;
+} HkValue;
+
+typedef struct {
+    const char *name;      /* without '%' */
+    HkRole role;
+    HkType type;
+    HkLoc loc;
+} HkSlot;
+
+/* A constant's payload: one entry per component, row-major. */
+typedef struct {
+    uint32_t n;
+    double *f;             /* float elements (NaN and infinities allowed) */
+    int64_t *i;            /* integer and i1 elements */
+} HkConst;
+
+struct HkInst {
+    HkOp op;
+    HkInst *prev, *next;
+    HkBlock *block;
+
+    /* results: one for most ops, several for loop/if/dispatch/call */
+    uint32_t nres;
+    HkVal *res;
+    HkType type;           /* result type of a single-result op */
+
+    /* every value the instruction uses, in order (see LangRef per op):
+     * store v[, idx]; accum v[, idx]; load [idx]; gather idx;
+     * loop [count,] inits...; dispatch selector; call args...; ret v? */
+    uint32_t nops;
+    HkVal *ops;
+
+    int32_t slot;          /* slot operand (load/store/...), -1 if none */
+    int has_index;         /* slot[idx]: the index is the last of ops */
+    HkPred pred;           /* fcmp/icmp */
+    uint32_t nimm;         /* static component indices (extract/insert) */
+    int64_t imm[2];
+    HkConst cst;           /* const */
+    uint32_t callee;       /* call: index into the module's functions */
+    const char *text;      /* raw_device: the spliced text */
+
+    /* loop: %iv = lo to (hi | %count max trip) iter(%a = init, ...) */
+    HkVal ivar;
+    int64_t lo, hi;        /* static bounds; hi unused with a count */
+    int has_count;         /* runtime count is ops[0] */
+    int64_t max_trip;      /* static trip bound of a runtime-count loop */
+    HkVal *iters;          /* nres loop-carried values inside the body */
+
+    /* regions: loop 1, if 1 or 2 (then, else), dispatch one per case */
+    uint32_t nregions;
+    HkBlock *regions;
+
+    HkLoc loc;
+};
+
+typedef enum {
+    HK_GUARD_DEFAULT,      /* gate on a bound terminated slot, if any */
+    HK_GUARD_NONE,         /* data-only: run every sample */
+    HK_GUARD_ACTIVE_SET,   /* active-set index map (refused by the C target) */
+} HkGuard;
+
+typedef enum { HK_SINK_PLAIN, HK_SINK_ATOMIC, HK_SINK_COMPENSATED } HkSink;
+
+struct HkFunc {
+    struct HkModule *module;
+    const char *name;      /* without '@' */
+    int is_kernel;         /* kernel (slots) or func (params, result) */
+    HkLoc loc;
+    uint32_t src_begin, src_end;  /* byte span of the definition's text */
+
+    HkSlot *slots;         /* kernels */
+    uint32_t nslots, cap_slots;
+
+    HkVal *params;         /* funcs: parameter values, in order */
+    uint32_t nparams;
+    HkType *rtypes;        /* funcs: result types */
+    uint32_t nrtypes;
+
+    HkValue *values;
+    uint32_t nvalues, cap_values;
+
+    HkBlock body;
+
+    /* kernel attributes */
+    HkGuard guard;
+    HkSink sink;
+    int segmented, fused_lanes, two_path;
+
+    /* name -> value or slot: a hash map over this function's names */
+    struct HkSymtab *syms;
+
+    /* pass manager state: analysis results cached per function */
+    void **analyses;
+    uint32_t nanalyses;
+    uint64_t analyses_valid;
+
+    uint32_t fresh;        /* counter for generated names */
+};
+
+typedef struct HkModule {
+    HkArena *arena;
+    HkSource src;
+    HkFunc **funcs;
+    uint32_t nfuncs, cap_funcs;
+    struct HkSymtab *fsyms; /* name -> function index */
+} HkModule;
+
+/* Symbol tables: open addressing over arena strings; O(1) lookups. */
+typedef struct HkSymtab HkSymtab;
+HkSymtab *hk_symtab_new(HkArena *a);
+/* Returns the stored id for name, or UINT32_MAX. */
+uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n);
+/* Inserts name -> id; returns 0 if the name was already present. */
+int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id);
+void hk_symtab_del(HkSymtab *t, const char *name, size_t n);
+
+/* Function symbol ids: a value is its HkVal, a slot is HK_SYM_SLOT | index. */
+#define HK_SYM_SLOT 0x80000000u
+
+HkModule *hk_module_new(HkArena *a);
+HkFunc *hk_func_new(HkModule *m, const char *name, int is_kernel, HkLoc loc);
+uint32_t hk_func_index(const HkModule *m, const char *name, size_t n);
+
+/* New value; name NULL makes a fresh unique name ("t<N>"); a taken name gets
+ * a ".<N>" suffix.  Returns its index. */
+HkVal hk_value_new(HkFunc *f, HkType t, const char *name, HkDefKind k,
+                   HkInst *def, uint32_t index, HkLoc loc);
+HkValue *hk_value(HkFunc *f, HkVal v);
+int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
+                    HkLoc loc);  /* -1 if the name is taken */
+
+HkInst *hk_inst_new(HkFunc *f, HkOp op, HkLoc loc);
+void hk_inst_set_ops(HkFunc *f, HkInst *i, const HkVal *ops, uint32_t n);
+/* Gives i n results of the given types (names may be NULL: fresh). */
+void hk_inst_set_results(HkFunc *f, HkInst *i, const HkType *types,
+                         const char *const *names, uint32_t n);
+HkVal hk_inst_result(HkFunc *f, HkInst *i, HkType t, const char *name);
+HkBlock *hk_inst_add_regions(HkFunc *f, HkInst *i, uint32_t n);
+
+void hk_block_append(HkBlock *b, HkInst *i);
+void hk_insert_before(HkInst *pos, HkInst *i);
+void hk_inst_remove(HkInst *i);      /* unlinks; memory stays in the arena */
+
+/* Replace every use of from with to in every instruction of f. */
+void hk_replace_all_uses(HkFunc *f, HkVal from, HkVal to);
+
+/* ---- lexer.c / parser.c ----------------------------------------------- */
+
+/* Parses src into a module; errors go to d.  Returns NULL on any error. */
+HkModule *hk_parse(HkArena *a, const HkSource *src, HkDiags *d);
+
+/* ---- printer.c -------------------------------------------------------- */
+
+/* The canonical text of a module: printing it and parsing the text back
+ * prints the same bytes. */
+void hk_print_module(HkBuf *b, const HkModule *m);
+void hk_print_func(HkBuf *b, const HkFunc *f);
+void hk_print_inst(HkBuf *b, const HkFunc *f, const HkInst *i, int indent);
+void hk_print_float(HkBuf *b, double v, HkElem e);  /* exact, re-readable */
+
+/* ---- verifier.c ------------------------------------------------------- */
+
+/* Checks every rule of LangRef "Verification"; returns the error count. */
+uint32_t hk_verify_module(const HkModule *m, HkDiags *d);
+
+/* ---- walk.c ----------------------------------------------------------- */
+
+/* Walk positions (the seed's <pos>): top-level instructions are numbered in
+ * order from 0, counting instructions inside if/dispatch regions in
+ * pre-order; loop i (pre-order over the whole kernel) numbers its own body
+ * from 0 as "loop<i>.<k>".  hk_walk fills one entry per instruction. */
+typedef struct {
+    HkInst *inst;
+    int32_t loop;          /* innermost loop number, -1 at top level */
+    uint32_t k;            /* ordinal within that scope */
+    uint32_t depth;        /* loop nesting depth */
+} HkWalkEntry;
+
+typedef struct {
+    HkWalkEntry *items;
+    uint32_t n;
+    uint32_t nloops;
+    HkInst **loops;        /* loop i */
+} HkWalk;
+
+void hk_walk(HkArena *a, const HkFunc *f, HkWalk *w);
+/* "7", "loop0.3" */
+const char *hk_walk_pos(HkArena *a, const HkWalkEntry *e);
+
+#endif

@@ -1,0 +1,65 @@
+/* passes.h -- the pass manager's private interface, shared by every pass. */
+#ifndef HAWK_PASSES_H
+#define HAWK_PASSES_H
+
+#include "ir.h"
+
+typedef int (*HkRunFn)(HawkPassRun *run, HkFunc *f);
+typedef void (*HkPrintFn)(HkBuf *b, const HkFunc *f, const void *result);
+
+/* Built-in pass ids, from passes.def. */
+typedef enum {
+#define PASS(id, name, summary, kind, run, print, preserves) HK_PASS_##id,
+#include "passes.def"
+#undef PASS
+    HK_PASS_BUILTIN_COUNT
+} HkPassId;
+
+#define HK_PRESERVE(id) (UINT64_C(1) << HK_PASS_##id)
+
+typedef struct {
+    const char *name;
+    const char *summary;
+    HawkPassKind kind;
+    HkRunFn run;              /* built-in passes */
+    HkPrintFn print;
+    uint64_t preserves;
+    HawkPassFn user_run;      /* passes registered through the C API */
+    void *user;
+} HkPassInfo;
+
+/* One pass of a pipeline as it runs on one function. */
+struct HawkPassRun {
+    HawkContext *ctx;
+    HkModule *module;
+    const HkPassInfo *info;
+    uint32_t pass_index;      /* index in the context's registry */
+    const char *const *keys;  /* name{key=value} options, nkv pairs */
+    const char *const *vals;
+    uint32_t nkv;
+    struct HawkPassManager *pm;
+};
+
+/* The diagnostics list of the context a run belongs to. */
+HkDiags *hk_run_diags(HawkPassRun *run);
+
+/* The cached result of analysis id on f, computing it first when it is not
+ * valid.  NULL if the analysis failed (its diagnostics say why). */
+const void *hk_analysis_get(HawkPassRun *run, HkFunc *f, HkPassId id);
+/* Called by an analysis pass to store its result on f. */
+void hk_analysis_set(HkFunc *f, HkPassId id, void *result);
+
+/* Pass option lookups: the pass's own name{key=value}, else the pipeline's
+ * global options (hawk-opt's profile flags); def when absent. */
+const char *hk_option(const HawkPassRun *run, const char *key, const char *def);
+/* An integer option; returns 0 and sets *out, or -1 with a diagnostic. */
+int hk_option_int(HawkPassRun *run, const char *key, int64_t def, int64_t *out);
+
+/* Built-in pass entry points. */
+#define PASS(id, name, summary, kind, run, print, preserves)                 \
+    int run(HawkPassRun *r, HkFunc *f);
+#include "passes.def"
+#undef PASS
+void hk_print_instcount(HkBuf *b, const HkFunc *f, const void *result);
+
+#endif

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs the whole lit suite twice: against the gcc build and against the
+# clang build with AddressSanitizer and UndefinedBehaviorSanitizer.  Prints
+# lit's summary for each, then one line "N passed, N failed".
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+lit="$(llvm-config --prefix)/build/utils/lit/lit.py"
+passed=0
+failed=0
+for dir in "$@"; do
+  echo "== lit: $dir"
+  out=$(mktemp)
+  python3 "$lit" -v "$top/$dir/test" 2>&1 | tee "$out" | grep -Ev '^PASS: ' || true
+  # lit 14 ends with "  Passed: N", "  Failed: N", ... lines.
+  p=$(awk '/^ *Passed *: /{s+=$NF} END{print s+0}' "$out")
+  f=$(awk '/^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *: /{s+=$NF} END{print s+0}' "$out")
+  rm -f "$out"
+  passed=$((passed + p))
+  failed=$((failed + f))
+done
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 && $passed -gt 0 ]]

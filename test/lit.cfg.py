@@ -1,0 +1,24 @@
+# lit configuration for hawk's test suite.
+import os
+
+import lit.formats
+
+config.name = "hawk"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".hir", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "capi"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.hawk_obj_root, "test")
+
+path = os.pathsep.join([config.hawk_tools_dir, config.llvm_tools_dir,
+                        config.environment.get("PATH", os.environ["PATH"])])
+config.environment["PATH"] = path
+config.environment["LC_ALL"] = "C"
+# Sanitizer builds: any report fails the test.
+config.environment["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
+config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+
+config.substitutions.append(("%examples", os.path.join(config.hawk_src_root, "examples")))
+config.substitutions.append(("%hawk_src", config.hawk_src_root))
+config.substitutions.append(("%hawk_bin", config.hawk_tools_dir))
+config.substitutions.append(("%cc", config.hawk_c_compiler))

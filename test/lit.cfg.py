@@ -6,7 +6,9 @@ import lit.formats
 config.name = "hawk"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".hir", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "capi"]
+# test/capi holds both the C API programs (.c, built by CMake, never run as
+# tests: .c is not a test suffix) and the .test files that drive them.
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.hawk_obj_root, "test")
 

@@ -147,10 +147,25 @@ typedef void (*HawkAfterPassFn)(void *user, const char *pass,
 void hawk_pass_manager_set_after_pass(HawkPassManager *pm,
                                       HawkAfterPassFn fn, void *user);
 
+/* The text the print<name> entries of the last run rendered ("" if none),
+ * NUL-terminated, owned by the context; *len (if non-NULL) its length. */
+const char *hawk_pass_manager_output(const HawkPassManager *pm, size_t *len);
+
 /* Seconds spent in each pass of the last run, by position in the pipeline. */
 size_t hawk_pass_manager_size(const HawkPassManager *pm);
 const char *hawk_pass_manager_pass_name(const HawkPassManager *pm, size_t i);
 double hawk_pass_manager_seconds(const HawkPassManager *pm, size_t i);
+
+/* ---- the embedded C target's analysis report -------------------------- */
+
+/* The JSON report of kernel fn (docs/EmbeddedC.md, "The report"): indented,
+ * keys in the report's order, NUL-terminated, owned by the context; *len
+ * (if non-NULL) receives its length.  The analyses the last run of pm left
+ * valid are reused, the others computed under pm's pipeline-wide options
+ * (the profile).  NULL with diagnostics when fn is a func, the profile is
+ * malformed, or a verify pass refuses the kernel. */
+const char *hawk_kernel_report(HawkPassManager *pm, HawkFunction *fn,
+                               size_t *len);
 
 #ifdef __cplusplus
 }

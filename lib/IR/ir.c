@@ -25,8 +25,8 @@ const HkOpInfo hk_ops[HK_OP_COUNT] = {
 };
 
 const HkRoleInfo hk_roles[HK_ROLE_COUNT] = {
-#define ROLE(e, n, acc, lay, shp)                                            \
-    [HK_ROLE_##e] = {n, HK_ACC_##acc, HK_LAY_##lay, HK_SHP_##shp},
+#define ROLE(e, n, acc, lay, shp, pre)                                       \
+    [HK_ROLE_##e] = {n, HK_ACC_##acc, HK_LAY_##lay, HK_SHP_##shp, pre},
 #include "roles.def"
 #undef ROLE
 };
@@ -254,6 +254,7 @@ HkInst *hk_inst_new(HkFunc *f, HkOp op, HkLoc loc)
 {
     HkInst *i = hk_alloc(f->module->arena, sizeof *i);
     i->op = op;
+    i->serial = f->nserials++;
     i->slot = -1;
     i->ivar = HK_NOVAL;
     i->loc = loc;

@@ -14,6 +14,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>  /* vsnprintf for diag.c and arena.c */
 #include <stdint.h>
 
 #include "hawk/hawk.h"
@@ -177,7 +178,7 @@ extern const HkOpInfo hk_ops[HK_OP_COUNT];
 int hk_op_lookup(const char *s, size_t n);     /* -1 if unknown */
 
 typedef enum {
-#define ROLE(e, n, acc, lay, shp) HK_ROLE_##e,
+#define ROLE(e, n, acc, lay, shp, pre) HK_ROLE_##e,
 #include "roles.def"
 #undef ROLE
     HK_ROLE_COUNT
@@ -195,6 +196,7 @@ typedef struct {
     unsigned access;
     HkLayout layout;
     HkShapeRule shape;
+    const char *prefix;
 } HkRoleInfo;
 
 extern const HkRoleInfo hk_roles[HK_ROLE_COUNT];
@@ -259,6 +261,7 @@ typedef struct {
 
 struct HkInst {
     HkOp op;
+    uint32_t serial;       /* unique in its function: index for side tables */
     HkInst *prev, *next;
     HkBlock *block;
 
@@ -338,6 +341,7 @@ struct HkFunc {
     uint64_t analyses_valid;
 
     uint32_t fresh;        /* counter for generated names */
+    uint32_t nserials;     /* instructions ever created: bound of serials */
 };
 
 typedef struct HkModule {

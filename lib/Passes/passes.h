@@ -61,5 +61,13 @@ int hk_option_int(HawkPassRun *run, const char *key, int64_t def, int64_t *out);
 #include "passes.def"
 #undef PASS
 void hk_print_instcount(HkBuf *b, const HkFunc *f, const void *result);
+void hk_print_positions(HkBuf *b, const HkFunc *f, const void *result);
+void hk_print_feature_refusal(HkBuf *b, const HkFunc *f, const void *result);
+void hk_print_trip_bound(HkBuf *b, const HkFunc *f, const void *result);
+void hk_print_index_clamp(HkBuf *b, const HkFunc *f, const void *result);
+void hk_print_cost(HkBuf *b, const HkFunc *f, const void *result);
+void hk_print_interface(HkBuf *b, const HkFunc *f, const void *result);
+void hk_print_fp_domain(HkBuf *b, const HkFunc *f, const void *result);
+void hk_print_int_sites(HkBuf *b, const HkFunc *f, const void *result);
 
 #endif

@@ -1,0 +1,321 @@
+/* report.c -- the analysis part of a kernel's JSON report: each verify
+ * analysis's result under its REPORT_KEYS key, in the seed's key order.
+ * Integers are written exactly (raw text, not through a double); lists
+ * follow walk order; nothing depends on a pointer, a time or a hash order,
+ * so the same kernel and profile give the same bytes. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "report.h"
+
+const char *const hk_report_keys[HK_REPORT_NKEYS] = {
+    "kernel", "generator", "hawk_version", "walk_digest", "source_digest",
+    "scalar_mode", "profile", "interface", "budgets", "indices",
+    "fp_domain", "fp_equality_sites", "int_division_sites", "int_ub_sites",
+    "literal_specials", "libm", "helpers", "core", "core_version",
+    "deviations", "unsupported_checked", "audit", "checks",
+};
+
+/* ---- small builders ----------------------------------------------------- */
+
+/* An exact integer: raw digits, so values above 2^53 do not round. */
+static cJSON *int_item(int64_t v)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%" PRId64, v);
+    return cJSON_CreateRaw(text);
+}
+
+static void add_int(cJSON *o, const char *key, int64_t v)
+{
+    cJSON_AddItemToObject(o, key, int_item(v));
+}
+
+/* A string, or null for NULL. */
+static void add_str(cJSON *o, const char *key, const char *s)
+{
+    cJSON_AddItemToObject(o, key, s ? cJSON_CreateString(s) : cJSON_CreateNull());
+}
+
+static cJSON *str_list(const char *const *v, uint32_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t k = 0; k < n; k++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(v[k]));
+    return a;
+}
+
+/* ---- sections ----------------------------------------------------------- */
+
+/* "float64" or "float32": the element type of the real slots (LangRef
+ * "Types"; the verifier has made them agree), float64 without any. */
+static const char *scalar_mode(const HkFunc *f)
+{
+    for (uint32_t s = 0; s < f->nslots; s++)
+        if (f->slots[s].type.elem == HK_F32)
+            return "float32";
+    return "float64";
+}
+
+static cJSON *interface_json(const HkInterfaceResult *ir)
+{
+    cJSON *rows = cJSON_CreateArray();
+    for (uint32_t k = 0; k < ir->nrows; k++) {
+        const HkInterfaceRow *row = &ir->rows[k];
+        cJSON *o = cJSON_CreateObject();
+        add_str(o, "field", row->field);
+        add_str(o, "role", row->role);
+        add_str(o, "direction", row->dir);
+        add_str(o, "dtype", row->dtype);
+        add_str(o, "shape", row->shape);
+        add_str(o, "layout", row->layout);
+        add_str(o, "runtime_length", row->runtime_len);
+        add_str(o, "init_by_caller", row->init);
+        cJSON_AddItemToObject(o, "guard", str_list(ir->guard, ir->nguard));
+        add_str(o, "reason", row->reason);
+        cJSON_AddItemToArray(rows, o);
+    }
+    return rows;
+}
+
+/* The per-sample operation counts, named as the header's BUDGETS line. */
+static cJSON *ops_json(const HkCostResult *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    add_int(o, "arith32", c->arith32);
+    add_int(o, "arith64", c->arith64);
+    add_int(o, "special32", c->special32);
+    add_int(o, "special64", c->special64);
+    add_int(o, "loads", c->loads);
+    add_int(o, "gathers", c->gathers);
+    add_int(o, "chain32", c->chain32);
+    add_int(o, "chain64", c->chain64);
+    add_int(o, "chainSpecial32", c->chain_special32);
+    add_int(o, "chainSpecial64", c->chain_special64);
+    add_int(o, "stores", c->stores);
+    return o;
+}
+
+static cJSON *static_bytes_json(const HkCostResult *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    add_int(o, "tapes", c->tapes);
+    add_int(o, "carries", c->carries);
+    add_int(o, "temporaries", c->temporaries);
+    add_int(o, "estimate", c->estimate);
+    add_int(o, "total", c->total_bytes);
+    return o;
+}
+
+static const char *break_name(HkBreakKind k)
+{
+    switch (k) {
+    case HK_BRK_NONE: return "none";
+    case HK_BRK_HEAD: return "head";
+    case HK_BRK_MIDDLE: return "middle";
+    case HK_BRK_TAIL: return "tail";
+    }
+    return "none";
+}
+
+static cJSON *loops_json(const HkTripResult *t)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t n = 0; n < t->nloops; n++) {
+        const HkLoopInfo *li = &t->loops[n];
+        cJSON *o = cJSON_CreateObject();
+        add_int(o, "loop", li->number);
+        add_str(o, "pos", li->pos);
+        add_int(o, "trip", li->trip);
+        cJSON_AddItemToObject(o, "runtime_count",
+                              cJSON_CreateBool(li->runtime_count != 0));
+        add_str(o, "break", break_name(li->brk));
+        if (li->parent >= 0)
+            add_int(o, "parent", li->parent);
+        else
+            cJSON_AddItemToObject(o, "parent", cJSON_CreateNull());
+        add_int(o, "worst", li->worst);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+static cJSON *budgets_json(const HkTripResult *t, const HkCostResult *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    add_int(o, "max_trips", t->max_trips);
+    cJSON_AddItemToObject(o, "ops", ops_json(c));
+    add_int(o, "fp64_ops", c->fp64_ops);
+    cJSON_AddItemToObject(o, "static_bytes", static_bytes_json(c));
+    cJSON_AddItemToObject(o, "loops", loops_json(t));
+    return o;
+}
+
+static cJSON *indices_json(const HkIndexResult *ix)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t k = 0; k < ix->nsites; k++) {
+        const HkIndexSite *s = &ix->sites[k];
+        cJSON *o = cJSON_CreateObject();
+        add_str(o, "pos", s->pos);
+        add_str(o, "slot", s->slot);
+        add_str(o, "status", s->status == HK_IDX_PROVEN ? "proven" : "clamped");
+        add_str(o, "reason", s->reason);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+static cJSON *domain_json(const HkDomainResult *d)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t k = 0; k < d->nsites; k++) {
+        const HkDomainSite *s = &d->sites[k];
+        cJSON *o = cJSON_CreateObject();
+        add_str(o, "pos", s->pos);
+        add_str(o, "op", s->op);
+        add_str(o, "needs", s->needs);
+        add_str(o, "verdict", s->verdict == HK_DOM_SAFE ? "safe" : "unknown");
+        add_str(o, "reason", s->reason);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+static cJSON *specials_json(const HkDomainResult *d)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t k = 0; k < d->nspecials; k++) {
+        cJSON *o = cJSON_CreateObject();
+        add_str(o, "pos", d->specials[k].pos);
+        add_str(o, "literal", d->specials[k].literal);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+/* ---- the report ----------------------------------------------------------- */
+
+/* The verify analyses of f, feature-refusal first as in -verify-embedded;
+ * 0, or -1 when one failed or refused. */
+typedef struct {
+    const HkFeatureResult *feat;
+    const HkTripResult *trips;
+    const HkIndexResult *idx;
+    const HkDomainResult *dom;
+    const HkIntSitesResult *ints;
+    const HkCostResult *cost;
+    const HkInterfaceResult *iface;
+} Analyses;
+
+static int get_analyses(HawkPassRun *r, HkFunc *f, Analyses *an)
+{
+    return (an->feat = hk_analysis_get(r, f, HK_PASS_FEATURE_REFUSAL)) &&
+                   (an->trips = hk_analysis_get(r, f, HK_PASS_TRIP_BOUND)) &&
+                   (an->idx = hk_analysis_get(r, f, HK_PASS_INDEX_CLAMP)) &&
+                   (an->dom = hk_analysis_get(r, f, HK_PASS_FP_DOMAIN)) &&
+                   (an->ints = hk_analysis_get(r, f, HK_PASS_INT_SITES)) &&
+                   (an->cost = hk_analysis_get(r, f, HK_PASS_COST)) &&
+                   (an->iface = hk_analysis_get(r, f, HK_PASS_INTERFACE))
+               ? 0
+               : -1;
+}
+
+cJSON *hk_report_analysis(HawkPassRun *r, HkFunc *f, const HkProfile *p)
+{
+    Analyses an;
+    if (!f->is_kernel || get_analyses(r, f, &an) != 0)
+        return NULL;
+    cJSON *o = cJSON_CreateObject();
+    add_str(o, "kernel", f->name);
+    add_str(o, "generator", "hawk.embedded/1");
+    add_str(o, "hawk_version", hawk_version());
+    add_str(o, "scalar_mode", scalar_mode(f));
+    add_str(o, "profile", hk_profile_repr(f->module->arena, p));
+    cJSON_AddItemToObject(o, "interface", interface_json(an.iface));
+    cJSON_AddItemToObject(o, "budgets", budgets_json(an.trips, an.cost));
+    cJSON_AddItemToObject(o, "indices", indices_json(an.idx));
+    cJSON_AddItemToObject(o, "fp_domain", domain_json(an.dom));
+    cJSON_AddItemToObject(o, "fp_equality_sites",
+                          str_list(an.dom->equality, an.dom->nequality));
+    cJSON_AddItemToObject(o, "int_division_sites",
+                          str_list(an.ints->division, an.ints->ndivision));
+    cJSON_AddItemToObject(o, "int_ub_sites", str_list(an.ints->ub, an.ints->nub));
+    cJSON_AddItemToObject(o, "literal_specials", specials_json(an.dom));
+    cJSON_AddItemToObject(o, "libm", str_list(an.cost->libm, an.cost->nlibm));
+    cJSON_AddItemToObject(o, "unsupported_checked",
+                          str_list(an.feat->checked, an.feat->nchecked));
+    return o;
+}
+
+/* The rank of key in hk_report_keys, HK_REPORT_NKEYS when it is none. */
+static int key_rank(const char *key)
+{
+    for (int k = 0; k < HK_REPORT_NKEYS; k++)
+        if (key != NULL && strcmp(hk_report_keys[k], key) == 0)
+            return k;
+    return HK_REPORT_NKEYS;
+}
+
+void hk_report_sort(cJSON *report)
+{
+    /* Move the items rank by rank into a holder, then hand the holder's
+     * list back: stable, and the key table is of fixed size. */
+    cJSON *holder = cJSON_CreateArray();
+    if (holder == NULL)
+        return;
+    for (int rank = 0; rank <= HK_REPORT_NKEYS; rank++)
+        for (cJSON *it = report->child, *next; it != NULL; it = next) {
+            next = it->next;
+            if (key_rank(it->string) == rank)
+                cJSON_AddItemToArray(holder,
+                                     cJSON_DetachItemViaPointer(report, it));
+        }
+    report->child = holder->child;
+    holder->child = NULL;
+    cJSON_Delete(holder);
+}
+
+/* ---- the C API -------------------------------------------------------------- */
+
+static const HkPassInfo report_info = {
+    "analysis-report", "the JSON report of a kernel", HAWK_PASS_ANALYSIS,
+    NULL, NULL, 0, NULL, NULL,
+};
+
+const char *hawk_kernel_report(HawkPassManager *pm, HawkFunction *fn,
+                               size_t *len)
+{
+    HawkContext *ctx = pm->ctx;
+    if (!fn->is_kernel) {
+        hk_error(&ctx->diags, &fn->module->src, fn->loc,
+                 "'%s' is a func: only a kernel has a report", fn->name);
+        return NULL;
+    }
+    /* A run of no pass in particular: it reads pm's pipeline-wide options
+     * (the profile) and computes the analyses the last run left invalid. */
+    HawkPassRun run;
+    memset(&run, 0, sizeof run);
+    run.ctx = ctx;
+    run.module = fn->module;
+    run.info = &report_info;
+    run.pm = pm;
+    HkProfile p;
+    if (hk_profile_read(&run, &p) != 0)
+        return NULL;
+    cJSON *o = hk_report_analysis(&run, fn, &p);
+    if (o == NULL)
+        return NULL;
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    if (text == NULL)
+        hk_die(__FILE__, __LINE__, "out of memory");
+    const char *s = hk_strdup(ctx->arena, text);
+    cJSON_free(text);
+    if (len != NULL)
+        *len = strlen(s);
+    return s;
+}

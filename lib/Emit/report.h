@@ -1,0 +1,28 @@
+/* report.h -- the JSON report of a kernel (docs/EmbeddedC.md, "The
+ * report"): the analyses' results under the seed's REPORT_KEYS, in that
+ * order.  The verify analyses fill what they know; the C target adds the
+ * digests, helpers, core, deviations, audit and checks later and puts the
+ * keys back in order with hk_report_sort. */
+#ifndef HAWK_REPORT_H
+#define HAWK_REPORT_H
+
+#include <cjson/cJSON.h>
+
+#include "embedded.h"
+
+/* The seed's REPORT_KEYS: every top-level key of a report, in order. */
+#define HK_REPORT_NKEYS 23
+extern const char *const hk_report_keys[HK_REPORT_NKEYS];
+
+/* The report of kernel f under profile p, with every key the analyses
+ * know (kernel ... unsupported_checked, without walk_digest, source_digest
+ * and the keys of the emitted unit), computing the analyses r's context
+ * has not cached.  The caller owns the result (cJSON_Delete).  NULL when
+ * an analysis failed or refused: its diagnostics say why. */
+cJSON *hk_report_analysis(HawkPassRun *r, HkFunc *f, const HkProfile *p);
+
+/* Reorders report's top-level items into hk_report_keys order; keys that
+ * are not report keys keep their order after them. */
+void hk_report_sort(cJSON *report);
+
+#endif

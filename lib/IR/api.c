@@ -1,0 +1,214 @@
+/* api.c -- the public C API for contexts, reading, checking and printing
+ * HIR, diagnostics and looking at a module.  Passes: lib/Passes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+
+const char *hawk_version(void)
+{
+    return HAWK_VERSION;
+}
+
+/* ---- context ---------------------------------------------------------- */
+
+HawkContext *hawk_context_create(void)
+{
+    HkArena *a = hk_arena_new();
+    if (a == NULL)
+        return NULL;
+    HawkContext *ctx = hk_alloc(a, sizeof *ctx);
+    ctx->arena = a;
+    hk_diags_init(&ctx->diags, a);
+    hk_registry_init(ctx);
+    return ctx;
+}
+
+void hawk_context_destroy(HawkContext *ctx)
+{
+    /* The context itself lives in its arena: everything goes at once. */
+    if (ctx != NULL)
+        hk_arena_free(ctx->arena);
+}
+
+/* ---- reading, checking and writing ------------------------------------ */
+
+HawkModule *hawk_parse_chunk(HawkContext *ctx, const char *name,
+                             const char *text, size_t len, unsigned line_base)
+{
+    /* The source outlives the call: diagnostics point into it. */
+    HkSource *src = hk_alloc(ctx->arena, sizeof *src);
+    src->name = hk_strdup(ctx->arena, name ? name : "-");
+    src->text = hk_strndup(ctx->arena, text ? text : "", text ? len : 0);
+    src->len = text ? len : 0;
+    src->line_base = (uint32_t)line_base;
+    return hk_parse(ctx->arena, src, &ctx->diags);
+}
+
+HawkModule *hawk_parse(HawkContext *ctx, const char *name, const char *text,
+                       size_t len)
+{
+    return hawk_parse_chunk(ctx, name, text, len, 0);
+}
+
+int hawk_verify(HawkContext *ctx, const HawkModule *m)
+{
+    return (int)hk_verify_module(m, &ctx->diags);
+}
+
+const char *hawk_print(HawkContext *ctx, const HawkModule *m, size_t *len)
+{
+    HkBuf b;
+    hk_buf_init(&b, ctx->arena);
+    hk_print_module(&b, m);
+    const char *s = hk_buf_cstr(&b);
+    if (len != NULL)
+        *len = b.len;
+    return s;
+}
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+/* Diagnostic i, or NULL when out of range. */
+static const HkDiag *diag_at(const HawkContext *ctx, size_t i)
+{
+    return i < ctx->diags.n ? &ctx->diags.items[i] : NULL;
+}
+
+size_t hawk_diag_count(const HawkContext *ctx)
+{
+    return ctx->diags.n;
+}
+
+size_t hawk_error_count(const HawkContext *ctx)
+{
+    return ctx->diags.errors;
+}
+
+HawkSeverity hawk_diag_severity(const HawkContext *ctx, size_t i)
+{
+    const HkDiag *d = diag_at(ctx, i);
+    return d ? d->severity : HAWK_ERROR;
+}
+
+const char *hawk_diag_message(const HawkContext *ctx, size_t i)
+{
+    const HkDiag *d = diag_at(ctx, i);
+    return d ? d->message : NULL;
+}
+
+const char *hawk_diag_rule(const HawkContext *ctx, size_t i)
+{
+    const HkDiag *d = diag_at(ctx, i);
+    return d ? d->rule : NULL;
+}
+
+unsigned hawk_diag_line(const HawkContext *ctx, size_t i)
+{
+    /* The line in the whole input, as rendered: chunks add their base. */
+    const HkDiag *d = diag_at(ctx, i);
+    if (d == NULL || d->loc.line == 0)
+        return 0;
+    return d->loc.line + (d->src ? d->src->line_base : 0);
+}
+
+unsigned hawk_diag_col(const HawkContext *ctx, size_t i)
+{
+    const HkDiag *d = diag_at(ctx, i);
+    return d && d->loc.line ? d->loc.col : 0;
+}
+
+static const char *severity_word(HawkSeverity s)
+{
+    switch (s) {
+    case HAWK_ERROR: return "error";
+    case HAWK_WARNING: return "warning";
+    case HAWK_NOTE: return "note";
+    }
+    return "error";
+}
+
+const char *hawk_diag_render(HawkContext *ctx, size_t i)
+{
+    const HkDiag *d = diag_at(ctx, i);
+    if (d == NULL)
+        return "";
+    HkBuf b;
+    hk_buf_init(&b, ctx->arena);
+    /* Without a source (pipeline text, options) there is no file to name:
+     * the tool puts its own name in front. */
+    if (d->src == NULL)
+        hk_buf_printf(&b, "%s: %s\n", severity_word(d->severity), d->message);
+    else
+        hk_diag_render(d, &b);
+    return hk_buf_cstr(&b);
+}
+
+void hawk_diag_clear(HawkContext *ctx)
+{
+    ctx->diags.n = 0;
+    ctx->diags.errors = 0;
+}
+
+/* ---- looking at a module ---------------------------------------------- */
+
+size_t hawk_module_function_count(const HawkModule *m)
+{
+    return m ? m->nfuncs : 0;
+}
+
+HawkFunction *hawk_module_function(HawkModule *m, size_t i)
+{
+    return m && i < m->nfuncs ? m->funcs[i] : NULL;
+}
+
+const char *hawk_function_name(const HawkFunction *fn)
+{
+    return fn->name;
+}
+
+int hawk_function_is_kernel(const HawkFunction *fn)
+{
+    return fn->is_kernel;
+}
+
+/* The instruction after i in pre-order: its next sibling, else the first
+ * instruction of the parent's next non-empty region, else further up. */
+static const HkInst *after(const HkInst *i)
+{
+    while (i != NULL) {
+        if (i->next != NULL)
+            return i->next;
+        const HkInst *parent = i->block ? i->block->parent : NULL;
+        if (parent == NULL)
+            return NULL;
+        uint32_t r = (uint32_t)(i->block - parent->regions) + 1;
+        for (; r < parent->nregions; r++)
+            if (parent->regions[r].first != NULL)
+                return parent->regions[r].first;
+        i = parent;
+    }
+    return NULL;
+}
+
+const HkInst *hk_preorder_next(const HkInst *i)
+{
+    for (uint32_t r = 0; r < i->nregions; r++)
+        if (i->regions[r].first != NULL)
+            return i->regions[r].first;
+    return after(i);
+}
+
+int hawk_function_walk(const HawkFunction *fn, HawkInstVisitor visit,
+                       void *user)
+{
+    /* Iterative, so deep nesting cannot exhaust the stack. */
+    uint32_t base = fn->module ? fn->module->src.line_base : 0;
+    for (const HkInst *i = fn->body.first; i != NULL; i = hk_preorder_next(i)) {
+        unsigned line = i->loc.line ? i->loc.line + base : 0;
+        int rc = visit(user, hk_ops[i->op].mnemonic, line, i->loc.col);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}

@@ -1,0 +1,438 @@
+/* cost.c -- the cost analysis: per-sample, worst-case operation counts by
+ * class, fp64 operations, static bytes and the libm functions a kernel's
+ * C unit calls; refuses budget.ops and budget.stack.  docs/Passes.md
+ * "cost" states the model exactly; this file implements it line by line. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "embedded.h"
+
+/* The counted classes.  ORDER: every 64 class directly follows its 32
+ * class, so a width adds 0 or 1 to the 32 class; the f64 parts of the four
+ * operation classes follow in the same order (C_FP_ARITH + cls32 / 2), so
+ * an if maxes each of them class by class too. */
+enum {
+    C_ARITH32, C_ARITH64, C_SPECIAL32, C_SPECIAL64, C_CHAIN32, C_CHAIN64,
+    C_CHSP32, C_CHSP64, C_LOADS, C_GATHERS, C_STORES,
+    C_FP_ARITH, C_FP_SPECIAL, C_FP_CHAIN, C_FP_CHSP, C_N
+};
+
+typedef struct {
+    int64_t c[C_N];
+} Counts;
+
+typedef struct {
+    int64_t temporaries, carries;
+} Bytes;
+
+/* One run over a kernel: the callee memo (by module function index) and
+ * the libm functions seen, by op and width (0: f64, 1: f32). */
+typedef struct {
+    const HkModule *m;
+    Counts *fcounts;
+    Bytes *fbytes;
+    uint8_t *state;           /* 0 not done, 1 in progress, 2 done */
+    uint8_t libm[HK_OP_COUNT][2];
+} Cx;
+
+static void count_block(Cx *cx, const HkFunc *f, const HkBlock *b, Counts *c,
+                        Bytes *by);
+
+/* a + b for non-negative counts, saturating at INT64_MAX. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+/* a * b for non-negative counts, saturating at INT64_MAX. */
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+    if (a == 0 || b == 0)
+        return 0;
+    return a > INT64_MAX / b ? INT64_MAX : a * b;
+}
+
+/* *a += *b, class by class. */
+static void counts_add(Counts *a, const Counts *b)
+{
+    for (int k = 0; k < C_N; k++)
+        a->c[k] = sat_add(a->c[k], b->c[k]);
+}
+
+/* *a = max(*a, *b), class by class: the worst of two paths. */
+static void counts_max(Counts *a, const Counts *b)
+{
+    for (int k = 0; k < C_N; k++)
+        if (b->c[k] > a->c[k])
+            a->c[k] = b->c[k];
+}
+
+/* The type of value v of f. */
+static HkType type_of(const HkFunc *f, HkVal v)
+{
+    return f->values[v].type;
+}
+
+/* Bytes of one value of type t: components times element size. */
+static int64_t type_bytes(HkType t)
+{
+    return (int64_t)hk_components(t) * (int64_t)hk_elem_bytes((HkElem)t.elem);
+}
+
+/* Whether an operand or the result of i has element type e1 or e2. */
+static int touches(const HkFunc *f, const HkInst *i, HkElem e1, HkElem e2)
+{
+    if (i->nres > 0 && (i->type.elem == e1 || i->type.elem == e2))
+        return 1;
+    for (uint32_t k = 0; k < i->nops; k++) {
+        uint8_t e = type_of(f, i->ops[k]).elem;
+        if (e == e1 || e == e2)
+            return 1;
+    }
+    return 0;
+}
+
+/* Adds n to class cls32 of i's width, and to fp64 when i works on f64. */
+static void add_op(Counts *c, const HkFunc *f, const HkInst *i, int cls32,
+                   int64_t n)
+{
+    int wide = touches(f, i, HK_F64, HK_I64);
+    c->c[cls32 + wide] = sat_add(c->c[cls32 + wide], n);
+    if (touches(f, i, HK_F64, HK_F64))
+        c->c[C_FP_ARITH + cls32 / 2] =
+            sat_add(c->c[C_FP_ARITH + cls32 / 2], n);
+}
+
+/* The chain count of a fold or product (docs/Passes.md "cost"). */
+static int64_t chain_count(const HkFunc *f, const HkInst *i)
+{
+    HkType a = type_of(f, i->ops[0]);
+    int64_t n = hk_components(a);
+    switch (i->op) {
+    case HK_OP_DOT:
+    case HK_OP_NORM:
+        return 2 * n - 1;
+    case HK_OP_CROSS:
+        return 9;
+    case HK_OP_MATVEC:
+        return (int64_t)a.dim[0] * (2 * (int64_t)a.dim[1] - 1);
+    case HK_OP_MATMUL: {
+        HkType b = type_of(f, i->ops[1]);
+        return (int64_t)a.dim[0] * (int64_t)b.dim[1] *
+               (2 * (int64_t)a.dim[1] - 1);
+    }
+    case HK_OP_SUM:
+    case HK_OP_PROD:
+        return n - 1;
+    default:
+        /* lane reductions: one per result component */
+        return hk_components(i->type);
+    }
+}
+
+/* Records the libm function i calls, if any. */
+static void note_libm(Cx *cx, const HkInst *i)
+{
+    int calls = (hk_ops[i->op].flags & HK_F_LIBM) ||
+                (i->op == HK_OP_ABS && hk_is_float((HkElem)i->type.elem));
+    if (calls)
+        cx->libm[i->op][i->type.elem == HK_F32] = 1;
+}
+
+/* The counts and bytes of callee fi, computed once per run. */
+static void callee(Cx *cx, uint32_t fi, Counts *c, Bytes *by)
+{
+    if (fi >= cx->m->nfuncs || cx->state[fi] == 1)
+        return;  /* recursion is a verifier error: count nothing */
+    if (cx->state[fi] == 0) {
+        cx->state[fi] = 1;
+        const HkFunc *g = cx->m->funcs[fi];
+        count_block(cx, g, &g->body, &cx->fcounts[fi], &cx->fbytes[fi]);
+        cx->state[fi] = 2;
+    }
+    counts_add(c, &cx->fcounts[fi]);
+    by->temporaries = sat_add(by->temporaries, cx->fbytes[fi].temporaries);
+    by->carries = sat_add(by->carries, cx->fbytes[fi].carries);
+}
+
+/* The static trip bound of loop i. */
+static int64_t trip_of(const HkInst *i)
+{
+    if (i->has_count)
+        return i->max_trip;
+    return i->hi > i->lo ? i->hi - i->lo : 0;
+}
+
+/* A loop: its body times its trip bound; carries and index bytes. */
+static void count_loop(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
+                       Bytes *by)
+{
+    Counts body;
+    memset(&body, 0, sizeof body);
+    count_block(cx, f, &i->regions[0], &body, by);
+    int64_t trip = trip_of(i);
+    for (int k = 0; k < C_N; k++)
+        c->c[k] = sat_add(c->c[k], sat_mul(body.c[k], trip));
+    for (uint32_t k = 0; k < i->nres; k++)
+        by->carries = sat_add(by->carries, type_bytes(type_of(f, i->res[k])));
+    if (i->ivar != HK_NOVAL)
+        by->temporaries = sat_add(by->temporaries,
+                                  type_bytes(type_of(f, i->ivar)));
+}
+
+/* An if or dispatch: the class-wise maximum over its regions. */
+static void count_branches(Cx *cx, const HkFunc *f, const HkInst *i,
+                           Counts *c, Bytes *by)
+{
+    Counts worst;
+    memset(&worst, 0, sizeof worst);
+    for (uint32_t r = 0; r < i->nregions; r++) {
+        Counts one;
+        memset(&one, 0, sizeof one);
+        count_block(cx, f, &i->regions[r], &one, by);
+        counts_max(&worst, &one);
+    }
+    counts_add(c, &worst);
+    if (i->op == HK_OP_DISPATCH)
+        c->c[C_STORES] = sat_add(c->c[C_STORES], 1);  /* the mix increment */
+    for (uint32_t k = 0; k < i->nres; k++)
+        by->temporaries = sat_add(by->temporaries,
+                                  type_bytes(type_of(f, i->res[k])));
+}
+
+/* The counts of a plain (region-free) instruction, by its cost class. */
+static void count_plain(const HkFunc *f, const HkInst *i, Counts *c)
+{
+    int64_t n = hk_components(i->type);
+    switch (hk_ops[i->op].cost) {
+    case HK_C_ARITH:
+        add_op(c, f, i, C_ARITH32, i->op == HK_OP_CLIP ? 2 * n : n);
+        break;
+    case HK_C_SPECIAL:
+        add_op(c, f, i, C_SPECIAL32, n);
+        /* rsqrt divides after its sqrt; an integer operand converts first */
+        if (i->op == HK_OP_RSQRT)
+            add_op(c, f, i, C_ARITH32, n);
+        if (hk_ops[i->op].rule == HK_R_MATH1 && i->nops == 1 &&
+            hk_is_int((HkElem)type_of(f, i->ops[0]).elem))
+            add_op(c, f, i, C_ARITH32, n);
+        break;
+    case HK_C_CHAIN:
+        add_op(c, f, i, C_CHAIN32, chain_count(f, i));
+        if (i->op == HK_OP_NORM)
+            add_op(c, f, i, C_CHSP32, 1);
+        break;
+    case HK_C_LOAD:
+        c->c[C_LOADS] = sat_add(c->c[C_LOADS], n);
+        break;
+    case HK_C_GATHER:
+        c->c[C_GATHERS] = sat_add(c->c[C_GATHERS], n);
+        break;
+    case HK_C_STORE:
+        if (i->op != HK_OP_BUMP && i->nops > 0)
+            n = hk_components(type_of(f, i->ops[0]));
+        c->c[C_STORES] = sat_add(c->c[C_STORES], i->op == HK_OP_BUMP ? 1 : n);
+        break;
+    case HK_C_NONE:
+        break;
+    }
+}
+
+/* Adds instruction i (its regions included) to c and by. */
+static void count_inst(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
+                       Bytes *by)
+{
+    note_libm(cx, i);
+    switch (i->op) {
+    case HK_OP_LOOP:
+        count_loop(cx, f, i, c, by);
+        return;
+    case HK_OP_IF:
+    case HK_OP_DISPATCH:
+        count_branches(cx, f, i, c, by);
+        return;
+    case HK_OP_CALL:
+        /* the call's results name the callee's returned values */
+        callee(cx, i->callee, c, by);
+        return;
+    default:
+        break;
+    }
+    count_plain(f, i, c);
+    for (uint32_t k = 0; k < i->nres; k++)
+        by->temporaries = sat_add(by->temporaries,
+                                  type_bytes(type_of(f, i->res[k])));
+}
+
+/* Adds every instruction of b (nested regions included) to c and by. */
+static void count_block(Cx *cx, const HkFunc *f, const HkBlock *b, Counts *c,
+                        Bytes *by)
+{
+    for (const HkInst *i = b->first; i != NULL; i = i->next)
+        count_inst(cx, f, i, c, by);
+}
+
+/* One row of every out slot: the tape bytes. */
+static int64_t tape_bytes(const HkFunc *f)
+{
+    int64_t sum = 0;
+    for (uint32_t s = 0; s < f->nslots; s++) {
+        HkType t = f->slots[s].type;
+        if (f->slots[s].role != HK_ROLE_OUT || t.rank == 0 || t.dim[0] == 0 ||
+            t.dim[0] == HK_DYN)
+            continue;
+        int64_t row = (int64_t)(hk_components(t) / t.dim[0]);
+        sum = sat_add(sum, row * (int64_t)hk_elem_bytes((HkElem)t.elem));
+    }
+    return sum;
+}
+
+/* qsort order of C names. */
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The sorted, unique libm names cx saw, into res. */
+static void fill_libm(HkArena *a, const Cx *cx, HkCostResult *res)
+{
+    const char **names = hk_alloc(a, 2 * HK_OP_COUNT * sizeof *names);
+    uint32_t n = 0;
+    for (int op = 0; op < HK_OP_COUNT; op++) {
+        const char *base = hk_ops[op].libm;
+        if (cx->libm[op][0])
+            names[n++] = base;
+        if (cx->libm[op][1])
+            names[n++] = hk_asprintf(a, "%sf", base);
+    }
+    qsort(names, n, sizeof *names, by_name);
+    uint32_t u = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (u == 0 || strcmp(names[u - 1], names[k]) != 0)
+            names[u++] = names[k];
+    res->nlibm = u;
+    res->libm = names;
+}
+
+/* Copies the counts and bytes into the result and derives the totals. */
+static void fill_result(const Counts *c, const Bytes *by, int64_t tapes,
+                        HkCostResult *res)
+{
+    res->arith32 = c->c[C_ARITH32];
+    res->arith64 = c->c[C_ARITH64];
+    res->special32 = c->c[C_SPECIAL32];
+    res->special64 = c->c[C_SPECIAL64];
+    res->chain32 = c->c[C_CHAIN32];
+    res->chain64 = c->c[C_CHAIN64];
+    res->chain_special32 = c->c[C_CHSP32];
+    res->chain_special64 = c->c[C_CHSP64];
+    res->loads = c->c[C_LOADS];
+    res->gathers = c->c[C_GATHERS];
+    res->stores = c->c[C_STORES];
+    int64_t fp64 = 0;
+    for (int k = C_FP_ARITH; k <= C_FP_CHSP; k++)
+        fp64 = sat_add(fp64, c->c[k]);
+    res->fp64_ops = fp64;
+    int64_t ops = 0;
+    for (int k = C_ARITH32; k <= C_CHSP64; k++)
+        ops = sat_add(ops, c->c[k]);
+    res->ops_total = ops;
+    res->tapes = tapes;
+    res->carries = by->carries;
+    res->temporaries = by->temporaries;
+    res->estimate = sat_add(sat_add(by->temporaries, by->carries), tapes);
+    res->total_bytes = res->estimate;
+}
+
+/* Refuses the budgets res exceeds under p; returns how many. */
+static int check_budgets(HawkPassRun *r, HkFunc *f, const HkProfile *p,
+                         const HkCostResult *res)
+{
+    HkArena *a = f->module->arena;
+    int refused = 0;
+    if (p->max_ops != HK_NONE && res->ops_total > p->max_ops) {
+        hk_refuse(r, f, NULL, "kernel", "budget.ops",
+                  hk_asprintf(a,
+                              "%" PRId64 " arithmetic and special operations "
+                              "per sample exceed max_ops=%" PRId64,
+                              res->ops_total, p->max_ops),
+                  "raise max_ops or simplify the kernel");
+        refused++;
+    }
+    if (p->max_stack_bytes != HK_NONE &&
+        res->total_bytes > p->max_stack_bytes) {
+        hk_refuse(r, f, NULL, "kernel", "budget.stack",
+                  hk_asprintf(a,
+                              "%" PRId64 " static bytes (tapes %" PRId64
+                              ", carries %" PRId64 ", temporaries %" PRId64
+                              ") exceed max_stack_bytes=%" PRId64,
+                              res->total_bytes, res->tapes, res->carries,
+                              res->temporaries, p->max_stack_bytes),
+                  "raise max_stack_bytes or simplify the kernel");
+        refused++;
+    }
+    return refused;
+}
+
+int hk_pass_cost(HawkPassRun *r, HkFunc *f)
+{
+    HkArena *a = f->module->arena;
+    HkCostResult *res = hk_alloc(a, sizeof *res);
+    if (!f->is_kernel) {
+        res->libm = hk_alloc(a, sizeof *res->libm);
+        hk_analysis_set(f, HK_PASS_COST, res);
+        return 0;
+    }
+    HkProfile prof;
+    if (hk_profile_read(r, &prof) != 0)
+        return 1;
+    const HkModule *m = f->module;
+    Cx *cx = hk_alloc(a, sizeof *cx);
+    uint32_t nf = m->nfuncs ? m->nfuncs : 1;
+    cx->m = m;
+    cx->fcounts = hk_alloc(a, nf * sizeof *cx->fcounts);
+    cx->fbytes = hk_alloc(a, nf * sizeof *cx->fbytes);
+    cx->state = hk_alloc(a, nf);
+    Counts c;
+    Bytes by;
+    memset(&c, 0, sizeof c);
+    memset(&by, 0, sizeof by);
+    count_block(cx, f, &f->body, &c, &by);
+    fill_result(&c, &by, tape_bytes(f), res);
+    fill_libm(a, cx, res);
+    /* A refused kernel caches nothing: asking again refuses again. */
+    if (check_budgets(r, f, &prof, res) != 0)
+        return 1;
+    hk_analysis_set(f, HK_PASS_COST, res);
+    return 0;
+}
+
+void hk_print_cost(HkBuf *b, const HkFunc *f, const void *result)
+{
+    const HkCostResult *c = result;
+    if (!f->is_kernel)
+        return;
+    hk_buf_printf(b, "cost @%s:\n", f->name);
+    hk_buf_printf(b,
+                  "  ops          arith32 %" PRId64 ", arith64 %" PRId64
+                  ", special32 %" PRId64 ", special64 %" PRId64
+                  ", loads %" PRId64 ", gathers %" PRId64 ", chain32 %" PRId64
+                  ", chain64 %" PRId64 ", chainSpecial32 %" PRId64
+                  ", chainSpecial64 %" PRId64 ", stores %" PRId64 "\n",
+                  c->arith32, c->arith64, c->special32, c->special64, c->loads,
+                  c->gathers, c->chain32, c->chain64, c->chain_special32,
+                  c->chain_special64, c->stores);
+    hk_buf_printf(b, "  ops total    %" PRId64 "\n", c->ops_total);
+    hk_buf_printf(b, "  fp64 ops     %" PRId64 "\n", c->fp64_ops);
+    hk_buf_printf(b,
+                  "  static bytes tapes %" PRId64 ", carries %" PRId64
+                  ", temporaries %" PRId64 ", estimate %" PRId64
+                  ", total %" PRId64 "\n",
+                  c->tapes, c->carries, c->temporaries, c->estimate,
+                  c->total_bytes);
+    hk_buf_puts(b, "  libm         ");
+    for (uint32_t k = 0; k < c->nlibm; k++)
+        hk_buf_printf(b, "%s%s", k ? ", " : "", c->libm[k]);
+    hk_buf_puts(b, c->nlibm ? "\n" : "none\n");
+}

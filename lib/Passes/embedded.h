@@ -1,0 +1,181 @@
+/* embedded.h -- what the embedded verify passes share: the profile, walk
+ * positions, the refusal shape, and the result of each analysis, which the
+ * report (lib/Emit/report.c) and the writers read.
+ *
+ * Each analysis pass computes its result once per kernel, stores it with
+ * hk_analysis_set and reads the others it needs with hk_analysis_get, so
+ * any pass runs alone after parse + verify.  Results live in the module's
+ * arena.  Sites are listed in walk order.
+ */
+#ifndef HAWK_EMBEDDED_H
+#define HAWK_EMBEDDED_H
+
+#include "passes.h"
+#include "targets.h"
+
+/* ---- profile.c: the EmbeddedProfile --------------------------------------
+ * Read from options (a pass's own name{key=value}, else hawk-opt's flags):
+ *   max-trips=N  max-ops=N  max-stack-bytes=N     (absent: None)
+ *   fp-domain=record|refuse  index-policy=clamp|refuse
+ *   require-cppcheck=true|false  c-std=c99|c11  target=<id> (default c)
+ */
+typedef enum { HK_FPD_RECORD, HK_FPD_REFUSE } HkFpDomainPolicy;
+typedef enum { HK_IDX_CLAMP, HK_IDX_REFUSE } HkIndexPolicy;
+
+#define HK_NONE INT64_C(-1)
+
+typedef struct {
+    int64_t max_trips;        /* HK_NONE when unset */
+    int64_t max_ops;
+    int64_t max_stack_bytes;
+    HkFpDomainPolicy fp_domain;
+    HkIndexPolicy index_policy;
+    int require_cppcheck;
+    int c_std;                /* 99 or 11 */
+    const HkTarget *target;
+} HkProfile;
+
+/* Fills p from r's options; returns 0, or -1 with a diagnostic naming the
+ * bad option and value. */
+int hk_profile_read(HawkPassRun *r, HkProfile *p);
+/* "EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None,
+ *  fp_domain='record', index_policy='clamp', require_cppcheck=False,
+ *  c_std='c99')" */
+const char *hk_profile_repr(HkArena *a, const HkProfile *p);
+
+/* ---- positions.c: walk positions of a kernel (analysis "positions") ------ */
+typedef struct {
+    HkWalk walk;
+    const char **pos;         /* by HkInst.serial: "7", "loop0.3" */
+    uint32_t *order;          /* by serial: index in walk.items */
+    uint32_t nserials;        /* serials below this have an entry */
+} HkPositions;
+
+const HkPositions *hk_positions(HawkPassRun *r, HkFunc *f);
+const char *hk_pos(const HkPositions *p, const HkInst *i);
+
+/* ---- refuse.c: the refusal shape ---------------------------------------
+ * Appends, at loc (the instruction's, or the kernel's for at == NULL):
+ *   '<kernel>': the C target refuses node <pos> (<kind>) under <rule>:
+ *   <why>; <fix>
+ * with <pos> the walk position of at, or "kernel".  The diagnostic's rule
+ * and pos fields are set for the report and the C API. */
+void hk_refuse(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *kind,
+               const char *rule, const char *why, const char *fix);
+
+/* ---- feature-refusal ----------------------------------------------------- */
+typedef struct {
+    uint32_t nchecked;
+    const char **checked;     /* feature names the target lacks, in
+                                 features.def order: all were checked */
+    uint32_t used;            /* HK_FEAT_BIT set the kernel needs */
+} HkFeatureResult;
+
+/* ---- trip-bound ---------------------------------------------------------- */
+typedef enum { HK_BRK_NONE, HK_BRK_HEAD, HK_BRK_MIDDLE, HK_BRK_TAIL } HkBreakKind;
+
+typedef struct {
+    const HkInst *loop;
+    const char *pos;          /* the loop instruction's position */
+    uint32_t number;          /* loop<i> */
+    int32_t parent;           /* enclosing loop number, -1 at top level */
+    int64_t trip;             /* static trip bound (max for a runtime count) */
+    int runtime_count;
+    HkBreakKind brk;
+    int64_t worst;            /* trips per sample: product with enclosing */
+} HkLoopInfo;
+
+typedef struct {
+    int64_t max_trips;        /* sum of worst over loops, saturating */
+    uint32_t nloops;
+    HkLoopInfo *loops;        /* by loop number */
+} HkTripResult;
+
+/* ---- index-clamp --------------------------------------------------------- */
+typedef enum { HK_IDX_PROVEN, HK_IDX_CLAMPED } HkIndexStatus;
+
+typedef struct {
+    const HkInst *inst;
+    const char *pos;
+    const char *slot;         /* the plane indexed */
+    HkIndexStatus status;
+    const char *reason;       /* "loop index 0..7 inside extent 8", ... */
+} HkIndexSite;
+
+typedef struct {
+    uint32_t nsites;
+    HkIndexSite *sites;
+    uint8_t *clamp;           /* by serial: 1 where the writer clamps */
+} HkIndexResult;
+
+/* ---- fp-domain ----------------------------------------------------------- */
+typedef enum { HK_DOM_SAFE, HK_DOM_UNKNOWN } HkDomainVerdict;
+
+typedef struct {
+    const HkInst *inst;
+    const char *pos;
+    const char *op;           /* "fdiv", "sqrt", "log", "pow", ... */
+    const char *needs;        /* "positive", "nonneg", "[-1, 1]", ... */
+    HkDomainVerdict verdict;
+    const char *reason;       /* why it is safe, or why unknown */
+    int by_interval;          /* proven only by the interval analysis */
+} HkDomainSite;
+
+typedef struct {
+    const HkInst *inst;
+    const char *pos;
+    const char *literal;      /* "NAN", "INFINITY", "-INFINITY" */
+} HkSpecialSite;
+
+typedef struct {
+    uint32_t nsites;
+    HkDomainSite *sites;
+    uint32_t nequality;
+    const char **equality;    /* positions of fcmp oeq/one/ueq/une */
+    uint32_t nspecials;
+    HkSpecialSite *specials;
+} HkDomainResult;
+
+/* ---- int-sites ----------------------------------------------------------- */
+typedef struct {
+    uint32_t ndivision;
+    const char **division;    /* positions of floordiv, mod, div */
+    uint32_t nub;
+    const char **ub;          /* positions of i64 add, sub, mul, neg, div */
+} HkIntSitesResult;
+
+/* ---- cost ---------------------------------------------------------------- */
+typedef struct {
+    int64_t arith32, arith64, special32, special64, loads, gathers;
+    int64_t chain32, chain64, chain_special32, chain_special64, stores;
+    int64_t fp64_ops;
+    int64_t tapes, carries, temporaries, total_bytes;
+    int64_t estimate;         /* tapes + carries + temporaries (= total) */
+    int64_t ops_total;        /* what budget.ops compares: arith + special
+                                 + chain counts */
+    uint32_t nlibm;
+    const char **libm;        /* sorted, unique: "cos", "sqrt" */
+} HkCostResult;
+
+/* ---- interface ----------------------------------------------------------- */
+typedef struct {
+    uint32_t slot;            /* index into f->slots */
+    const char *field;        /* C field name: "vin_state" */
+    const char *role;
+    const char *dir;          /* "in", "out", "inout" */
+    const char *dtype;        /* "f64", "i32", ... */
+    const char *shape;        /* "()", "(3,)", "(3, 3)", "(?,)" */
+    const char *layout;       /* "soa", "flat", "value", "partials" */
+    const char *runtime_len;  /* "<field>_len" or NULL */
+    const char *init;         /* "yes", "no", "yes (zeroed)", "yes (by value)" */
+    const char *reason;       /* why this direction (seed's table) */
+} HkInterfaceRow;
+
+typedef struct {
+    uint32_t nrows;
+    HkInterfaceRow *rows;     /* writable planes, read planes, by-value */
+    uint32_t nguard;
+    const char **guard;       /* bound mask fields; empty when unguarded */
+} HkInterfaceResult;
+
+#endif

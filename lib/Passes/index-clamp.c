@@ -1,0 +1,180 @@
+/* index-clamp.c -- the index-clamp analysis: every runtime index site of a
+ * kernel (gather, indexed store, indexed accum) is proven inside its
+ * extent or clamped, with the reason; clamped sites are marked by serial
+ * for the writers, and refused under index-policy=refuse (index.unproven).
+ * docs/Passes.md "index-clamp" lists the rules. */
+#include <inttypes.h>
+
+#include "embedded.h"
+
+#define RUNTIME_LEN                                                          \
+    "runtime-length plane: the length is a runtime value, so the index is "  \
+    "clamped to [0, len-1]"
+
+/* The index operand of i, or HK_NOVAL when i indexes no plane. */
+static HkVal index_of(const HkInst *i)
+{
+    if (i->nops == 0 || i->slot < 0)
+        return HK_NOVAL;
+    switch (i->op) {
+    case HK_OP_GATHER:
+        return i->ops[i->nops - 1];
+    case HK_OP_STORE:
+    case HK_OP_ACCUM:
+        return i->has_index ? i->ops[i->nops - 1] : HK_NOVAL;
+    default:
+        return HK_NOVAL;
+    }
+}
+
+/* Classifies a loop index %iv of loop l into k static rows. */
+static HkIndexStatus classify_ivar(HkArena *a, const HkValue *iv,
+                                   const HkInst *l, int64_t k,
+                                   const char **why)
+{
+    int64_t trip = l->has_count ? l->max_trip : l->hi - l->lo;
+    if (trip <= 0) {
+        *why = hk_asprintf(a, "tape ordinal: loop index %%%s of a loop that "
+                              "runs no trip", iv->name);
+        return HK_IDX_PROVEN;
+    }
+    /* saturate: a huge runtime-count bound must not wrap */
+    int64_t last =
+        trip - 1 > INT64_MAX - l->lo ? INT64_MAX : l->lo + (trip - 1);
+    if (l->lo >= 0 && last <= k - 1) {
+        *why = hk_asprintf(a,
+                           "tape ordinal: loop index %%%s in [%" PRId64
+                           ", %" PRId64 "] inside rows [0, %" PRId64 "]",
+                           iv->name, l->lo, last, k - 1);
+        return HK_IDX_PROVEN;
+    }
+    *why = hk_asprintf(a,
+                       "loop index %%%s in [%" PRId64 ", %" PRId64
+                       "] not inside rows [0, %" PRId64 "]: clamped to [0, %"
+                       PRId64 "]",
+                       iv->name, l->lo, last, k - 1, k - 1);
+    return HK_IDX_CLAMPED;
+}
+
+/* Classifies index v into the k static rows of a tape. */
+static HkIndexStatus classify_rows(HkArena *a, const HkFunc *f, HkVal v,
+                                   int64_t k, const char **why)
+{
+    const HkValue *val = &f->values[v];
+    if (val->kind == HK_DEF_IVAR && val->def != NULL)
+        return classify_ivar(a, val, val->def, k, why);
+    const HkInst *d = val->kind == HK_DEF_INST ? val->def : NULL;
+    if (d != NULL && d->op == HK_OP_CONST && d->cst.n >= 1 &&
+        d->cst.i != NULL) {
+        int64_t c = d->cst.i[0];
+        if (c >= 0 && c <= k - 1) {
+            *why = hk_asprintf(a,
+                               "tape ordinal: constant %" PRId64
+                               " inside rows [0, %" PRId64 "]",
+                               c, k - 1);
+            return HK_IDX_PROVEN;
+        }
+        *why = hk_asprintf(a,
+                           "constant %" PRId64 " outside rows [0, %" PRId64
+                           "]: clamped to [0, %" PRId64 "]",
+                           c, k - 1, k - 1);
+        return HK_IDX_CLAMPED;
+    }
+    *why = hk_asprintf(a,
+                       "runtime index into rows [0, %" PRId64
+                       "]: clamped to [0, %" PRId64 "]",
+                       k - 1, k - 1);
+    return HK_IDX_CLAMPED;
+}
+
+/* Fills site s for instruction i, which indexes its slot with v. */
+static void classify(HkArena *a, const HkFunc *f, const HkInst *i, HkVal v,
+                     HkIndexSite *s)
+{
+    const HkSlot *slot = &f->slots[i->slot];
+    s->inst = i;
+    s->slot = slot->name;
+    if (slot->type.rank == 0 || slot->type.dim[0] == HK_DYN) {
+        /* a dynamic plane: its length is known only at run time */
+        s->status = HK_IDX_CLAMPED;
+        s->reason = RUNTIME_LEN;
+        return;
+    }
+    s->status = classify_rows(a, f, v, (int64_t)slot->type.dim[0], &s->reason);
+}
+
+/* Refuses every clamped site of res; returns how many. */
+static uint32_t refuse_clamped(HawkPassRun *r, HkFunc *f,
+                               const HkIndexResult *res)
+{
+    HkArena *a = f->module->arena;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < res->nsites; k++) {
+        const HkIndexSite *s = &res->sites[k];
+        if (s->status != HK_IDX_CLAMPED)
+            continue;
+        hk_refuse(r, f, s->inst, hk_ops[s->inst->op].mnemonic,
+                  "index.unproven",
+                  hk_asprintf(a,
+                              "the index into '%s' is not proven inside its "
+                              "extent (%s)",
+                              s->slot, s->reason),
+                  "index with a loop index or constant inside the extent, "
+                  "or run with index_policy='clamp'");
+        n++;
+    }
+    return n;
+}
+
+int hk_pass_index_clamp(HawkPassRun *r, HkFunc *f)
+{
+    HkArena *a = f->module->arena;
+    HkIndexResult *res = hk_alloc(a, sizeof *res);
+    uint32_t ns = f->nserials ? f->nserials : 1;
+    res->clamp = hk_alloc(a, ns);
+    if (!f->is_kernel) {
+        res->sites = hk_alloc(a, sizeof *res->sites);
+        hk_analysis_set(f, HK_PASS_INDEX_CLAMP, res);
+        return 0;
+    }
+    HkProfile prof;
+    const HkPositions *pos = hk_positions(r, f);
+    if (hk_profile_read(r, &prof) != 0 || pos == NULL)
+        return 1;
+    /* Sites are listed in walk order; at most one per instruction. */
+    res->sites = hk_alloc(a, (pos->walk.n ? pos->walk.n : 1) *
+                                 sizeof *res->sites);
+    for (uint32_t k = 0; k < pos->walk.n; k++) {
+        const HkInst *i = pos->walk.items[k].inst;
+        HkVal v = index_of(i);
+        if (v == HK_NOVAL)
+            continue;
+        HkIndexSite *s = &res->sites[res->nsites++];
+        classify(a, f, i, v, s);
+        s->pos = hk_pos(pos, i);
+        if (s->status == HK_IDX_CLAMPED && i->serial < ns)
+            res->clamp[i->serial] = 1;
+    }
+    /* A refused kernel caches nothing: asking again refuses again. */
+    if (prof.index_policy == HK_IDX_REFUSE && refuse_clamped(r, f, res) != 0)
+        return 1;
+    hk_analysis_set(f, HK_PASS_INDEX_CLAMP, res);
+    return 0;
+}
+
+void hk_print_index_clamp(HkBuf *b, const HkFunc *f, const void *result)
+{
+    const HkIndexResult *res = result;
+    if (!f->is_kernel)
+        return;
+    hk_buf_printf(b, "index-clamp @%s:\n", f->name);
+    for (uint32_t k = 0; k < res->nsites; k++) {
+        const HkIndexSite *s = &res->sites[k];
+        hk_buf_printf(b, "  %s %s %%%s: %s (%s)\n", s->pos,
+                      hk_ops[s->inst->op].mnemonic, s->slot,
+                      s->status == HK_IDX_PROVEN ? "proven" : "clamped",
+                      s->reason);
+    }
+    if (res->nsites == 0)
+        hk_buf_puts(b, "  no index sites\n");
+}

@@ -1,0 +1,53 @@
+/* targets.c -- the targets table and the refusable features: the only place
+ * a target id is spelled.  Everything else reads a row. */
+#include <stddef.h>
+#include <string.h>
+
+#include "targets.h"
+
+const HkFeatureInfo hk_features[HK_FEAT_COUNT] = {
+#define FEATURE(id, name, why, fix) [HK_FEAT_##id] = {name, why, fix},
+#include "features.def"
+#undef FEATURE
+};
+
+/* TARGET(id, about, writer, wrapper, toolchain, entry, format, artifact,
+ *        source, features): one row per target.  ORDER: the first row is
+ * the default target; hk_target_ids lists them in this order. */
+#define TARGETS(X)                                                           \
+    X("c", "exports freestanding MISRA C:2012 for embedded builds",          \
+      "CWriter", NULL, HK_TOOLCHAIN_NONE, "c", "c-source", ".h", ".c",       \
+      0 /* builds none of features.def */)
+
+#define ROW(id, about, writer, wrapper, tc, entry, format, artifact, source, \
+            features)                                                        \
+    {id, about, writer, wrapper, tc, entry, format, artifact, source,        \
+     features},
+const HkTarget hk_targets[] = {TARGETS(ROW)};
+#undef ROW
+
+const unsigned hk_ntargets = sizeof hk_targets / sizeof hk_targets[0];
+
+const HkTarget *hk_target_lookup(const char *id)
+{
+    for (unsigned i = 0; id != NULL && i < hk_ntargets; i++)
+        if (strcmp(hk_targets[i].id, id) == 0)
+            return &hk_targets[i];
+    return NULL;
+}
+
+const HkTarget *hk_target_default(void)
+{
+    return &hk_targets[0];
+}
+
+/* ", c, host" spelled at compile time (no lazy buffer, so no race); the
+ * leading separator is skipped. */
+#define JOIN(id, ...) ", " id
+static const char joined_ids[] = TARGETS(JOIN);
+#undef JOIN
+
+const char *hk_target_ids(void)
+{
+    return joined_ids + 2;
+}

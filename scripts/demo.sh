@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The demo `make demo` runs: the drag kernel of docs/LangRef.md through
+# hawk-opt.  Shows the kernel as written, the IR after the pipeline
+# inline,cse,dce,scalarize, and the instruction counts of the result.
+# Usage: scripts/demo.sh BUILD_DIR   (BUILD_DIR relative to the repository
+# or absolute).  Exits non-zero when any step fails.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:?usage: scripts/demo.sh BUILD_DIR}
+[[ $build = /* ]] || build=$top/$build
+opt=$build/hawk-opt
+kernel=$top/examples/drag.hir
+pipeline=inline,cse,dce,scalarize
+
+heading() { printf '\n== %s\n\n' "$*"; }
+
+[[ -x $opt ]] || { echo "demo: $opt not found; build first (make build)" >&2; exit 1; }
+
+heading "The kernel: examples/drag.hir"
+cat "$kernel"
+
+heading "hawk-opt -passes=$pipeline examples/drag.hir"
+"$opt" -passes="$pipeline" "$kernel"
+
+heading "hawk-opt -passes=$pipeline,print<instcount> -disable-output examples/drag.hir"
+# print<instcount> reports on stderr; -disable-output drops the module.
+"$opt" -passes="$pipeline,print<instcount>" -disable-output "$kernel" 2>&1
+
+printf '\n== demo: done\n'

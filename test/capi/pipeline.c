@@ -1,0 +1,182 @@
+/* pipeline.c -- hawk-capi-pipeline: a custom pipeline through the public C
+ * API alone.  Registers an analysis of its own, count-fmul, beside the
+ * built-in passes, runs the pipeline given on the command line and prints
+ * the module.
+ *
+ *   hawk-capi-pipeline FILE PIPELINE [-trace] [-global=KEY=VALUE]
+ *
+ * -trace prints "after <pass>" to stderr from the after-pass hook;
+ * -global sets a pipeline-wide option.  Exit status 0, or 1 with the
+ * diagnostics on stderr. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hawk/hawk.h"
+
+#define TOOL "hawk-capi-pipeline"
+
+typedef struct {
+    long count;
+} FmulCount;
+
+/* Counts fmul instructions; the walk sees nested regions too. */
+static int count_fmul(void *user, const char *mnemonic, unsigned line,
+                      unsigned col)
+{
+    (void)line;
+    (void)col;
+    if (strcmp(mnemonic, "fmul") == 0)
+        ((FmulCount *)user)->count++;
+    return 0;
+}
+
+/* count-fmul: prints the count; fails when it exceeds option limit. */
+static int run_count_fmul(HawkPassRun *run, HawkFunction *fn)
+{
+    FmulCount c = {0};
+    hawk_function_walk(fn, count_fmul, &c);
+    long *calls = hawk_pass_user(run);
+    (*calls)++;
+    printf("count-fmul @%s: %ld\n", hawk_function_name(fn), c.count);
+    const char *limit = hawk_pass_option(run, "limit");
+    if (limit == NULL)
+        return 0;
+    char *end;
+    long max = strtol(limit, &end, 10);
+    char msg[128];
+    if (*limit == '\0' || *end != '\0') {
+        snprintf(msg, sizeof msg, "option 'limit' expects an integer, got '%s'",
+                 limit);
+        hawk_pass_error(run, fn, msg);
+        return 1;
+    }
+    if (c.count <= max)
+        return 0;
+    snprintf(msg, sizeof msg, "too many fmul (%ld, limit %ld)", c.count, max);
+    hawk_pass_error(run, fn, msg);
+    return 1;
+}
+
+static void trace(void *user, const char *pass, const HawkModule *m)
+{
+    (void)user;
+    (void)m;
+    fprintf(stderr, "after %s\n", pass);
+}
+
+/* Prints every diagnostic; one without a file gets the program's name. */
+static void print_diags(HawkContext *ctx)
+{
+    for (size_t i = 0; i < hawk_diag_count(ctx); i++) {
+        const char *s = hawk_diag_render(ctx, i);
+        if (hawk_diag_line(ctx, i) == 0 && strncmp(s, "error: ", 7) == 0)
+            fputs(TOOL ": ", stderr);
+        fputs(s, stderr);
+    }
+}
+
+/* Reads path whole into a malloc'd buffer; NULL if it cannot. */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 4096, n = 0, got;
+    char *buf = malloc(cap);
+    while (buf != NULL && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *p = realloc(buf, cap *= 2);
+            if (p == NULL)
+                free(buf);
+            buf = p;
+        }
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* Applies the optional flags after FILE and PIPELINE; 0, or 1 if unknown. */
+static int apply_flags(HawkPassManager *pm, int argc, char **argv)
+{
+    for (int i = 3; i < argc; i++) {
+        if (strcmp(argv[i], "-trace") == 0) {
+            hawk_pass_manager_set_after_pass(pm, trace, NULL);
+        } else if (strncmp(argv[i], "-global=", 8) == 0 &&
+                   strchr(argv[i] + 8, '=') != NULL) {
+            char key[64];
+            const char *eq = strchr(argv[i] + 8, '=');
+            snprintf(key, sizeof key, "%.*s", (int)(eq - argv[i] - 8),
+                     argv[i] + 8);
+            hawk_pass_manager_set_option(pm, key, eq + 1);
+        } else {
+            fprintf(stderr, TOOL ": error: unknown option '%s'\n", argv[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Registers count-fmul, and checks that a taken name is refused. */
+static int register_passes(HawkContext *ctx, long *calls)
+{
+    if (hawk_register_pass(ctx, "count-fmul", "count fmul instructions",
+                           HAWK_PASS_ANALYSIS, run_count_fmul, calls) != 0)
+        return 1;
+    if (hawk_register_pass(ctx, "count-fmul", "again", HAWK_PASS_ANALYSIS,
+                           run_count_fmul, calls) != -1 ||
+        hawk_register_pass(ctx, "dce", "clash", HAWK_PASS_TRANSFORM,
+                           run_count_fmul, calls) != -1) {
+        fputs(TOOL ": error: a taken pass name was accepted\n", stderr);
+        return 1;
+    }
+    size_t last = hawk_pass_count(ctx) - 1;
+    if (strcmp(hawk_pass_name(ctx, last), "count-fmul") != 0 ||
+        hawk_pass_kind(ctx, last) != HAWK_PASS_ANALYSIS) {
+        fputs(TOOL ": error: count-fmul is not last in the registry\n", stderr);
+        return 1;
+    }
+    return 0;
+}
+
+/* Parses, verifies, runs and prints; 0 on success. */
+static int run(HawkContext *ctx, int argc, char **argv, const char *text,
+               size_t len)
+{
+    long calls = 0;
+    if (register_passes(ctx, &calls) != 0)
+        return 1;
+    HawkModule *m = hawk_parse(ctx, argv[1], text, len);
+    if (m == NULL || hawk_verify(ctx, m) != 0)
+        return 1;
+    HawkPassManager *pm = hawk_pass_manager_create(ctx);
+    if (apply_flags(pm, argc, argv) != 0 ||
+        hawk_pass_manager_parse(pm, argv[2]) != 0 ||
+        hawk_pass_manager_run(pm, m) != 0)
+        return 1;
+    fputs(hawk_print(ctx, m, NULL), stdout);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fputs("usage: " TOOL " FILE PIPELINE [-trace] [-global=K=V]\n", stderr);
+        return 1;
+    }
+    size_t len = 0;
+    char *text = read_file(argv[1], &len);
+    if (text == NULL) {
+        fprintf(stderr, TOOL ": error: cannot read '%s'\n", argv[1]);
+        return 1;
+    }
+    HawkContext *ctx = hawk_context_create();
+    int rc = ctx == NULL ? 1 : run(ctx, argc, argv, text, len);
+    if (ctx != NULL)
+        print_diags(ctx);
+    hawk_context_destroy(ctx);
+    free(text);
+    return rc;
+}

@@ -1,0 +1,140 @@
+/* tool_io.c -- whole-file input and output and diagnostics for the tools. */
+#include "tool_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tool_opts.h"
+
+void tool_buf_put(ToolBuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *p = realloc(b->data, cap);
+        if (p == NULL) {
+            fputs("hawk: out of memory\n", stderr);
+            exit(1);
+        }
+        b->data = p;
+        b->cap = cap;
+    }
+    if (n > 0)
+        memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void tool_buf_puts(ToolBuf *b, const char *s)
+{
+    tool_buf_put(b, s, strlen(s));
+}
+
+void tool_buf_free(ToolBuf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+int tool_read_file(const char *tool, const char *path, ToolBuf *out)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (f == NULL)
+        return tool_error(tool, "cannot open '%s': %s", path, strerror(errno));
+    char chunk[65536];
+    size_t n;
+    tool_buf_put(out, "", 0);  /* an empty file is an empty string */
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        tool_buf_put(out, chunk, n);
+    int err = ferror(f) ? errno : 0;
+    if (!is_stdin)
+        fclose(f);
+    if (err != 0)
+        return tool_error(tool, "cannot read '%s': %s",
+                          is_stdin ? "<stdin>" : path, strerror(err));
+    return 0;
+}
+
+/* Writes all of data to fd; 0, or an errno value. */
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, data, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return w < 0 ? errno : EIO;
+        data += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The mode a newly created file gets: 0666 less the umask. */
+static mode_t new_file_mode(void)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return (mode_t)(0666 & ~mask);
+}
+
+int tool_write_file(const char *tool, const char *path, const char *data,
+                    size_t len)
+{
+    if (strcmp(path, "-") == 0) {
+        if (len > 0 && fwrite(data, 1, len, stdout) != len)
+            return tool_error(tool, "cannot write to stdout: %s",
+                              strerror(errno));
+        return fflush(stdout) != 0;
+    }
+    size_t n = strlen(path);
+    char *tmp = malloc(n + sizeof ".tmp.XXXXXX");
+    if (tmp == NULL)
+        return tool_error(tool, "out of memory");
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return tool_error(tool, "cannot open '%s': %s", path, strerror(e));
+    }
+    int err = write_all(fd, data, len);
+    if (err == 0 && fchmod(fd, new_file_mode()) != 0)
+        err = errno;
+    if (close(fd) != 0 && err == 0)
+        err = errno;
+    if (err == 0 && rename(tmp, path) != 0)
+        err = errno;
+    if (err != 0)
+        unlink(tmp);
+    free(tmp);
+    if (err != 0)
+        return tool_error(tool, "cannot write '%s': %s", path, strerror(err));
+    return 0;
+}
+
+/* Whether a rendered diagnostic starts with its severity: it has no file. */
+static int has_no_file(const char *s)
+{
+    return strncmp(s, "error: ", 7) == 0 || strncmp(s, "warning: ", 9) == 0 ||
+           strncmp(s, "note: ", 6) == 0;
+}
+
+void tool_print_diags(const char *tool, HawkContext *ctx, size_t from)
+{
+    for (size_t i = from; i < hawk_diag_count(ctx); i++) {
+        const char *s = hawk_diag_render(ctx, i);
+        if (has_no_file(s))
+            fprintf(stderr, "%s: ", tool);
+        fputs(s, stderr);
+    }
+}

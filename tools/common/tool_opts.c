@@ -1,0 +1,112 @@
+/* tool_opts.c -- table-driven command-line parsing for hawk's tools. */
+#include "tool_opts.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+int tool_error(const char *tool, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", tool);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 1;
+}
+
+/* The row named name[0..n), or NULL. */
+static const ToolOpt *find_opt(const ToolSpec *spec, const char *name,
+                               size_t n)
+{
+    for (size_t i = 0; i < spec->nopts; i++) {
+        const char *r = spec->opts[i].name;
+        if (strlen(r) == n && memcmp(r, name, n) == 0)
+            return &spec->opts[i];
+    }
+    return NULL;
+}
+
+/* "true"/"1" -> "true", "false"/"0" -> "false", else NULL. */
+static const char *bool_word(const char *v)
+{
+    if (strcmp(v, "true") == 0 || strcmp(v, "1") == 0)
+        return "true";
+    if (strcmp(v, "false") == 0 || strcmp(v, "0") == 0)
+        return "false";
+    return NULL;
+}
+
+/* Handles argv[*i], an option; may consume argv[*i + 1] as its value. */
+static int parse_one(const ToolSpec *spec, int argc, char **argv, int *i,
+                     void *state)
+{
+    const char *arg = argv[*i];
+    const char *name = arg + (arg[1] == '-' ? 2 : 1);
+    const char *eq = strchr(name, '=');
+    size_t n = eq ? (size_t)(eq - name) : strlen(name);
+    const ToolOpt *row = find_opt(spec, name, n);
+    int shown = (int)((size_t)(name - arg) + n);
+    if (row == NULL || n == 0)
+        return tool_error(spec->tool, "unknown option '%.*s'", shown, arg);
+    const char *value = eq ? eq + 1 : NULL;
+    switch (row->kind) {
+    case TOOL_FLAG:
+        if (value != NULL)
+            return tool_error(spec->tool, "option '%.*s' takes no value",
+                              shown, arg);
+        break;
+    case TOOL_BOOL:
+        if (value == NULL) {
+            value = "true";
+        } else if ((value = bool_word(eq + 1)) == NULL) {
+            return tool_error(spec->tool,
+                              "option '%.*s' expects true or false, got '%s'",
+                              shown, arg, eq + 1);
+        }
+        break;
+    case TOOL_VALUE:
+        if (value == NULL) {
+            if (*i + 1 >= argc)
+                return tool_error(spec->tool, "option '%.*s' needs a value",
+                                  shown, arg);
+            value = argv[++*i];
+        }
+        break;
+    }
+    return row->handle(state, row, value) != 0;
+}
+
+int tool_parse_args(const ToolSpec *spec, int argc, char **argv, void *state)
+{
+    int options_done = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options_done && strcmp(arg, "--") == 0) {
+            options_done = 1;
+            continue;
+        }
+        int is_opt = !options_done && arg[0] == '-' && arg[1] != '\0';
+        int rc = is_opt ? parse_one(spec, argc, argv, &i, state)
+                        : spec->operand(state, arg) != 0;
+        if (rc != 0)
+            return 1;
+    }
+    return 0;
+}
+
+void tool_print_help(const ToolSpec *spec, FILE *out)
+{
+    fprintf(out, "USAGE: %s %s\n\nOPTIONS:\n", spec->tool, spec->usage);
+    for (size_t i = 0; i < spec->nopts; i++) {
+        const ToolOpt *o = &spec->opts[i];
+        char head[64];
+        if (o->kind == TOOL_VALUE)
+            snprintf(head, sizeof head, "-%s=%s", o->name, o->meta);
+        else if (o->kind == TOOL_BOOL)
+            snprintf(head, sizeof head, "-%s[=true|false]", o->name);
+        else
+            snprintf(head, sizeof head, "-%s", o->name);
+        fprintf(out, "  %-28s %s\n", head, o->help);
+    }
+}

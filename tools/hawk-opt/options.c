@@ -1,0 +1,176 @@
+/* options.c -- hawk-opt's command line: one table row per flag. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt.h"
+
+static int set_passes(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row;
+    ((OptConfig *)st)->passes = v;
+    return 0;
+}
+
+static int set_output(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row;
+    if (*v == '\0')
+        return tool_error(OPT_TOOL, "option '-o' needs a file name");
+    ((OptConfig *)st)->output = v;
+    return 0;
+}
+
+/* -verify-each[=bool]: the value is "true" or "false" (tool_opts.c). */
+static int set_verify_each(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row;
+    ((OptConfig *)st)->verify_each = strcmp(v, "true") == 0;
+    return 0;
+}
+
+static int add_print_after(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row;
+    OptConfig *cfg = st;
+    const char **p = realloc(cfg->print_after,
+                             (cfg->nprint_after + 1) * sizeof *p);
+    if (p == NULL)
+        return tool_error(OPT_TOOL, "out of memory");
+    p[cfg->nprint_after++] = v;
+    cfg->print_after = p;
+    return 0;
+}
+
+/* A pipeline-wide pass option: the row's name is the option's key, so a
+ * profile flag is one row (e.g. {"max-trips", TOOL_VALUE, set_global}). */
+static int set_global(void *st, const ToolOpt *row, const char *v)
+{
+    OptConfig *cfg = st;
+    OptKV *p = realloc(cfg->globals, (cfg->nglobals + 1) * sizeof *p);
+    if (p == NULL)
+        return tool_error(OPT_TOOL, "out of memory");
+    p[cfg->nglobals].key = row->name;
+    p[cfg->nglobals++].value = v;
+    cfg->globals = p;
+    return 0;
+}
+
+/* Flags that only switch something on: the row says which field. */
+#define FLAG_FN(fn, field)                                                   \
+    static int fn(void *st, const ToolOpt *row, const char *v)               \
+    {                                                                        \
+        (void)row;                                                           \
+        (void)v;                                                             \
+        ((OptConfig *)st)->field = 1;                                        \
+        return 0;                                                            \
+    }
+FLAG_FN(set_print_passes, print_passes)
+FLAG_FN(set_print_after_all, print_after_all)
+FLAG_FN(set_time_passes, time_passes)
+FLAG_FN(set_split_input, split_input)
+FLAG_FN(set_verify_diags, verify_diags)
+FLAG_FN(set_disable_output, disable_output)
+FLAG_FN(set_help, help)
+FLAG_FN(set_version, version)
+FLAG_FN(set_verify_embedded, verify_embedded)
+
+static int set_analysis_report(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row;
+    if (*v == '\0')
+        return tool_error(OPT_TOOL, "option '-analysis-report' needs a file name");
+    ((OptConfig *)st)->analysis_report = v;
+    return 0;
+}
+
+static const ToolOpt opt_table[] = {
+    {"passes", TOOL_VALUE, set_passes, "PIPELINE",
+     "run the passes \"a,b{key=value},print<c>\" over every function"},
+    {"print-passes", TOOL_FLAG, set_print_passes, NULL,
+     "list the registered passes (name, kind, summary) and exit"},
+    {"print-after-all", TOOL_FLAG, set_print_after_all, NULL,
+     "print the module to stderr after every pass"},
+    {"print-after", TOOL_VALUE, add_print_after, "NAME",
+     "print the module to stderr after pass NAME (repeatable)"},
+    {"verify-each", TOOL_BOOL, set_verify_each, NULL,
+     "verify the module after every pass (default true)"},
+    {"time-passes", TOOL_FLAG, set_time_passes, NULL,
+     "print the wall time of each pass to stderr"},
+    {"split-input-file", TOOL_FLAG, set_split_input, NULL,
+     "handle each piece between '// -----' lines on its own"},
+    {"verify-diagnostics", TOOL_FLAG, set_verify_diags, NULL,
+     "check diagnostics against '; expected-error {{...}}' annotations"},
+    {"disable-output", TOOL_FLAG, set_disable_output, NULL,
+     "do not print the module"},
+    {"o", TOOL_VALUE, set_output, "FILE",
+     "write the module to FILE (whole, or not at all) instead of stdout"},
+    {"verify-embedded", TOOL_FLAG, set_verify_embedded, NULL,
+     "run the embedded C target's verify pipeline; exit 1 on any refusal"},
+    {"analysis-report", TOOL_VALUE, set_analysis_report, "FILE",
+     "write the JSON analysis report of every kernel to FILE"},
+    /* The EmbeddedProfile (docs/EmbeddedC.md): pipeline-wide options, so
+     * they reach -verify-embedded and any -passes= pipeline alike. */
+    {"max-trips", TOOL_VALUE, set_global, "N",
+     "profile: refuse above N worst-case loop trips per sample (budget.trips)"},
+    {"max-ops", TOOL_VALUE, set_global, "N",
+     "profile: refuse above N operations per sample (budget.ops)"},
+    {"max-stack-bytes", TOOL_VALUE, set_global, "N",
+     "profile: refuse above N static bytes (budget.stack)"},
+    {"fp-domain", TOOL_VALUE, set_global, "record|refuse",
+     "profile: refuse an unknown floating-point domain site (default record)"},
+    {"index-policy", TOOL_VALUE, set_global, "clamp|refuse",
+     "profile: refuse a clamped index site (default clamp)"},
+    {"require-cppcheck", TOOL_BOOL, set_global, NULL,
+     "profile: an absent cppcheck is an error, not a skipped check"},
+    {"c-std", TOOL_VALUE, set_global, "c99|c11",
+     "profile: the C dialect of the consumer (default c99)"},
+    {"target", TOOL_VALUE, set_global, "ID",
+     "the target whose features and checks apply (default c)"},
+    {"help", TOOL_FLAG, set_help, NULL, "print this help and exit"},
+    {"version", TOOL_FLAG, set_version, NULL, "print the version and exit"},
+};
+
+/* The input file operand: at most one. */
+static int set_input(void *st, const char *arg)
+{
+    OptConfig *cfg = st;
+    if (cfg->input != NULL)
+        return tool_error(OPT_TOOL, "more than one input file ('%s', '%s')",
+                          cfg->input, arg);
+    cfg->input = arg;
+    return 0;
+}
+
+static const ToolSpec opt_spec = {
+    OPT_TOOL, "[options] [input.hir | -]", opt_table,
+    sizeof opt_table / sizeof opt_table[0], set_input,
+};
+
+int opt_parse_command_line(OptConfig *cfg, int argc, char **argv)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->verify_each = 1;
+    (void)set_global;  /* used by the profile flags' rows */
+    if (tool_parse_args(&opt_spec, argc, argv, cfg) != 0)
+        return 1;
+    if (cfg->verify_embedded && cfg->passes != NULL)
+        return tool_error(OPT_TOOL, "-verify-embedded runs its own pipeline; "
+                                    "it does not combine with -passes=");
+    /* A verifier, as in LLVM: no IR on stdout unless -o asks for it. */
+    if (cfg->verify_embedded && cfg->output == NULL)
+        cfg->disable_output = 1;
+    if (cfg->verify_embedded)
+        cfg->passes = OPT_VERIFY_EMBEDDED_PIPELINE;
+    return 0;
+}
+
+void opt_print_help(void)
+{
+    tool_print_help(&opt_spec, stdout);
+}
+
+void opt_config_free(OptConfig *cfg)
+{
+    free(cfg->print_after);
+    free(cfg->globals);
+}

@@ -29,6 +29,7 @@ static cJSON *int_item(int64_t v)
     return cJSON_CreateRaw(text);
 }
 
+/* o[key] = v, exactly. */
 static void add_int(cJSON *o, const char *key, int64_t v)
 {
     cJSON_AddItemToObject(o, key, int_item(v));
@@ -40,6 +41,7 @@ static void add_str(cJSON *o, const char *key, const char *s)
     cJSON_AddItemToObject(o, key, s ? cJSON_CreateString(s) : cJSON_CreateNull());
 }
 
+/* A JSON array of the n strings of v. */
 static cJSON *str_list(const char *const *v, uint32_t n)
 {
     cJSON *a = cJSON_CreateArray();
@@ -60,6 +62,7 @@ static const char *scalar_mode(const HkFunc *f)
     return "float64";
 }
 
+/* One object per interface row; each carries the kernel's guard. */
 static cJSON *interface_json(const HkInterfaceResult *ir)
 {
     cJSON *rows = cJSON_CreateArray();
@@ -99,6 +102,7 @@ static cJSON *ops_json(const HkCostResult *c)
     return o;
 }
 
+/* The static bytes, as cost counts them. */
 static cJSON *static_bytes_json(const HkCostResult *c)
 {
     cJSON *o = cJSON_CreateObject();
@@ -110,6 +114,7 @@ static cJSON *static_bytes_json(const HkCostResult *c)
     return o;
 }
 
+/* The break kind as LangRef spells it. */
 static const char *break_name(HkBreakKind k)
 {
     switch (k) {
@@ -121,6 +126,7 @@ static const char *break_name(HkBreakKind k)
     return "none";
 }
 
+/* One object per loop, by loop number. */
 static cJSON *loops_json(const HkTripResult *t)
 {
     cJSON *a = cJSON_CreateArray();
@@ -143,6 +149,7 @@ static cJSON *loops_json(const HkTripResult *t)
     return a;
 }
 
+/* budgets: trips from trip-bound, the rest from cost. */
 static cJSON *budgets_json(const HkTripResult *t, const HkCostResult *c)
 {
     cJSON *o = cJSON_CreateObject();
@@ -154,6 +161,7 @@ static cJSON *budgets_json(const HkTripResult *t, const HkCostResult *c)
     return o;
 }
 
+/* One object per index site, in walk order. */
 static cJSON *indices_json(const HkIndexResult *ix)
 {
     cJSON *a = cJSON_CreateArray();
@@ -169,6 +177,7 @@ static cJSON *indices_json(const HkIndexResult *ix)
     return a;
 }
 
+/* One object per domain-sensitive site, in walk order. */
 static cJSON *domain_json(const HkDomainResult *d)
 {
     cJSON *a = cJSON_CreateArray();
@@ -185,6 +194,7 @@ static cJSON *domain_json(const HkDomainResult *d)
     return a;
 }
 
+/* One object per NAN / INFINITY literal, in walk order. */
 static cJSON *specials_json(const HkDomainResult *d)
 {
     cJSON *a = cJSON_CreateArray();
@@ -199,8 +209,7 @@ static cJSON *specials_json(const HkDomainResult *d)
 
 /* ---- the report ----------------------------------------------------------- */
 
-/* The verify analyses of f, feature-refusal first as in -verify-embedded;
- * 0, or -1 when one failed or refused. */
+/* The results the report reads. */
 typedef struct {
     const HkFeatureResult *feat;
     const HkTripResult *trips;
@@ -211,6 +220,8 @@ typedef struct {
     const HkInterfaceResult *iface;
 } Analyses;
 
+/* The verify analyses of f, feature-refusal first as in -verify-embedded;
+ * 0, or -1 when one failed or refused. */
 static int get_analyses(HawkPassRun *r, HkFunc *f, Analyses *an)
 {
     return (an->feat = hk_analysis_get(r, f, HK_PASS_FEATURE_REFUSAL)) &&
@@ -224,6 +235,7 @@ static int get_analyses(HawkPassRun *r, HkFunc *f, Analyses *an)
                : -1;
 }
 
+/* The report object, keys added in REPORT_KEYS order. */
 cJSON *hk_report_analysis(HawkPassRun *r, HkFunc *f, const HkProfile *p)
 {
     Analyses an;
@@ -260,6 +272,7 @@ static int key_rank(const char *key)
     return HK_REPORT_NKEYS;
 }
 
+/* Stable reorder of the top-level keys by hk_report_keys. */
 void hk_report_sort(cJSON *report)
 {
     /* Move the items rank by rank into a holder, then hand the holder's
@@ -286,6 +299,7 @@ static const HkPassInfo report_info = {
     NULL, NULL, 0, NULL, NULL,
 };
 
+/* The report of fn as indented JSON text in the context's arena. */
 const char *hawk_kernel_report(HawkPassManager *pm, HawkFunction *fn,
                                size_t *len)
 {

@@ -1,4 +1,5 @@
 /* lexer.c -- bytes to HIR tokens (LangRef "Lexical structure"). */
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,7 @@ static size_t check_ascii(Check *c, const unsigned char *s, size_t i, size_t n)
     return 1;
 }
 
+/* One pass over the bytes before lexing (lexer.h). */
 int hk_lex_check(const HkSource *src, HkDiags *d)
 {
     const unsigned char *s = (const unsigned char *)src->text;
@@ -120,6 +122,7 @@ void hk_lex_init(HkLexer *lx, const HkSource *src, HkDiags *d)
     lx->line = 1;
 }
 
+/* Character classes of LangRef "Lexical structure" (ASCII only). */
 static int is_alpha(int c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -146,6 +149,7 @@ static int at(const HkLexer *lx, const char *p)
     return p < lx->end ? (unsigned char)*p : 0;
 }
 
+/* Line and column of p, which is on the lexer's current line. */
 static HkLoc loc_of(const HkLexer *lx, const char *p)
 {
     HkLoc l = {lx->line, (uint32_t)(p - lx->line_start + 1),
@@ -168,6 +172,7 @@ static void skip_blanks(HkLexer *lx)
     }
 }
 
+/* The token [start, end); lexing resumes at end. */
 static HkTok make(HkLexer *lx, HkTokKind k, const char *start, const char *end)
 {
     HkTok t = {k, start, (uint32_t)(end - start), loc_of(lx, start)};
@@ -185,6 +190,7 @@ static HkTok fail(HkLexer *lx, const char *start, const char *fmt, int len,
     return t;
 }
 
+/* Past the decimal (or hex) digits at p. */
 static const char *skip_digits(const HkLexer *lx, const char *p, int hex)
 {
     while (hex ? is_hex(at(lx, p)) : is_digit(at(lx, p)))
@@ -276,6 +282,7 @@ static HkTok lex_string(HkLexer *lx, const char *start)
     return t;
 }
 
+/* The one-character punctuation token c, or HK_TK_ERROR. */
 static HkTokKind punct(int c)
 {
     switch (c) {
@@ -295,6 +302,7 @@ static HkTokKind punct(int c)
     }
 }
 
+/* '->', a negative number or -inf, punctuation, or an error. */
 static HkTok lex_other(HkLexer *lx, const char *p, int c)
 {
     if (c == '-' && at(lx, p + 1) == '>')
@@ -310,6 +318,7 @@ static HkTok lex_other(HkLexer *lx, const char *p, int c)
     return fail(lx, p, "unexpected control character %.*s", 4, hex);
 }
 
+/* Dispatches on the first byte of the token (lexer.h). */
 HkTok hk_lex_next(HkLexer *lx)
 {
     skip_blanks(lx);
@@ -356,11 +365,14 @@ static int int_syntax(const char *s, size_t n, size_t *digits, int *hex)
     return 1;
 }
 
+/* The value of a decimal or hex digit. */
 static unsigned digit_value(int c)
 {
     return is_digit(c) ? (unsigned)(c - '0') : (unsigned)((c | 0x20) - 'a' + 10);
 }
 
+/* Magnitude with overflow detection; the sign stays apart so that both
+ * INT64_MIN and UINT32_MAX are read exactly (lexer.h). */
 int hk_lit_int(const char *s, size_t n, int *neg, uint64_t *mag)
 {
     size_t i;
@@ -421,17 +433,26 @@ static int float_syntax(const char *s, size_t n)
     return k == n;
 }
 
+/* strtof for f32, not strtod then a cast: rounding twice can miss the
+ * nearest float (lexer.h).  strtod reads the locale's decimal point, so a
+ * program that set a locale with a ',' still reads HIR's '.' right. */
 int hk_lit_float(HkArena *a, const char *s, size_t n, int is_f32, double *out)
 {
     if (!float_syntax(s, n))
         return 1;
-    char *z = hk_strndup(a, s, n);
+    char *z = hk_strndup(a, s, n), *end;
     int inf = strstr(z, "inf") != NULL;
     if (strcmp(z, "nan") == 0) {
         *out = is_f32 ? (double)(float)NAN : (double)NAN;
         return 0;
     }
-    *out = is_f32 ? (double)strtof(z, NULL) : strtod(z, NULL);
+    char point = localeconv()->decimal_point[0];
+    char *dot = strchr(z, '.');
+    if (dot != NULL && point != '\0')
+        *dot = point;
+    *out = is_f32 ? (double)strtof(z, &end) : strtod(z, &end);
+    if (*end != '\0')
+        return 1;
     if (isinf(*out) && !inf)
         return 2;
     return 0;

@@ -58,17 +58,20 @@ static void next(P *p)
         p->failed = 1;
 }
 
+/* Whether the current token is of kind k. */
 static int is(const P *p, HkTokKind k)
 {
     return p->tok.kind == k;
 }
 
+/* Whether the current token is the word w. */
 static int is_word(const P *p, const char *w)
 {
     return p->tok.kind == HK_TK_WORD && strlen(w) == p->tok.len &&
            memcmp(p->tok.text, w, p->tok.len) == 0;
 }
 
+/* Consumes a token of kind k if it is the current one. */
 static int accept(P *p, HkTokKind k)
 {
     if (!is(p, k))
@@ -77,6 +80,7 @@ static int accept(P *p, HkTokKind k)
     return 1;
 }
 
+/* The formatted message, in the arena. */
 static char *vformat(HkArena *a, const char *fmt, va_list ap)
 {
     va_list ap2;
@@ -118,11 +122,13 @@ static int syntax(P *p, const char *fmt, ...)
                   is(p, HK_TK_EOF) ? "unexpected end of input: " : "", msg);
 }
 
+/* Consumes a token of kind k, or reports msg. */
 static int expect(P *p, HkTokKind k, const char *msg)
 {
     return accept(p, k) || syntax(p, "%s", msg);
 }
 
+/* Consumes the word w, or reports msg. */
 static int expect_word(P *p, const char *w, const char *msg)
 {
     if (!is_word(p, w))
@@ -131,6 +137,7 @@ static int expect_word(P *p, const char *w, const char *msg)
     return 1;
 }
 
+/* Blank and comment lines are allowed wherever a newline is. */
 static void skip_newlines(P *p)
 {
     while (is(p, HK_TK_NEWLINE))
@@ -139,6 +146,7 @@ static void skip_newlines(P *p)
 
 #define TOK(t) (int)(t).len, (t).text
 
+/* The token's text as an arena string. */
 static char *tok_str(P *p, HkTok t)
 {
     return hk_strndup(p->a, t.text, t.len);
@@ -146,12 +154,15 @@ static char *tok_str(P *p, HkTok t)
 
 /* ---- stacks ----------------------------------------------------------- */
 
+/* Operand, type and literal lists are collected on stacks first, because
+ * their length is known only at their end. */
 static void push_val(P *p, HkVal v)
 {
     p->vals = hk_grow(p->a, p->vals, &p->cap_vals, p->nvals + 1, sizeof *p->vals);
     p->vals[p->nvals++] = v;
 }
 
+/* See push_val. */
 static void push_type(P *p, HkType t)
 {
     p->types = hk_grow(p->a, p->types, &p->cap_types, p->ntypes + 1,
@@ -184,6 +195,8 @@ static int check_free(P *p, HkTok t)
     uint32_t id = hk_symtab_get(p->f->syms, t.text, t.len);
     if (id == UINT32_MAX)
         return 1;
+    if (p->failed)
+        return 0;
     err_at(p, t.loc, "redefinition of '%%%.*s'", TOK(t));
     hk_note(p->d, p->src, def_loc(p, id), "previous definition is here");
     return 0;
@@ -297,6 +310,7 @@ static int int_component(P *p, HkTok t, HkElem e, int64_t *out)
     return 1;
 }
 
+/* Literal t as a component of real type e, rounded once to e. */
 static int float_component(P *p, HkTok t, HkElem e, double *out)
 {
     int r = hk_lit_float(p->a, t.text, t.len, e == HK_F32, out);
@@ -1093,6 +1107,8 @@ static int parse_func_name(P *p, int is_kernel)
                       is_kernel ? "kernel" : "func");
     uint32_t prev = hk_func_index(p->m, p->tok.text, p->tok.len);
     if (prev != UINT32_MAX) {
+        if (p->failed)
+            return 0;
         err_at(p, p->tok.loc, "redefinition of '@%.*s'", TOK(p->tok));
         hk_note(p->d, p->src, p->m->funcs[prev]->loc,
                 "previous definition is here");
@@ -1203,6 +1219,8 @@ static int resolve_calls(P *p)
     return 1;
 }
 
+/* The bytes are checked before any token is read, so that a bad byte is
+ * reported wherever it is, even after a syntax error. */
 HkModule *hk_parse(HkArena *a, const HkSource *src, HkDiags *d)
 {
     if (hk_lex_check(src, d))

@@ -121,12 +121,22 @@ void hk_print_float(HkBuf *b, double v, HkElem e)
     }
     if (e == HK_F32)
         v = (double)(float)v;
-    /* The shortest %g precision that reads back: 0.1, 1e+02, 3.4028235e+38. */
-    char s[48];
-    for (int p = 1; p <= 17; p++) {
-        snprintf(s, sizeof s, "%.*g", p, v);
+    /* The fewest significant digits that read back to the same value; then
+     * plain decimal notation for moderate exponents (100.0, 0.001) and
+     * %g's exponent form beyond them (1e+20, 3.4028235e+38). */
+    char s[64];
+    int p = 1;
+    for (; p < 17; p++) {
+        snprintf(s, sizeof s, "%.*e", p - 1, v);
         if (reads_back(s, v, e))
             break;
+    }
+    int x = atoi(strchr(s, 'e') + 1);
+    if (x >= -5 && x < 17) {
+        int decimals = p - 1 - x;
+        snprintf(s, sizeof s, "%.*f", decimals < 1 ? 1 : decimals, v);
+    } else {
+        snprintf(s, sizeof s, "%.*g", p, v);
     }
     hk_buf_puts(b, s);
     /* A float literal needs a '.' or an exponent to lex as one. */
@@ -189,12 +199,10 @@ static void put_const(HkBuf *b, const HkConst *c, HkElem e)
 static void put_string(HkBuf *b, const char *s)
 {
     hk_buf_puts(b, "\"");
+    /* LangRef: a string escapes only '"' and '\\'; the lexer keeps every
+     * other byte as written, so printing it raw reads back the same. */
     for (const char *p = s ? s : ""; *p; p++) {
-        if (*p == '\n')
-            hk_buf_puts(b, "\\n");
-        else if (*p == '\t')
-            hk_buf_puts(b, "\\t");
-        else if (*p == '"' || *p == '\\')
+        if (*p == '"' || *p == '\\')
             hk_buf_printf(b, "\\%c", *p);
         else
             hk_buf_put(b, p, 1);

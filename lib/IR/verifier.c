@@ -1046,19 +1046,32 @@ static void verify_ret(Ver *v, const HkInst *i)
                 vn(v, i->ops[k]), ts(v, ot(v, i, k)), f->name, ts(v, f->rtypes[k]));
 }
 
-/* Depth-first search from function k; a call back into a function on the
- * current path is recursion. */
-static void dfs_calls(Ver *v, const uint32_t *first, uint8_t *color, uint32_t k)
+/* Depth-first search from function root with an explicit stack (a long
+ * call chain must not exhaust the C stack); a call back into a function
+ * still on the path is recursion. */
+static void dfs_calls(Ver *v, const uint32_t *first, uint8_t *color, uint32_t *stack,
+                      uint32_t *next, uint32_t root)
 {
-    color[k] = 1;
-    for (uint32_t e = first[k]; e < first[k + 1]; e++) {
-        uint32_t c = v->calls[e].callee;
-        if (color[c] == 1)
-            err(v, v->calls[e].inst->loc, "recursive call to '@%s'", v->m->funcs[c]->name);
-        else if (color[c] == 0)
-            dfs_calls(v, first, color, c);
+    uint32_t depth = 0;
+    stack[depth++] = root;
+    color[root] = 1;
+    next[root] = first[root];
+    while (depth > 0) {
+        uint32_t k = stack[depth - 1];
+        if (next[k] == first[k + 1]) {
+            color[k] = 2;
+            depth--;
+            continue;
+        }
+        const CallEdge *e = &v->calls[next[k]++];
+        if (color[e->callee] == 1) {
+            err(v, e->inst->loc, "recursive call to '@%s'", v->m->funcs[e->callee]->name);
+        } else if (color[e->callee] == 0) {
+            color[e->callee] = 1;
+            next[e->callee] = first[e->callee];
+            stack[depth++] = e->callee;
+        }
     }
-    color[k] = 2;
 }
 
 /* No function reaches itself through calls (LangRef "Control flow"). */
@@ -1066,6 +1079,8 @@ static void check_recursion(Ver *v)
 {
     uint32_t n = v->m->nfuncs;
     uint32_t *first = hk_alloc(v->d->arena, (n + 1) * sizeof *first);
+    uint32_t *stack = hk_alloc(v->d->arena, (n + 1) * sizeof *stack);
+    uint32_t *next = hk_alloc(v->d->arena, (n + 1) * sizeof *next);
     uint8_t *color = hk_alloc(v->d->arena, n + 1);
     /* Edges were recorded function by function: group starts by counting. */
     for (uint32_t e = 0; e < v->ncalls; e++)
@@ -1074,7 +1089,7 @@ static void check_recursion(Ver *v)
         first[k + 1] += first[k];
     for (uint32_t k = 0; k < n; k++)
         if (color[k] == 0)
-            dfs_calls(v, first, color, k);
+            dfs_calls(v, first, color, stack, next, k);
 }
 
 /* ---- instructions ----------------------------------------------------- */

@@ -23,6 +23,7 @@ static void op_features(int8_t *feat)
     }
 }
 
+/* The type of value v of f. */
 static HkType type_of(const HkFunc *f, HkVal v)
 {
     return f->values[v].type;
@@ -83,6 +84,8 @@ static void fill_checked(HkArena *a, const HkTarget *t, HkFeatureResult *res)
             res->checked[res->nchecked++] = hk_features[k].name;
 }
 
+/* Refuses every use of a feature the target lacks; caches the result
+ * only when there is none. */
 int hk_pass_feature_refusal(HawkPassRun *r, HkFunc *f)
 {
     HkArena *a = f->module->arena;
@@ -141,6 +144,7 @@ static void put_features(HkBuf *b, uint32_t set)
         hk_buf_puts(b, "none");
 }
 
+/* "feature-refusal @k:", the features checked, the features used. */
 void hk_print_feature_refusal(HkBuf *b, const HkFunc *f, const void *result)
 {
     const HkFeatureResult *res = result;

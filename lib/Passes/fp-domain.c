@@ -49,8 +49,8 @@ static HkIv int_point(int64_t x)
     return hk_iv(nextafter(d, -INFINITY), nextafter(d, INFINITY));
 }
 
-/* r as the result of an integer op of type e: the exact range when no
- * input in r's operands can wrap, else everything e holds. */
+/* r as the range of an integer result of type e: r itself when all of it
+ * fits e (nothing wraps), else everything e holds. */
 static HkIv int_fit(HkIv r, HkElem e)
 {
     HkIv t = type_range(e);
@@ -76,7 +76,7 @@ static HkIv const_component(const HkInst *c, uint32_t k)
     HkElem e = (HkElem)c->type.elem;
     if (c->cst.n == 0)
         return hk_iv(0.0, 0.0);
-    k = c->cst.n == 1 ? 0 : k;
+    k = k < c->cst.n ? k : 0;  /* one literal fills every component */
     if (hk_is_float(e)) {
         double v = c->cst.f ? c->cst.f[k] : 0.0;
         v = e == HK_F32 ? (double)(float)v : v;
@@ -407,7 +407,8 @@ static const char *origin(const Facts *F, HkVal v)
     switch (d->op) {
     case HK_OP_LOAD: return hk_asprintf(F->arena, "a load of %%%s", slot);
     case HK_OP_GATHER: return hk_asprintf(F->arena, "a gather from %%%s", slot);
-    case HK_OP_AT: return hk_asprintf(F->arena, "a read of %%%s at another sample", slot);
+    case HK_OP_AT:
+        return hk_asprintf(F->arena, "a read of %%%s at another sample", slot);
     case HK_OP_LOOP: return "a loop result";
     case HK_OP_CALL: return "a call result";
     case HK_OP_RANDOM: return "a random draw";
@@ -419,9 +420,11 @@ static const char *origin(const Facts *F, HkVal v)
 static void put_value(HkBuf *b, const Facts *F, HkVal v)
 {
     HkIv a = F->iv[v];
+    HkElem e = (HkElem)F->f->values[v].type.elem;
+    HkIv t = type_range(e);
     hk_buf_printf(b, "%%%s in ", F->f->values[v].name);
-    put_iv(b, a, (HkElem)F->f->values[v].type.elem);
-    const char *o = hk_iv_is_full(a) ? origin(F, v) : NULL;
+    put_iv(b, a, e);
+    const char *o = a.lo == t.lo && a.hi == t.hi ? origin(F, v) : NULL;
     if (o != NULL)
         hk_buf_printf(b, ", %s", o);
 }

@@ -3,6 +3,7 @@
  * pass or the report names a node in O(1). */
 #include "embedded.h"
 
+/* Walks f once and names every instruction's position by serial. */
 int hk_pass_positions(HawkPassRun *r, HkFunc *f)
 {
     (void)r;
@@ -22,11 +23,14 @@ int hk_pass_positions(HawkPassRun *r, HkFunc *f)
     return 0;
 }
 
+/* The cached positions of f, computed on first use. */
 const HkPositions *hk_positions(HawkPassRun *r, HkFunc *f)
 {
     return hk_analysis_get(r, f, HK_PASS_POSITIONS);
 }
 
+/* The position of i: "kernel" for NULL, "?" for an instruction the
+ * walk did not see. */
 const char *hk_pos(const HkPositions *p, const HkInst *i)
 {
     if (i == NULL)

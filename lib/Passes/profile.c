@@ -61,6 +61,7 @@ static int read_target(HawkPassRun *r, const HkTarget **out)
     return -1;
 }
 
+/* Every option, the first bad one reported; the defaults when absent. */
 int hk_profile_read(HawkPassRun *r, HkProfile *p)
 {
     memset(p, 0, sizeof *p);
@@ -90,6 +91,7 @@ static void put_cap(HkBuf *b, const char *name, int64_t v, const char *sep)
         hk_buf_printf(b, "%s=%" PRId64 "%s", name, v, sep);
 }
 
+/* The seed's repr, field by field in its order. */
 const char *hk_profile_repr(HkArena *a, const HkProfile *p)
 {
     HkBuf b;

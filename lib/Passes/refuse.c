@@ -3,6 +3,8 @@
  * report and the C API read are the same everywhere. */
 #include "embedded.h"
 
+/* Appends the refusal; kind NULL names the node by its mnemonic (or
+ * "kernel"). */
 void hk_refuse(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *kind,
                const char *rule, const char *why, const char *fix)
 {

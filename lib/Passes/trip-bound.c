@@ -76,6 +76,7 @@ static void refuse_trips(HawkPassRun *r, HkFunc *f, const HkTripResult *res,
               "budget.trips", why, "raise max_trips or shorten the loops");
 }
 
+/* Measures every loop of a kernel; refuses above the max-trips cap. */
 int hk_pass_trip_bound(HawkPassRun *r, HkFunc *f)
 {
     HkTripResult *res = hk_alloc(f->module->arena, sizeof *res);
@@ -103,6 +104,7 @@ int hk_pass_trip_bound(HawkPassRun *r, HkFunc *f)
     return 0;
 }
 
+/* The break kind as LangRef spells it. */
 static const char *break_name(HkBreakKind k)
 {
     switch (k) {
@@ -114,6 +116,7 @@ static const char *break_name(HkBreakKind k)
     return "none";
 }
 
+/* "trip-bound @k: max_trips N", then one line per loop. */
 void hk_print_trip_bound(HkBuf *b, const HkFunc *f, const void *result)
 {
     const HkTripResult *res = result;

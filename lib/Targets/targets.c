@@ -28,6 +28,7 @@ const HkTarget hk_targets[] = {TARGETS(ROW)};
 
 const unsigned hk_ntargets = sizeof hk_targets / sizeof hk_targets[0];
 
+/* A linear search: the table has a handful of rows. */
 const HkTarget *hk_target_lookup(const char *id)
 {
     for (unsigned i = 0; id != NULL && i < hk_ntargets; i++)
@@ -36,6 +37,7 @@ const HkTarget *hk_target_lookup(const char *id)
     return NULL;
 }
 
+/* The first row. */
 const HkTarget *hk_target_default(void)
 {
     return &hk_targets[0];
@@ -47,6 +49,7 @@ const HkTarget *hk_target_default(void)
 static const char joined_ids[] = TARGETS(JOIN);
 #undef JOIN
 
+/* Every id, ", "-joined. */
 const char *hk_target_ids(void)
 {
     return joined_ids + 2;

@@ -104,6 +104,8 @@ static const ToolOpt opt_table[] = {
      "do not print the module"},
     {"o", TOOL_VALUE, set_output, "FILE",
      "write the module to FILE (whole, or not at all) instead of stdout"},
+    {"help", TOOL_FLAG, set_help, NULL, "print this help and exit"},
+    {"version", TOOL_FLAG, set_version, NULL, "print the version and exit"},
     {"verify-embedded", TOOL_FLAG, set_verify_embedded, NULL,
      "run the embedded C target's verify pipeline; exit 1 on any refusal"},
     {"analysis-report", TOOL_VALUE, set_analysis_report, "FILE",
@@ -126,8 +128,6 @@ static const ToolOpt opt_table[] = {
      "profile: the C dialect of the consumer (default c99)"},
     {"target", TOOL_VALUE, set_global, "ID",
      "the target whose features and checks apply (default c)"},
-    {"help", TOOL_FLAG, set_help, NULL, "print this help and exit"},
-    {"version", TOOL_FLAG, set_version, NULL, "print the version and exit"},
 };
 
 /* The input file operand: at most one. */

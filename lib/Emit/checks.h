@@ -1,0 +1,39 @@
+/* checks.h -- the toolchain checks of an emitted unit (docs/EmbeddedC.md,
+ * "Checks"): the C compiler twice (-std=c99, -std=c11) and cppcheck's
+ * MISRA addon with the three deviations.  export.c runs them after the .c
+ * and .h are written and records each run in the report's "checks".
+ */
+#ifndef HAWK_CHECKS_H
+#define HAWK_CHECKS_H
+
+#include "embedded.h"
+
+/* One check as the report records it.  Strings live in the arena. */
+typedef struct {
+    const char *name;         /* "cc -std=c99", "cc -std=c11", "cppcheck" */
+    const char *command;      /* exactly as run, files named relative to the
+                                 output directory (no temporary paths) */
+    const char *status;       /* "passed", "failed", "skipped" */
+    const char *output;       /* what the tool printed ("" when silent) */
+    const char *tool_path;    /* the resolved executable, or NULL */
+    const char *tool_version; /* first line of `<tool> --version`, or NULL */
+    const char *why_skipped;  /* the reason, for "skipped"; else NULL */
+} HkCheck;
+
+typedef struct {
+    HkCheck *items;           /* in the order run */
+    uint32_t n;
+    int failed;               /* some check failed (or could not run) */
+} HkChecks;
+
+/* Runs the checks on c_path and h_path (file names relative to dir, which
+ * is the tools' working directory) under profile p; fills out in the order
+ * run.  A failing check, and an absent cppcheck under require-cppcheck,
+ * set out->failed and append an error at loc in src with the command and
+ * its output.  Returns 0 when every check passed or was skipped, -1
+ * otherwise (out still describes every run). */
+int hk_run_checks(HkArena *a, const char *dir, const char *c_path,
+                  const char *h_path, const HkProfile *p, HkChecks *out,
+                  HkDiags *d, const HkSource *src, HkLoc loc);
+
+#endif

@@ -1,0 +1,58 @@
+/* cunit.h -- a kernel lowered for the targets, and the C unit written from
+ * it.  lower.c produces an HkLowered (shared by every target, so the C and
+ * the host build consume the same IR); cwriter.c fills the .c text and the
+ * lists the report needs; cheader.c fills the .h text.
+ */
+#ifndef HAWK_CUNIT_H
+#define HAWK_CUNIT_H
+
+#include "embedded.h"
+
+typedef struct {
+    HkFunc *kernel;           /* scalarized (after inline, the analyses,
+                                 scalarize, cse, dce) */
+    HkProfile profile;
+    /* The analyses, taken before scalarize (which invalidates the cache);
+     * positions are those of the inlined kernel. */
+    const HkFeatureResult *features;
+    const HkTripResult *trips;
+    const HkIndexResult *index;
+    const HkDomainResult *domain;
+    const HkIntSitesResult *ints;
+    const HkCostResult *cost;
+    const HkInterfaceResult *iface;
+    const char *walk_digest;   /* sha256 of hk_print_func of the kernel as
+                                  parsed, before any pass */
+    const char *source_digest; /* sha256 of the source span
+                                  f->src_begin..f->src_end */
+    int float32;               /* scalar mode: 1 for float32 */
+} HkLowered;
+
+/* Runs inline and the verify analyses on module m for kernel k (a refusal
+ * or a failed analysis leaves its diagnostics in ctx and returns -1), takes
+ * the analysis results, then runs scalarize, cse and dce.  The options
+ * (opt_keys[i] = opt_vals[i], nopts pairs) are the profile flags, set on
+ * the pass manager for every pass.  Fills out; returns 0. */
+int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
+             const char *const *opt_keys, const char *const *opt_vals,
+             uint32_t nopts, HkLowered *out);
+
+typedef struct {
+    const char *c_text, *h_text;
+    const char **helpers; uint32_t nhelpers; /* integer/index helpers
+                                                emitted, sorted */
+    const char **core; uint32_t ncore;       /* numerics-core functions
+                                                emitted, sorted */
+    const char **libm; uint32_t nlibm;       /* libm functions the .c
+                                                calls, sorted */
+} HkCUnit;
+
+/* Writes the .c text of l's kernel: fills c_text, helpers, core and libm.
+ * Returns 0, or -1 with a diagnostic in d for a construct it cannot
+ * spell (an internal limit, never an input the verify passes accept). */
+int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d);
+
+/* Writes the .h text of l's kernel into u->h_text. */
+void hk_cheader(HkArena *a, const HkLowered *l, HkCUnit *u);
+
+#endif

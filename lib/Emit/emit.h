@@ -20,6 +20,8 @@ typedef struct {
 /* Runs argv[0] (searched on PATH when it has no '/') with argv, stdin from
  * /dev/null, capturing stdout and stderr into the arena.  Never a shell. */
 HkRunResult hk_run(HkArena *a, const char *const *argv);
+/* hk_run with dir (when not NULL) as the program's working directory. */
+HkRunResult hk_run_in(HkArena *a, const char *dir, const char *const *argv);
 
 /* The command as a reader would type it, for reports and diagnostics:
  * words joined by spaces, a word with shell-special characters quoted. */

@@ -1,5 +1,9 @@
 /* run.c -- external programs: started with an argument vector, never a
  * shell, their output captured for the report. */
+/* posix_spawn_file_actions_addchdir_np (glibc >= 2.29) is a GNU extension:
+ * the checks run the tools in the output directory so their commands and
+ * messages name files without a directory. */
+#define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -56,10 +60,13 @@ static void drain(HkArena *a, int fd, HkRunResult *r)
     r->output_len = b.len;
 }
 
-static int spawn_with_pipe(const char *const *argv, int out_fd, pid_t *pid)
+static int spawn_with_pipe(const char *dir, const char *const *argv,
+                           int out_fd, pid_t *pid)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
+    if (dir != NULL)
+        posix_spawn_file_actions_addchdir_np(&fa, dir);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
     posix_spawn_file_actions_adddup2(&fa, out_fd, 2);
@@ -72,6 +79,11 @@ static int spawn_with_pipe(const char *const *argv, int out_fd, pid_t *pid)
 
 HkRunResult hk_run(HkArena *a, const char *const *argv)
 {
+    return hk_run_in(a, NULL, argv);
+}
+
+HkRunResult hk_run_in(HkArena *a, const char *dir, const char *const *argv)
+{
     HkRunResult r;
     memset(&r, 0, sizeof r);
     r.output = "";
@@ -82,7 +94,7 @@ HkRunResult hk_run(HkArena *a, const char *const *argv)
     }
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
     pid_t pid;
-    int rc = spawn_with_pipe(argv, fds[1], &pid);
+    int rc = spawn_with_pipe(dir, argv, fds[1], &pid);
     close(fds[1]);
     if (rc != 0) {
         close(fds[0]);

@@ -368,8 +368,11 @@ static int run_on_function(HawkPassRun *run, const HkPipeEntry *e, HkFunc *f)
             f->analyses_valid = 0;  /* a user transform preserves nothing */
         return rc;
     }
+    /* An analysis named in the pipeline runs with its own name{key=value}
+     * options even when a result is cached: a cached result was computed
+     * under other options, and a profile cap must reach its refusal. */
     if (info->kind == HAWK_PASS_ANALYSIS)
-        return hk_analysis_get(run, f, (HkPassId)e->pass) == NULL;
+        return info->run(run, f) != 0;
     int rc = info->run(run, f);
     f->analyses_valid &= info->preserves;
     return rc;

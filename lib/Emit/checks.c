@@ -1,0 +1,222 @@
+/* checks.c -- the toolchain checks of an emitted unit: the C compiler
+ * under -std=c99 and -std=c11 with every warning an error, then cppcheck's
+ * MISRA C:2012 addon with the three documented deviations.
+ *
+ * Every tool runs in the output directory on the bare file names, so the
+ * recorded commands and the tools' messages are the same bytes whatever
+ * the directory.  A check passes only when the tool exits 0 AND prints
+ * nothing: a warning on a tool that exits 0 anyway (a compiler without
+ * -Werror behind a wrapper, an addon finding cppcheck does not count) still
+ * fails.  The tool's path and `--version` line are the toolchain
+ * fingerprint; nothing time-dependent (no mtime) is recorded.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "emit.h"
+
+/* The compiler's warning set (docs/EmbeddedC.md, "Checks"). */
+static const char *const cc_flags[] = {
+    "-pedantic", "-Wall", "-Wextra", "-Wconversion", "-Wsign-conversion",
+    "-Wdouble-promotion", "-Werror", "-fsyntax-only", NULL};
+
+/* cppcheck's flags, the deviations as --suppress (never as comments in the
+ * C, so no --inline-suppr). */
+static const char *const cppcheck_flags[] = {
+    "--addon=misra", "--std=c99", "--language=c", "--enable=warning,style",
+    "--error-exitcode=1", "-q", "--suppress=misra-c2012-8.7",
+    "--suppress=misra-c2012-9.3", "--suppress=misra-c2012-2.3", NULL};
+
+/* cc -std=c99, cc -std=c11, cppcheck. */
+#define N_CHECKS 3
+
+typedef struct {
+    HkArena *a;
+    const char *dir;
+    const char *kernel;       /* for the diagnostics: "drag" */
+    HkChecks *out;
+    HkDiags *d;
+    const HkSource *src;
+    HkLoc loc;
+} Ctx;
+
+/* The kernel's name from its .c file name: "out/drag.c" -> "drag". */
+static const char *kernel_of(HkArena *a, const char *c_path)
+{
+    const char *base = strrchr(c_path, '/');
+    base = base ? base + 1 : c_path;
+    size_t n = strlen(base);
+    if (n > 2 && strcmp(base + n - 2, ".c") == 0)
+        n -= 2;
+    return hk_strndup(a, base, n);
+}
+
+/* The tools run in another directory: a path resolved relative to ours
+ * (a relative $HAWK_CC, "." on PATH) is made absolute first. */
+static const char *absolute(HkArena *a, const char *path)
+{
+    if (path[0] == '/')
+        return path;
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd) == NULL)
+        return path;
+    return hk_asprintf(a, "%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
+}
+
+static HkCheck *new_check(Ctx *c, const char *name)
+{
+    HkCheck *k = &c->out->items[c->out->n++];
+    memset(k, 0, sizeof *k);
+    k->name = name;
+    k->command = "";
+    k->output = "";
+    return k;
+}
+
+/* The output without its trailing newlines, for the diagnostic. */
+static const char *trimmed(HkArena *a, const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+        n--;
+    return hk_strndup(a, s, n);
+}
+
+static void fail(Ctx *c, HkCheck *k, const char *what)
+{
+    k->status = "failed";
+    c->out->failed = 1;
+    const char *out = trimmed(c->a, k->output);
+    hk_error(c->d, c->src, c->loc, "'%s': check '%s' failed: %s%s%s", c->kernel,
+             k->name, what, *out ? "\n" : "", out);
+}
+
+/* Runs argv for check k and judges it: started, exit 0, silent. */
+static void run_one(Ctx *c, HkCheck *k, const char *const *argv)
+{
+    k->command = hk_command_text(c->a, argv);
+    HkRunResult r = hk_run_in(c->a, c->dir, argv);
+    k->output = r.output;
+    if (!r.started) {
+        k->output = hk_asprintf(c->a, "cannot start %s: %s", argv[0],
+                                r.errno_text ? r.errno_text : "unknown error");
+        fail(c, k, k->command);
+    } else if (!r.exited) {
+        k->output = hk_asprintf(c->a, "%s%skilled by signal %d", r.output,
+                                r.output_len ? "\n" : "", r.status);
+        fail(c, k, k->command);
+    } else if (r.status != 0 || r.output_len != 0) {
+        /* A nonzero exit with no output still fails, and says so. */
+        if (r.output_len == 0)
+            k->output = hk_asprintf(c->a, "exit status %d", r.status);
+        fail(c, k, k->command);
+    } else {
+        k->status = "passed";
+    }
+}
+
+/* argv = tool, flags..., extra (may be NULL), files...; in the arena. */
+static const char **make_argv(Ctx *c, const char *tool, const char *const *flags,
+                              const char *extra, const char *const *files)
+{
+    size_t n = 1;
+    for (const char *const *f = flags; *f; f++)
+        n++;
+    for (const char *const *f = files; *f; f++)
+        n++;
+    const char **argv = hk_alloc(c->a, (n + 2) * sizeof *argv);
+    size_t i = 0;
+    argv[i++] = tool;
+    if (extra != NULL)
+        argv[i++] = extra;
+    for (const char *const *f = flags; *f; f++)
+        argv[i++] = *f;
+    for (const char *const *f = files; *f; f++)
+        argv[i++] = *f;
+    argv[i] = NULL;
+    return argv;
+}
+
+static void check_cc(Ctx *c, const char *const *files)
+{
+    HkTool cc;
+    const char *why = NULL;
+    int ok = hk_resolve_cc(c->a, &cc, &why) == 0;
+    static const char *const stds[] = {"-std=c99", "-std=c11"};
+    for (int s = 0; s < 2; s++) {
+        HkCheck *k = new_check(c, hk_asprintf(c->a, "cc %s", stds[s]));
+        if (!ok) {
+            /* No compiler is a failure, never a skip: the unit was not
+             * compiled, so nothing is certified. */
+            k->output = why;
+            fail(c, k, "no C compiler");
+            continue;
+        }
+        k->tool_path = cc.path;
+        k->tool_version = cc.version;
+        run_one(c, k, make_argv(c, absolute(c->a, cc.path), cc_flags, stds[s], files));
+    }
+}
+
+static void check_cppcheck(Ctx *c, const HkProfile *p, const char *const *files)
+{
+    HkCheck *k = new_check(c, "cppcheck");
+    HkTool tool;
+    const char *why = NULL;
+    if (hk_resolve_cppcheck(c->a, &tool, &why) != 0) {
+        if (p->require_cppcheck) {
+            k->status = "failed";
+            k->output = why;
+            c->out->failed = 1;
+            hk_error(c->d, c->src, c->loc,
+                     "'%s': cppcheck is required (require_cppcheck) but %s",
+                     c->kernel, why);
+            return;
+        }
+        k->status = "skipped";
+        k->why_skipped = why;
+        return;
+    }
+    k->tool_path = tool.path;
+    k->tool_version = tool.version;
+    run_one(c, k, make_argv(c, absolute(c->a, tool.path), cppcheck_flags, NULL, files));
+}
+
+/* Whether the .c includes its header by name, so checking the .c checks
+ * the header too (cppcheck and the compiler follow the include). */
+static int includes_header(HkArena *a, const char *dir, const char *c_path,
+                           const char *h_path)
+{
+    const char *path = c_path[0] == '/' ? c_path : hk_asprintf(a, "%s/%s", dir, c_path);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return 0;
+    const char *base = strrchr(h_path, '/');
+    const char *want = hk_asprintf(a, "#include \"%s\"", base ? base + 1 : h_path);
+    char line[512];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f) != NULL)
+        found = strncmp(line, want, strlen(want)) == 0;
+    fclose(f);
+    return found;
+}
+
+int hk_run_checks(HkArena *a, const char *dir, const char *c_path,
+                  const char *h_path, const HkProfile *p, HkChecks *out,
+                  HkDiags *d, const HkSource *src, HkLoc loc)
+{
+    memset(out, 0, sizeof *out);
+    out->items = hk_alloc(a, N_CHECKS * sizeof *out->items);
+    Ctx c = {a, dir, kernel_of(a, c_path), out, d, src, loc};
+    /* The header is checked through the .c's include; a unit that does
+     * not include it names it on the command line instead. */
+    const char *files[3] = {c_path, NULL, NULL};
+    if (h_path != NULL && !includes_header(a, dir, c_path, h_path))
+        files[1] = h_path;
+    check_cc(&c, files);
+    check_cppcheck(&c, p, files);
+    return out->failed ? -1 : 0;
+}

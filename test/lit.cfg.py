@@ -24,3 +24,14 @@ config.substitutions.append(("%examples", os.path.join(config.hawk_src_root, "ex
 config.substitutions.append(("%hawk_src", config.hawk_src_root))
 config.substitutions.append(("%hawk_bin", config.hawk_tools_dir))
 config.substitutions.append(("%cc", config.hawk_c_compiler))
+
+# 'fma': the CPU has fused multiply-add, so a C build with contraction on
+# (-ffp-contract=fast -mfma) really differs from the host build
+# (test/run/catch-fma.test).
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        if any(line.startswith("flags") and "fma" in line.split()
+               for line in cpuinfo):
+            config.available_features.add("fma")
+except OSError:
+    pass

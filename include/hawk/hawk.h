@@ -76,6 +76,8 @@ unsigned hawk_diag_col(const HawkContext *ctx, size_t i);
 /* "file:line:col: error: message\n<source line>\n<caret>\n", owned by ctx. */
 const char *hawk_diag_render(HawkContext *ctx, size_t i);
 void hawk_diag_clear(HawkContext *ctx);
+/* "error", "warning" or "note", as diagnostics spell severity s. */
+const char *hawk_severity_name(HawkSeverity s);
 
 /* ---- looking at a module (for passes written outside the library) ----- */
 

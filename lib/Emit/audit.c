@@ -25,17 +25,33 @@ typedef struct {
     uint32_t line;
 } Tok;
 
+/* The tokens of a unit.  Tokens inside a preprocessor directive go to
+ * their own list: the word rules read them (a #define may not hide a
+ * malloc), the structural rules never do (a directive is not a statement). */
+typedef struct {
+    Tok *toks;
+    uint32_t ntoks, cap;
+} TokList;
+
 typedef struct {
     HkArena *arena;
     const char *name;
     const char *text;
     Tok *toks;
     uint32_t ntoks, cap;
+    TokList pp;              /* tokens inside directives */
+    int in_pp;               /* tokenizing a directive's line */
     HkAuditHits *hits;
 } Unit;
 
 static void push(Unit *u, TokKind k, const char *s, size_t n, uint32_t line)
 {
+    if (u->in_pp && k != T_PP) {
+        TokList *l = &u->pp;
+        l->toks = hk_grow(u->arena, l->toks, &l->cap, l->ntoks + 1, sizeof *l->toks);
+        l->toks[l->ntoks++] = (Tok){k, s, (uint32_t)n, line};
+        return;
+    }
     u->toks = hk_grow(u->arena, u->toks, &u->cap, u->ntoks + 1, sizeof *u->toks);
     u->toks[u->ntoks++] = (Tok){k, s, (uint32_t)n, line};
 }
@@ -74,20 +90,15 @@ static const char *lex_quoted(Unit *u, const char *p, uint32_t line)
     return p;
 }
 
-/* A preprocessor line: the token holds the whole logical line. */
-static const char *lex_pp(Unit *u, const char *p, uint32_t *line)
+/* A preprocessor directive: a T_PP token from the '#' to the end of the
+ * physical line (what the include and pragma rules read); the words after
+ * the '#' are then tokenized into u->pp until the directive ends. */
+static const char *lex_pp(Unit *u, const char *p, uint32_t line)
 {
-    const char *start = p;
-    uint32_t l = *line;
-    while (*p && *p != '\n') {
-        if (p[0] == '\\' && p[1] == '\n') {
-            (*line)++;
-            p++;
-        }
-        p++;
-    }
-    push(u, T_PP, start, (size_t)(p - start), l);
-    return p;
+    size_t n = strcspn(p, "\n");
+    push(u, T_PP, p, n, line);
+    u->in_pp = 1;
+    return p + 1;
 }
 
 static void tokenize(Unit *u)
@@ -99,17 +110,28 @@ static void tokenize(Unit *u)
         if (c == '\n') {
             line++;
             line_start = 1;
+            u->in_pp = 0;
             p++;
+        } else if (c == '\\' && p[1] == '\n') {
+            /* A continued line: a directive goes on. */
+            line++;
+            p += 2;
         } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f') {
             p++;
         } else if (c == '/' && p[1] == '*') {
+            /* A comment inside a directive may span lines; the directive
+             * goes on after it. */
             p = skip_block(p, &line);
         } else if (c == '/' && p[1] == '/') {
+            int was_pp = u->in_pp;
+            u->in_pp = 0;
             push(u, T_LINECOMMENT, p, 2, line);
+            u->in_pp = was_pp;
             while (*p && *p != '\n')
                 p++;
-        } else if (c == '#' && line_start) {
-            p = lex_pp(u, p, &line);
+        } else if (c == '#' && line_start && !u->in_pp) {
+            p = lex_pp(u, p, line);
+            line_start = 0;
         } else if (c == '"' || c == '\'') {
             p = lex_quoted(u, p, line);
             line_start = 0;
@@ -223,7 +245,9 @@ static void check_include(Unit *u, const Tok *t, const char *own_header)
         hit(u, HK_AUDIT_STDIO, t->line);
         return;
     }
-    if (close != '<') {
+    /* A quoted include other than the unit's own header is outside the
+     * whitelist whatever its name. */
+    if (close != '>') {
         hit(u, HK_AUDIT_INCLUDE, t->line);
         return;
     }
@@ -233,10 +257,13 @@ static void check_include(Unit *u, const Tok *t, const char *own_header)
     hit(u, HK_AUDIT_INCLUDE, t->line);
 }
 
-static void check_tokens(Unit *u, const char *own_header)
+/* The rules on single tokens, over toks[0..n) (the unit's statements, or
+ * the words inside its directives). */
+static void check_tokens(Unit *u, const Tok *toks, uint32_t n,
+                         const char *own_header)
 {
-    for (uint32_t i = 0; i < u->ntoks; i++) {
-        const Tok *t = &u->toks[i];
+    for (uint32_t i = 0; i < n; i++) {
+        const Tok *t = &toks[i];
         if (t->kind == T_LINECOMMENT)
             hit(u, HK_AUDIT_COMMENT, t->line);
         else if (t->kind == T_PP)
@@ -263,7 +290,7 @@ static void check_tokens(Unit *u, const char *own_header)
                 hit(u, HK_AUDIT_CXX, t->line);
             else if (tok_is(t, "<<<") || tok_is(t, ">>>"))
                 hit(u, HK_AUDIT_LAUNCH, t->line);
-            else if (tok_is(t, "=") && i + 1 < u->ntoks && tok_is(&u->toks[i + 1], "{"))
+            else if (tok_is(t, "=") && i + 1 < n && tok_is(&toks[i + 1], "{"))
                 hit(u, HK_AUDIT_INIT, t->line);
         }
     }
@@ -396,6 +423,8 @@ typedef struct {
     const Tok *name;
     int is_static;
     Unit *unit;
+    uint32_t body, body_end;  /* its definition's tokens [body, body_end),
+                                 or 0, 0 for a declaration */
 } FileFn;
 
 typedef struct {
@@ -429,23 +458,32 @@ static void collect_fns(Unit *u, FnList *fl)
             decl_typedef = 1;
         else if (!decl_typedef && i + 1 < u->ntoks && tok_is(&u->toks[i + 1], "(")) {
             fl->fns = hk_grow(u->arena, fl->fns, &fl->cap, fl->n + 1, sizeof *fl->fns);
-            fl->fns[fl->n++] = (FileFn){t, decl_static, u};
+            FileFn *fn = &fl->fns[fl->n++];
+            *fn = (FileFn){t, decl_static, u, 0, 0};
             i = skip_group(u, i + 1) - 1;
             /* A definition's body ends the declaration. */
             if (i + 1 < u->ntoks && tok_is(&u->toks[i + 1], "{")) {
+                fn->body = i + 1;
                 i = skip_group(u, i + 1) - 1;
+                fn->body_end = i + 1;
                 decl_static = decl_typedef = 0;
             }
         }
     }
 }
 
-/* Whether name is used inside some function body (brace depth >= 1). */
-static int referenced(const Unit *u, const Tok *name)
+/* Whether fn's name is used inside some function body (brace depth >= 1)
+ * other than its own: a helper that only calls itself is still unused. */
+static int referenced(const Unit *u, const FileFn *fn)
 {
+    const Tok *name = fn->name;
     int depth = 0;
     for (uint32_t i = 0; i < u->ntoks; i++) {
         const Tok *t = &u->toks[i];
+        if (i == fn->body && fn->body_end > fn->body) {
+            i = fn->body_end - 1;
+            continue;
+        }
         if (t->kind == T_PUNCT && tok_is(t, "{"))
             depth++;
         else if (t->kind == T_PUNCT && tok_is(t, "}"))
@@ -457,12 +495,20 @@ static int referenced(const Unit *u, const Tok *name)
     return 0;
 }
 
+/* By name, then file, then line: qsort is not stable, and which of two
+ * equal names comes second decides where a clash is reported. */
 static int cmp_fn(const void *a, const void *b)
 {
     const FileFn *x = a, *y = b;
     size_t n = x->name->n < y->name->n ? x->name->n : y->name->n;
     int c = memcmp(x->name->s, y->name->s, n);
-    return c ? c : (int)x->name->n - (int)y->name->n;
+    if (c == 0 && x->name->n != y->name->n)
+        c = x->name->n < y->name->n ? -1 : 1;
+    if (c == 0)
+        c = strcmp(x->unit->name, y->unit->name);
+    if (c == 0 && x->name->line != y->name->line)
+        c = x->name->line < y->name->line ? -1 : 1;
+    return c;
 }
 
 static void check_fns(Unit *c, Unit *h)
@@ -473,7 +519,7 @@ static void check_fns(Unit *c, Unit *h)
     if (h != NULL)
         collect_fns(h, &fl);
     for (uint32_t i = 0; i < nc; i++)
-        if (fl.fns[i].is_static && !referenced(c, fl.fns[i].name))
+        if (fl.fns[i].is_static && !referenced(c, &fl.fns[i]))
             hit(c, HK_AUDIT_HELPER, fl.fns[i].name->line);
     /* MISRA C:2012 Rule 5.1: external identifiers distinct in their first
      * 31 characters.  Sorting puts any clash next to each other. */
@@ -483,7 +529,8 @@ static void check_fns(Unit *c, Unit *h)
             ext.fns = hk_grow(c->arena, ext.fns, &ext.cap, ext.n + 1, sizeof *ext.fns);
             ext.fns[ext.n++] = fl.fns[i];
         }
-    qsort(ext.fns, ext.n, sizeof *ext.fns, cmp_fn);
+    if (ext.n > 1)
+        qsort(ext.fns, ext.n, sizeof *ext.fns, cmp_fn);
     for (uint32_t i = 1; i < ext.n; i++) {
         const Tok *a = ext.fns[i - 1].name, *b = ext.fns[i].name;
         int same = a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
@@ -508,19 +555,21 @@ uint32_t hk_audit_unit(HkArena *a, const char *c_name, const char *c_text,
                        HkAuditHits *hits)
 {
     uint32_t before = hits->n;
-    Unit c = {a, c_name, c_text, NULL, 0, 0, hits};
-    Unit h = {a, h_name, h_text ? h_text : "", NULL, 0, 0, hits};
+    Unit c = {a, c_name, c_text, NULL, 0, 0, {NULL, 0, 0}, 0, hits};
+    Unit h = {a, h_name, h_text ? h_text : "", NULL, 0, 0, {NULL, 0, 0}, 0, hits};
     tokenize(&c);
     tokenize(&h);
     const char *own = h_name ? strrchr(h_name, '/') : NULL;
     own = own ? own + 1 : h_name;
     Unit *units[2] = {&c, &h};
     for (int k = 0; k < 2; k++) {
-        check_tokens(units[k], own);
+        check_tokens(units[k], units[k]->toks, units[k]->ntoks, own);
+        check_tokens(units[k], units[k]->pp.toks, units[k]->pp.ntoks, own);
         check_for_breaks(units[k]);
         check_switches(units[k]);
     }
     check_fns(&c, h_text ? &h : NULL);
-    qsort(hits->hits + before, hits->n - before, sizeof *hits->hits, cmp_hit);
+    if (hits->n > before) /* no hits: hits->hits may still be NULL */
+        qsort(hits->hits + before, hits->n - before, sizeof *hits->hits, cmp_hit);
     return hits->n - before;
 }

@@ -145,19 +145,24 @@ static void check_cc(Ctx *c, const char *const *files)
     HkTool cc;
     const char *why = NULL;
     int ok = hk_resolve_cc(c->a, &cc, &why) == 0;
+    if (!ok) {
+        /* No compiler is a failure, never a skip: the unit was not
+         * compiled, so nothing is certified.  One diagnostic for both. */
+        c->out->failed = 1;
+        hk_error(c->d, c->src, c->loc, "'%s': the checks have no C compiler: %s",
+                 c->kernel, why);
+    }
     static const char *const stds[] = {"-std=c99", "-std=c11"};
     for (int s = 0; s < 2; s++) {
         HkCheck *k = new_check(c, hk_asprintf(c->a, "cc %s", stds[s]));
         if (!ok) {
-            /* No compiler is a failure, never a skip: the unit was not
-             * compiled, so nothing is certified. */
+            k->status = "failed";
             k->output = why;
-            fail(c, k, "no C compiler");
             continue;
         }
-        k->tool_path = cc.path;
+        k->tool_path = absolute(c->a, cc.path);
         k->tool_version = cc.version;
-        run_one(c, k, make_argv(c, absolute(c->a, cc.path), cc_flags, stds[s], files));
+        run_one(c, k, make_argv(c, k->tool_path, cc_flags, stds[s], files));
     }
 }
 
@@ -167,22 +172,29 @@ static void check_cppcheck(Ctx *c, const HkProfile *p, const char *const *files)
     HkTool tool;
     const char *why = NULL;
     if (hk_resolve_cppcheck(c->a, &tool, &why) != 0) {
-        if (p->require_cppcheck) {
+        /* An explicit $HAWK_CPPCHECK that does not resolve is a mistake
+         * to report, as for $HAWK_CC, not an absent cppcheck to skip. */
+        const char *env = getenv("HAWK_CPPCHECK");
+        if (p->require_cppcheck || (env != NULL && *env != '\0')) {
             k->status = "failed";
             k->output = why;
             c->out->failed = 1;
-            hk_error(c->d, c->src, c->loc,
-                     "'%s': cppcheck is required (require_cppcheck) but %s",
-                     c->kernel, why);
+            if (p->require_cppcheck)
+                hk_error(c->d, c->src, c->loc,
+                         "'%s': cppcheck is required (require_cppcheck) but %s",
+                         c->kernel, why);
+            else
+                hk_error(c->d, c->src, c->loc, "'%s': check 'cppcheck' failed: %s",
+                         c->kernel, why);
             return;
         }
         k->status = "skipped";
         k->why_skipped = why;
         return;
     }
-    k->tool_path = tool.path;
+    k->tool_path = absolute(c->a, tool.path);
     k->tool_version = tool.version;
-    run_one(c, k, make_argv(c, absolute(c->a, tool.path), cppcheck_flags, NULL, files));
+    run_one(c, k, make_argv(c, k->tool_path, cppcheck_flags, NULL, files));
 }
 
 /* Whether the .c includes its header by name, so checking the .c checks
@@ -190,7 +202,9 @@ static void check_cppcheck(Ctx *c, const HkProfile *p, const char *const *files)
 static int includes_header(HkArena *a, const char *dir, const char *c_path,
                            const char *h_path)
 {
-    const char *path = c_path[0] == '/' ? c_path : hk_asprintf(a, "%s/%s", dir, c_path);
+    const char *path = c_path[0] == '/' || dir == NULL
+                           ? c_path
+                           : hk_asprintf(a, "%s/%s", dir, c_path);
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return 0;

@@ -55,4 +55,22 @@ int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d);
 /* Writes the .h text of l's kernel into u->h_text. */
 void hk_cheader(HkArena *a, const HkLowered *l, HkCUnit *u);
 
+/* The unit of a row built outside libhawk (the host row's LLVMWriter, in
+ * hawk-llvm): the artifact's bytes and, when asked, the textual IR, in
+ * the arena. */
+typedef struct {
+    const char *obj;
+    size_t obj_len;
+    const char *ir;            /* NULL unless asked */
+    size_t ir_len;
+} HkBuiltUnit;
+
+/* Such a writer, as the caller that links it hands it to hawk_export
+ * (HawkExportOptions.llvm_writer): write fills out for l's kernel and
+ * returns 0, or -1 with diagnostics in d. */
+struct HawkUnitWriter {
+    int (*write)(HkArena *a, const HkLowered *l, int want_ir,
+                 HkBuiltUnit *out, HkDiags *d);
+};
+
 #endif

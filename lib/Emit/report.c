@@ -235,12 +235,11 @@ static int get_analyses(HawkPassRun *r, HkFunc *f, Analyses *an)
                : -1;
 }
 
-/* The report object, keys added in REPORT_KEYS order. */
-cJSON *hk_report_analysis(HawkPassRun *r, HkFunc *f, const HkProfile *p)
+/* The report object of f from the analyses an, keys added in REPORT_KEYS
+ * order. */
+static cJSON *analysis_json(const Analyses *a, HkFunc *f, const HkProfile *p)
 {
-    Analyses an;
-    if (!f->is_kernel || get_analyses(r, f, &an) != 0)
-        return NULL;
+    const Analyses an = *a;
     cJSON *o = cJSON_CreateObject();
     add_str(o, "kernel", f->name);
     add_str(o, "generator", "hawk.embedded/1");
@@ -261,6 +260,15 @@ cJSON *hk_report_analysis(HawkPassRun *r, HkFunc *f, const HkProfile *p)
     cJSON_AddItemToObject(o, "unsupported_checked",
                           str_list(an.feat->checked, an.feat->nchecked));
     return o;
+}
+
+/* The report object, keys added in REPORT_KEYS order. */
+cJSON *hk_report_analysis(HawkPassRun *r, HkFunc *f, const HkProfile *p)
+{
+    Analyses an;
+    if (!f->is_kernel || get_analyses(r, f, &an) != 0)
+        return NULL;
+    return analysis_json(&an, f, p);
 }
 
 /* The rank of key in hk_report_keys, HK_REPORT_NKEYS when it is none. */
@@ -290,6 +298,112 @@ void hk_report_sort(cJSON *report)
     report->child = holder->child;
     holder->child = NULL;
     cJSON_Delete(holder);
+}
+
+/* ---- the keys of the emitted unit ------------------------------------------ */
+
+/* The deviations, applied as cppcheck --suppress flags (checks.c) and
+ * recorded here; the seed's table.  ORDER DEVIATIONS: docs/EmbeddedC.md. */
+static const struct {
+    const char *rule, *category, *reason;
+} deviation_table[] = {
+    {"misra-c2012-8.7", "advisory",
+     "cppcheck analyses one translation unit; the entry function and its "
+     "args struct are the unit's API, referenced from the consumer's unit, "
+     "so the single-unit heuristic cannot see the reference"},
+    {"misra-c2012-9.3", "required",
+     "a checker false positive: the addon reads a function-call initialiser "
+     "of a struct with an array member as a partial brace initialiser. The "
+     "emitted C has no brace initialiser, and the text audit (audit.init) "
+     "refuses any = { in the .c, so the suppression cannot hide a real one"},
+    {"misra-c2012-2.3", "advisory",
+     "the HAWK_EMBEDDED_TYPES block is the same text in every hawk header of "
+     "a build; a unit that reads no integer still declares hawk_int_t for "
+     "the units beside it, and the C11 size assert that uses it is compiled "
+     "out under the C99 the checker analyses"},
+};
+
+#define NOTE_FLOAT_EQUALITY                                                   \
+    "the kernel's own == and != on reals are kept: they mirror the host "    \
+    "build bit for bit"
+#define NOTE_CPP_UB                                                           \
+    "an i64 add, sub, mul, neg or div is infix in the C++ build, where "     \
+    "signed overflow, a zero divisor and INT64_MIN / -1 are undefined; the " \
+    "C computes it through hawk_i64_* with defined results (wrap, 0, "       \
+    "INT64_MIN), so the two builds agree wherever the C++ is defined"
+
+/* {rule, category, reason}, and the sites of a note. */
+static cJSON *deviation(const char *rule, const char *category,
+                        const char *reason, const char *const *sites,
+                        uint32_t nsites)
+{
+    cJSON *o = cJSON_CreateObject();
+    add_str(o, "rule", rule);
+    add_str(o, "category", category);
+    add_str(o, "reason", reason);
+    if (sites != NULL)
+        cJSON_AddItemToObject(o, "sites", str_list(sites, nsites));
+    return o;
+}
+
+/* The seed's three rows, then the notes that have sites. */
+static cJSON *deviations_json(const HkLowered *l)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t k = 0; k < sizeof deviation_table / sizeof deviation_table[0];
+         k++)
+        cJSON_AddItemToArray(a, deviation(deviation_table[k].rule,
+                                          deviation_table[k].category,
+                                          deviation_table[k].reason, NULL, 0));
+    if (l->domain->nequality > 0)
+        cJSON_AddItemToArray(a, deviation("float-equality", "note",
+                                          NOTE_FLOAT_EQUALITY,
+                                          l->domain->equality,
+                                          l->domain->nequality));
+    if (l->ints->nub > 0)
+        cJSON_AddItemToArray(a, deviation("defined_where_cpp_is_ub", "note",
+                                          NOTE_CPP_UB, l->ints->ub,
+                                          l->ints->nub));
+    return a;
+}
+
+/* One object per check, in the order run; every key always present. */
+static cJSON *checks_json(const HkChecks *c)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t k = 0; k < c->n; k++) {
+        const HkCheck *x = &c->items[k];
+        cJSON *o = cJSON_CreateObject();
+        add_str(o, "name", x->name);
+        add_str(o, "status", x->status);
+        add_str(o, "command", x->command != NULL && *x->command ? x->command : NULL);
+        add_str(o, "tool_path", x->tool_path);
+        add_str(o, "tool_version", x->tool_version);
+        add_str(o, "output", x->output != NULL ? x->output : "");
+        add_str(o, "why_skipped", x->why_skipped);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
+                      const HkChecks *checks)
+{
+    const Analyses an = {l->features, l->trips, l->index, l->domain,
+                         l->ints,     l->cost,  l->iface};
+    cJSON *o = analysis_json(&an, l->kernel, &l->profile);
+    add_str(o, "walk_digest", l->walk_digest);
+    add_str(o, "source_digest", l->source_digest);
+    cJSON_AddItemToObject(o, "helpers", str_list(u->helpers, u->nhelpers));
+    cJSON_AddItemToObject(o, "core", str_list(u->core, u->ncore));
+    add_str(o, "core_version", HK_CORE_VERSION);
+    cJSON_AddItemToObject(o, "deviations", deviations_json(l));
+    cJSON *audit = cJSON_CreateObject();
+    cJSON_AddItemToObject(audit, "hits", cJSON_CreateArray());
+    cJSON_AddItemToObject(o, "audit", audit);
+    cJSON_AddItemToObject(o, "checks", checks_json(checks));
+    hk_report_sort(o);
+    return o;
 }
 
 /* ---- the C API -------------------------------------------------------------- */

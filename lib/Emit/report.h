@@ -8,7 +8,13 @@
 
 #include <cjson/cJSON.h>
 
+#include "checks.h"
+#include "cunit.h"
 #include "embedded.h"
+
+/* The numerics core's version, the header's and the report's
+ * core_version. */
+#define HK_CORE_VERSION "hawk-core/1"
 
 /* The seed's REPORT_KEYS: every top-level key of a report, in order. */
 #define HK_REPORT_NKEYS 23
@@ -24,5 +30,13 @@ cJSON *hk_report_analysis(HawkPassRun *r, HkFunc *f, const HkProfile *p);
 /* Reorders report's top-level items into hk_report_keys order; keys that
  * are not report keys keep their order after them. */
 void hk_report_sort(cJSON *report);
+
+/* The whole report of an emitted unit: the analyses l took before
+ * scalarize, the digests, the unit's helpers and core functions, the
+ * deviations (with the float-equality and defined_where_cpp_is_ub notes
+ * when they have sites), an empty audit and the checks as run; keys in
+ * hk_report_keys order.  The caller owns the result (cJSON_Delete). */
+cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
+                      const HkChecks *checks);
 
 #endif

@@ -65,14 +65,18 @@ static int spawn_with_pipe(const char *dir, const char *const *argv,
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    if (dir != NULL)
-        posix_spawn_file_actions_addchdir_np(&fa, dir);
+    /* The tool must not run anywhere else: a failure here is the spawn's. */
+    int rc = dir != NULL ? posix_spawn_file_actions_addchdir_np(&fa, dir) : 0;
+    if (rc != 0) {
+        posix_spawn_file_actions_destroy(&fa);
+        return rc;
+    }
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
     posix_spawn_file_actions_adddup2(&fa, out_fd, 2);
     posix_spawn_file_actions_addclose(&fa, out_fd);
     /* posix_spawnp takes char *const[]: the strings are not modified. */
-    int rc = posix_spawnp(pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    rc = posix_spawnp(pid, argv[0], &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     return rc;
 }

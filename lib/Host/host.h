@@ -14,6 +14,8 @@
 
 #include <llvm-c/Core.h>
 
+#include "hawk/emit.h"
+
 #include "cunit.h"
 
 /* The entry of a built unit; args points to the C header's <name>_args_t. */
@@ -47,5 +49,9 @@ int hk_host_jit(const HkLowered *l, HkHostJit **out, HkHostEntry *entry,
 
 /* Releases a JIT unit (NULL is allowed). */
 void hk_host_jit_free(HkHostJit *j);
+
+/* The LLVMWriter as the export calls it (HawkExportOptions.llvm_writer):
+ * a tool that links hawk-llvm passes it to hawk_export. */
+const HawkUnitWriter *hk_host_writer(void);
 
 #endif

@@ -107,25 +107,13 @@ unsigned hawk_diag_line(const HawkContext *ctx, size_t i)
 {
     /* The line in the whole input, as rendered: chunks add their base. */
     const HkDiag *d = diag_at(ctx, i);
-    if (d == NULL || d->loc.line == 0)
-        return 0;
-    return d->loc.line + (d->src ? d->src->line_base : 0);
+    return d ? hk_line(d->src, d->loc) : 0;
 }
 
 unsigned hawk_diag_col(const HawkContext *ctx, size_t i)
 {
     const HkDiag *d = diag_at(ctx, i);
     return d && d->loc.line ? d->loc.col : 0;
-}
-
-static const char *severity_word(HawkSeverity s)
-{
-    switch (s) {
-    case HAWK_ERROR: return "error";
-    case HAWK_WARNING: return "warning";
-    case HAWK_NOTE: return "note";
-    }
-    return "error";
 }
 
 const char *hawk_diag_render(HawkContext *ctx, size_t i)
@@ -138,10 +126,15 @@ const char *hawk_diag_render(HawkContext *ctx, size_t i)
     /* Without a source (pipeline text, options) there is no file to name:
      * the tool puts its own name in front. */
     if (d->src == NULL)
-        hk_buf_printf(&b, "%s: %s\n", severity_word(d->severity), d->message);
+        hk_buf_printf(&b, "%s: %s\n", hk_severity_name(d->severity), d->message);
     else
         hk_diag_render(d, &b);
     return hk_buf_cstr(&b);
+}
+
+const char *hawk_severity_name(HawkSeverity s)
+{
+    return hk_severity_name(s);
 }
 
 void hawk_diag_clear(HawkContext *ctx)
@@ -172,41 +165,14 @@ int hawk_function_is_kernel(const HawkFunction *fn)
     return fn->is_kernel;
 }
 
-/* The instruction after i in pre-order: its next sibling, else the first
- * instruction of the parent's next non-empty region, else further up. */
-static const HkInst *after(const HkInst *i)
-{
-    while (i != NULL) {
-        if (i->next != NULL)
-            return i->next;
-        const HkInst *parent = i->block ? i->block->parent : NULL;
-        if (parent == NULL)
-            return NULL;
-        uint32_t r = (uint32_t)(i->block - parent->regions) + 1;
-        for (; r < parent->nregions; r++)
-            if (parent->regions[r].first != NULL)
-                return parent->regions[r].first;
-        i = parent;
-    }
-    return NULL;
-}
-
-const HkInst *hk_preorder_next(const HkInst *i)
-{
-    for (uint32_t r = 0; r < i->nregions; r++)
-        if (i->regions[r].first != NULL)
-            return i->regions[r].first;
-    return after(i);
-}
-
 int hawk_function_walk(const HawkFunction *fn, HawkInstVisitor visit,
                        void *user)
 {
     /* Iterative, so deep nesting cannot exhaust the stack. */
-    uint32_t base = fn->module ? fn->module->src.line_base : 0;
+    const HkSource *src = fn->module ? &fn->module->src : NULL;
     for (const HkInst *i = fn->body.first; i != NULL; i = hk_preorder_next(i)) {
-        unsigned line = i->loc.line ? i->loc.line + base : 0;
-        int rc = visit(user, hk_ops[i->op].mnemonic, line, i->loc.col);
+        int rc = visit(user, hk_ops[i->op].mnemonic, hk_line(src, i->loc),
+                       i->loc.col);
         if (rc != 0)
             return rc;
     }

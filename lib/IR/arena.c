@@ -90,18 +90,27 @@ char *hk_strdup(HkArena *a, const char *s)
     return hk_strndup(a, s, strlen(s));
 }
 
-char *hk_asprintf(HkArena *a, const char *fmt, ...)
+/* The length of fmt formatted with ap (ap itself is left unread), for
+ * the two-step "measure, then write into room of that size". */
+static size_t format_len(const char *fmt, va_list ap)
 {
-    va_list ap, ap2;
-    va_start(ap, fmt);
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
+    va_list probe;
+    va_copy(probe, ap);
+    int n = vsnprintf(NULL, 0, fmt, probe);
+    va_end(probe);
     if (n < 0)
         hk_die(__FILE__, __LINE__, "bad format");
-    char *p = hk_alloc(a, (size_t)n + 1);
-    vsnprintf(p, (size_t)n + 1, fmt, ap2);
-    va_end(ap2);
+    return (size_t)n;
+}
+
+char *hk_asprintf(HkArena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t n = format_len(fmt, ap);
+    char *p = hk_alloc(a, n + 1);
+    vsnprintf(p, n + 1, fmt, ap);
+    va_end(ap);
     return p;
 }
 
@@ -155,17 +164,13 @@ void hk_buf_puts(HkBuf *b, const char *s)
 
 void hk_buf_printf(HkBuf *b, const char *fmt, ...)
 {
-    va_list ap, ap2;
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    size_t n = format_len(fmt, ap);
+    buf_reserve(b, n);
+    vsnprintf(b->data + b->len, n + 1, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        hk_die(__FILE__, __LINE__, "bad format");
-    buf_reserve(b, (size_t)n);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
-    va_end(ap2);
-    b->len += (size_t)n;
+    b->len += n;
 }
 
 const char *hk_buf_cstr(HkBuf *b)

@@ -43,8 +43,4 @@ void hk_registry_init(HawkContext *ctx);
 /* The registry index of the pass spelled name[0..n), or UINT32_MAX. */
 uint32_t hk_registry_find(const HawkContext *ctx, const char *name, size_t n);
 
-/* The instruction after i in a pre-order walk of its function (i's own
- * regions first), or NULL at the end (api.c).  Iterative: no recursion. */
-const HkInst *hk_preorder_next(const HkInst *i);
-
 #endif

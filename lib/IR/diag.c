@@ -45,7 +45,7 @@ DIAG_FN(hk_error, HAWK_ERROR)
 DIAG_FN(hk_warning, HAWK_WARNING)
 DIAG_FN(hk_note, HAWK_NOTE)
 
-static const char *severity_name(HawkSeverity s)
+const char *hk_severity_name(HawkSeverity s)
 {
     switch (s) {
     case HAWK_ERROR: return "error";
@@ -81,18 +81,24 @@ static void render_line(const HkDiag *d, HkBuf *b)
     hk_buf_puts(b, "^\n");
 }
 
+uint32_t hk_line(const HkSource *src, HkLoc loc)
+{
+    if (loc.line == 0)
+        return 0;
+    return loc.line + (src ? src->line_base : 0);
+}
+
 void hk_diag_render(const HkDiag *d, HkBuf *b)
 {
     const char *name = d->src && d->src->name ? d->src->name : "<unknown>";
     if (strcmp(name, "-") == 0)
         name = "<stdin>";
     if (d->loc.line > 0) {
-        uint32_t base = d->src ? d->src->line_base : 0;
-        hk_buf_printf(b, "%s:%u:%u: %s: %s\n", name, d->loc.line + base,
-                      d->loc.col, severity_name(d->severity), d->message);
+        hk_buf_printf(b, "%s:%u:%u: %s: %s\n", name, hk_line(d->src, d->loc),
+                      d->loc.col, hk_severity_name(d->severity), d->message);
         render_line(d, b);
     } else {
-        hk_buf_printf(b, "%s: %s: %s\n", name, severity_name(d->severity),
+        hk_buf_printf(b, "%s: %s: %s\n", name, hk_severity_name(d->severity),
                       d->message);
     }
 }

@@ -339,18 +339,10 @@ void hk_inst_remove(HkInst *i)
     i->block = NULL;
 }
 
-static void replace_in_block(HkBlock *b, HkVal from, HkVal to)
+void hk_replace_all_uses(HkFunc *f, HkVal from, HkVal to)
 {
-    for (HkInst *i = b->first; i; i = i->next) {
+    for (HkInst *i = f->body.first; i; i = hk_preorder_next(i))
         for (uint32_t k = 0; k < i->nops; k++)
             if (i->ops[k] == from)
                 i->ops[k] = to;
-        for (uint32_t r = 0; r < i->nregions; r++)
-            replace_in_block(&i->regions[r], from, to);
-    }
-}
-
-void hk_replace_all_uses(HkFunc *f, HkVal from, HkVal to)
-{
-    replace_in_block(&f->body, from, to);
 }

@@ -7,7 +7,8 @@
  * Every allocation comes from the module's arena and is freed with it.
  *
  * Sections follow the files that implement them: arena.c, diag.c, types.c,
- * ir.c, lexer.c, parser.c, printer.c, verifier.c, walk.c.
+ * ir.c, lexer.c, parser.c, printer.c, verifier.c (with verify_types.c,
+ * through verify.h), walk.c.
  */
 #ifndef HAWK_IR_H
 #define HAWK_IR_H
@@ -94,6 +95,11 @@ HkDiag *hk_vdiag(HkDiags *d, HawkSeverity sev, const HkSource *src, HkLoc loc,
                  const char *fmt, va_list ap);
 /* "file:line:col: error: msg\n<line>\n<caret>\n" into b. */
 void hk_diag_render(const HkDiag *d, HkBuf *b);
+/* "error", "warning" or "note". */
+const char *hk_severity_name(HawkSeverity s);
+/* The line of loc in the whole input, as diagnostics show it: src's chunk
+ * base added (-split-input-file); 0 for no location.  src may be NULL. */
+uint32_t hk_line(const HkSource *src, HkLoc loc);
 
 /* ---- types (types.c) -------------------------------------------------- */
 
@@ -433,5 +439,11 @@ typedef struct {
 void hk_walk(HkArena *a, const HkFunc *f, HkWalk *w);
 /* "7", "loop0.3" */
 const char *hk_walk_pos(HkArena *a, const HkWalkEntry *e);
+
+/* The instruction after i in a pre-order walk of its function (i's own
+ * regions first, then what follows i), or NULL at the end:
+ *   for (HkInst *i = f->body.first; i; i = hk_preorder_next(i)) ...
+ * Iterative, so deep nesting cannot exhaust the stack. */
+HkInst *hk_preorder_next(const HkInst *i);
 
 #endif

@@ -1,4 +1,5 @@
-/* walk.c -- walk positions (docs/LangRef.md "Walk positions").
+/* walk.c -- walking a function's instructions: walk positions
+ * (docs/LangRef.md "Walk positions") and the plain pre-order step.
  *
  * One pre-order pass numbers every instruction within its scope: the
  * function's top level, or the innermost loop that holds it.  An if or a
@@ -72,4 +73,33 @@ const char *hk_walk_pos(HkArena *a, const HkWalkEntry *e)
     if (e->loop < 0)
         return hk_asprintf(a, "%u", e->k);
     return hk_asprintf(a, "loop%d.%u", e->loop, e->k);
+}
+
+/* ---- pre-order ---------------------------------------------------------- */
+
+/* The instruction after i in pre-order: its next sibling, else the first
+ * instruction of the parent's next non-empty region, else further up. */
+static HkInst *after(const HkInst *i)
+{
+    while (i != NULL) {
+        if (i->next != NULL)
+            return i->next;
+        const HkInst *parent = i->block ? i->block->parent : NULL;
+        if (parent == NULL)
+            return NULL;
+        uint32_t r = (uint32_t)(i->block - parent->regions) + 1;
+        for (; r < parent->nregions; r++)
+            if (parent->regions[r].first != NULL)
+                return parent->regions[r].first;
+        i = parent;
+    }
+    return NULL;
+}
+
+HkInst *hk_preorder_next(const HkInst *i)
+{
+    for (uint32_t r = 0; r < i->nregions; r++)
+        if (i->regions[r].first != NULL)
+            return i->regions[r].first;
+    return after(i);
 }

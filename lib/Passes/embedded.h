@@ -91,6 +91,9 @@ typedef struct {
     HkLoopInfo *loops;        /* by loop number */
 } HkTripResult;
 
+/* The break kind as LangRef spells it: "none", "head", "middle", "tail". */
+const char *hk_break_name(HkBreakKind k);
+
 /* ---- index-clamp --------------------------------------------------------- */
 typedef enum { HK_IDX_PROVEN, HK_IDX_CLAMPED } HkIndexStatus;
 

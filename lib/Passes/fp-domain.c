@@ -14,7 +14,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "context.h"
 #include "embedded.h"
 #include "interval.h"
 

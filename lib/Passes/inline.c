@@ -148,23 +148,33 @@ static HkFunc *callee_of(Inliner *s, const HkInst *i)
     return NULL;
 }
 
-/* Expands a call found inside a callee body being copied. */
-static int copy_call(Inliner *s, Copy *c, const HkInst *i, Cursor at)
+/* Expands call i at `at` with the arguments args (values of s->f); the
+ * copied values are named outer + callee + ".", and the values that
+ * replace i's results are entered in results, indexed by i's result
+ * values. */
+static int expand_call(Inliner *s, const HkInst *i, const HkVal *args,
+                       const char *outer, Cursor at, HkVal *results)
 {
     HkFunc *g = callee_of(s, i);
     if (g == NULL)
         return -1;
     HkArena *a = s->f->module->arena;
-    HkVal *args = hk_alloc(a, (i->nops + 1u) * sizeof *args);
-    for (uint32_t k = 0; k < i->nops; k++)
-        args[k] = mapped(c, i->ops[k]);
     HkVal *out = hk_alloc(a, (i->nres + 1u) * sizeof *out);
-    const char *prefix = hk_asprintf(a, "%s%s.", c->prefix, g->name);
+    const char *prefix = hk_asprintf(a, "%s%s.", outer, g->name);
     if (expand(s, i, g, args, prefix, at, out) != 0)
         return -1;
     for (uint32_t k = 0; k < i->nres; k++)
-        c->map[i->res[k]] = out[k];
+        results[i->res[k]] = out[k];
     return 0;
+}
+
+/* Expands a call found inside a callee body being copied. */
+static int copy_call(Inliner *s, Copy *c, const HkInst *i, Cursor at)
+{
+    HkVal *args = hk_alloc(s->f->module->arena, (i->nops + 1u) * sizeof *args);
+    for (uint32_t k = 0; k < i->nops; k++)
+        args[k] = mapped(c, i->ops[k]);
+    return expand_call(s, i, args, c->prefix, at, c->map);
 }
 
 /* Copies block b of c's callee at `at`; the body's `ret` operands go to out
@@ -241,19 +251,12 @@ static int expand(Inliner *s, const HkInst *call, HkFunc *g, const HkVal *args,
 static int inline_call(Inliner *s, HkBlock *b, HkInst *i, HkVal *repl,
                        uint32_t nrepl)
 {
-    HkFunc *g = callee_of(s, i);
-    if (g == NULL)
-        return -1;
-    HkArena *a = s->f->module->arena;
-    HkVal *args = hk_alloc(a, (i->nops + 1u) * sizeof *args);
+    HkVal *args = hk_alloc(s->f->module->arena, (i->nops + 1u) * sizeof *args);
     for (uint32_t k = 0; k < i->nops; k++)
         args[k] = hk_valmap_get(repl, nrepl, i->ops[k]);
-    HkVal *out = hk_alloc(a, (i->nres + 1u) * sizeof *out);
     Cursor at = {b, i};
-    if (expand(s, i, g, args, hk_asprintf(a, "%s.", g->name), at, out) != 0)
+    if (expand_call(s, i, args, "", at, repl) != 0)
         return -1;
-    for (uint32_t k = 0; k < i->nres; k++)
-        repl[i->res[k]] = out[k];
     hk_inst_remove(i);
     return 0;
 }
@@ -287,6 +290,6 @@ int hk_pass_inline(HawkPassRun *r, HkFunc *f)
     if (inline_block(&s, &f->body, repl, nrepl, &n) != 0)
         return 1;
     if (n != 0)
-        hk_remap_block(&f->body, repl, nrepl);
+        hk_remap_uses(f, repl, nrepl);
     return 0;
 }

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
+#include "passes.h"
 
 typedef struct {
     uint32_t count[HK_OP_COUNT];

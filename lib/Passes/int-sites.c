@@ -7,7 +7,6 @@
  * where the C++ is defined.  Int32 and UInt32 arithmetic goes through the
  * same helpers on both sides and is not listed.
  */
-#include "context.h"
 #include "embedded.h"
 
 /* Whether i divides integers. */

@@ -5,7 +5,6 @@
  * read it; docs/Passes.md "interface" states the rules. */
 #include <string.h>
 
-#include "context.h"
 #include "embedded.h"
 
 /* How the body uses one slot, from one walk in walk order. */
@@ -160,19 +159,29 @@ static void mutable_row(const RowCx *cx, const Use *u, HkInterfaceRow *row)
     settle(row, &why, R_OUT, "yes");
 }
 
+/* Why a written plane (wide_out, accum_out) keeps values the kernel does
+ * not write: writes at a computed index (indexed_reason), no write at all,
+ * own-column writes not on every path, a guard that skips a sample (which
+ * keeps `kept`). */
+static void kept_reasons(const RowCx *cx, const Use *u, HkBuf *why,
+                         const char *indexed_reason, const char *kept)
+{
+    if (u->indexed)
+        add_reason(why, indexed_reason);
+    if (u->first_write == 0)
+        add_reason(why, R_NEVER);
+    else if (u->own && !u->own_every)
+        add_reason(why, R_SOME);
+    if (cx->guarded && u->own)
+        add_guard(cx, why, kept);
+}
+
 /* A wide_out slot: own position, computed index, or both. */
 static void wide_out_row(const RowCx *cx, const Use *u, HkInterfaceRow *row)
 {
     HkBuf why;
     hk_buf_init(&why, cx->a);
-    if (u->indexed)
-        add_reason(&why, R_WIDX);
-    if (u->first_write == 0)
-        add_reason(&why, R_NEVER);
-    else if (u->own && !u->own_every)
-        add_reason(&why, R_SOME);
-    if (cx->guarded && u->own)
-        add_guard(cx, &why, "the prior value");
+    kept_reasons(cx, u, &why, R_WIDX, "the prior value");
     settle(row, &why, R_WOUT, "yes");
 }
 
@@ -185,14 +194,7 @@ static void accum_out_row(const RowCx *cx, const Use *u, HkInterfaceRow *row)
         row->layout = "partials";
     HkBuf why;
     hk_buf_init(&why, cx->a);
-    if (u->indexed)
-        add_reason(&why, R_AIDX);
-    if (u->first_write == 0)
-        add_reason(&why, R_NEVER);
-    else if (u->own && !u->own_every)
-        add_reason(&why, R_SOME);
-    if (cx->guarded && u->own)
-        add_guard(cx, &why, "its own partial");
+    kept_reasons(cx, u, &why, R_AIDX, "its own partial");
     if (why.len == 0) {
         settle(row, &why, R_PART, "no");
         return;

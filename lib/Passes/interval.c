@@ -138,28 +138,41 @@ static int mul_exact(double a, double b, double p)
     return fma(a, b, -p) == 0.0;
 }
 
-/* Widens r to hold the product x * y rounded down and up. */
-static void mul_into(HkIv *r, double x, double y)
+/* Widens r to hold the exact value that v was rounded from. */
+static void hull_rounded(HkIv *r, double v, int exact)
 {
-    double p = endpoint_mul(x, y);
-    int ex = mul_exact(x, y, p);
-    double lo = dn(p, ex), hi = up(p, ex);
+    double lo = dn(v, exact), hi = up(v, exact);
     if (lo < r->lo)
         r->lo = lo;
     if (hi > r->hi)
         r->hi = hi;
 }
 
+/* Widens r to hold the product x * y rounded down and up. */
+static void mul_into(HkIv *r, double x, double y)
+{
+    double p = endpoint_mul(x, y);
+    hull_rounded(r, p, mul_exact(x, y, p));
+}
+
+/* The hull of into() over the four endpoint pairs of a and b: a product,
+ * or a quotient whose divisor keeps one sign, is monotone in each
+ * operand over the box, so its extremes stand at the corners. */
+static HkIv corners(HkIv a, HkIv b, void (*into)(HkIv *, double, double))
+{
+    HkIv r = hk_iv_empty();
+    into(&r, a.lo, b.lo);
+    into(&r, a.lo, b.hi);
+    into(&r, a.hi, b.lo);
+    into(&r, a.hi, b.hi);
+    return r;
+}
+
 HkIv hk_iv_mul(HkIv a, HkIv b)
 {
     if (hk_iv_is_empty(a) || hk_iv_is_empty(b))
         return hk_iv_empty();
-    HkIv r = hk_iv_empty();
-    mul_into(&r, a.lo, b.lo);
-    mul_into(&r, a.lo, b.hi);
-    mul_into(&r, a.hi, b.lo);
-    mul_into(&r, a.hi, b.hi);
-    return clean(r);
+    return clean(corners(a, b, mul_into));
 }
 
 HkIv hk_iv_sqr(HkIv a)
@@ -197,12 +210,7 @@ static void div_into(HkIv *r, double x, double y)
     double q = x / y;
     if (isnan(q))
         return;
-    int ex = div_exact(x, y, q);
-    double lo = dn(q, ex), hi = up(q, ex);
-    if (lo < r->lo)
-        r->lo = lo;
-    if (hi > r->hi)
-        r->hi = hi;
+    hull_rounded(r, q, div_exact(x, y, q));
 }
 
 HkIv hk_iv_div(HkIv a, HkIv b)
@@ -212,11 +220,7 @@ HkIv hk_iv_div(HkIv a, HkIv b)
     /* A divisor that may be zero (of either sign) reaches both infinities. */
     if (!(b.lo > 0.0 || b.hi < 0.0))
         return hk_iv_full();
-    HkIv r = hk_iv_empty();
-    div_into(&r, a.lo, b.lo);
-    div_into(&r, a.lo, b.hi);
-    div_into(&r, a.hi, b.lo);
-    div_into(&r, a.hi, b.hi);
+    HkIv r = corners(a, b, div_into);
     return hk_iv_is_empty(r) ? hk_iv_full() : clean(r);
 }
 

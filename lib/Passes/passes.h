@@ -44,7 +44,8 @@ struct HawkPassRun {
 HkDiags *hk_run_diags(HawkPassRun *run);
 
 /* The cached result of analysis id on f, computing it first when it is not
- * valid.  NULL if the analysis failed (its diagnostics say why). */
+ * valid.  NULL if the analysis failed (its diagnostics say why) or has no
+ * result for f (an embedded analysis on a func). */
 const void *hk_analysis_get(HawkPassRun *run, HkFunc *f, HkPassId id);
 /* Called by an analysis pass to store its result on f. */
 void hk_analysis_set(HkFunc *f, HkPassId id, void *result);

@@ -323,23 +323,34 @@ void hk_analysis_set(HkFunc *f, HkPassId id, void *result)
     f->analyses_valid |= UINT64_C(1) << id;
 }
 
-const void *hk_analysis_get(HawkPassRun *run, HkFunc *f, HkPassId id)
+/* The cached result of analysis id on f, computed first when it is not
+ * valid, into *out (NULL when the analysis has nothing to say about f, as
+ * the embedded analyses for funcs).  Returns the analysis's status. */
+static int analysis_result(HawkPassRun *run, HkFunc *f, HkPassId id,
+                           const void **out)
 {
     uint64_t bit = UINT64_C(1) << id;
+    *out = NULL;
+    if (!(f->analyses_valid & bit) || f->analyses == NULL) {
+        /* Computed with the pipeline's global options only: the analysis
+         * was asked for, not named in the pipeline. */
+        HawkPassRun sub = *run;
+        sub.info = &run->ctx->passes[id];
+        sub.pass_index = (uint32_t)id;
+        sub.keys = sub.vals = NULL;
+        sub.nkv = 0;
+        if (sub.info->run(&sub, f) != 0)
+            return 1;
+    }
     if ((f->analyses_valid & bit) && f->analyses != NULL)
-        return f->analyses[id];
-    /* Computed with the pipeline's global options only: the analysis was
-     * asked for, not named in the pipeline. */
-    HawkPassRun sub = *run;
-    sub.info = &run->ctx->passes[id];
-    sub.pass_index = (uint32_t)id;
-    sub.keys = sub.vals = NULL;
-    sub.nkv = 0;
-    if (sub.info->run(&sub, f) != 0)
-        return NULL;
-    if (!(f->analyses_valid & bit))
-        hk_unreachable();  /* the analysis did not call hk_analysis_set */
-    return f->analyses[id];
+        *out = f->analyses[id];
+    return 0;
+}
+
+const void *hk_analysis_get(HawkPassRun *run, HkFunc *f, HkPassId id)
+{
+    const void *res;
+    return analysis_result(run, f, id, &res) == 0 ? res : NULL;
 }
 
 /* ---- running ---------------------------------------------------------- */
@@ -356,10 +367,11 @@ static int run_on_function(HawkPassRun *run, const HkPipeEntry *e, HkFunc *f)
 {
     const HkPassInfo *info = run->info;
     if (e->print) {
-        const void *res = hk_analysis_get(run, f, (HkPassId)e->pass);
-        if (res == NULL)
+        const void *res;
+        if (analysis_result(run, f, (HkPassId)e->pass, &res) != 0)
             return 1;
-        info->print(&run->pm->out, f, res);
+        if (res != NULL)  /* else nothing to print for this function */
+            info->print(&run->pm->out, f, res);
         return 0;
     }
     if (info->user_run != NULL) {

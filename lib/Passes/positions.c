@@ -44,11 +44,10 @@ const char *hk_pos(const HkPositions *p, const HkInst *i)
 void hk_print_positions(HkBuf *b, const HkFunc *f, const void *result)
 {
     const HkPositions *p = result;
-    uint32_t base = f->module->src.line_base;
     hk_buf_printf(b, "positions @%s:\n", f->name);
     for (uint32_t k = 0; k < p->walk.n; k++) {
         const HkInst *i = p->walk.items[k].inst;
         hk_buf_printf(b, "  %s %s  ; line %u\n", p->pos[i->serial],
-                      hk_ops[i->op].mnemonic, i->loc.line + base);
+                      hk_ops[i->op].mnemonic, hk_line(&f->module->src, i->loc));
     }
 }

@@ -105,7 +105,7 @@ int hk_pass_trip_bound(HawkPassRun *r, HkFunc *f)
 }
 
 /* The break kind as LangRef spells it. */
-static const char *break_name(HkBreakKind k)
+const char *hk_break_name(HkBreakKind k)
 {
     switch (k) {
     case HK_BRK_NONE: return "none";
@@ -128,7 +128,7 @@ void hk_print_trip_bound(HkBuf *b, const HkFunc *f, const void *result)
         const HkLoopInfo *li = &res->loops[n];
         hk_buf_printf(b, "  loop%u at %s: trip %" PRId64 "%s, break %s, ", n,
                       li->pos, li->trip, li->runtime_count ? " (runtime count)" : "",
-                      break_name(li->brk));
+                      hk_break_name(li->brk));
         if (li->parent >= 0)
             hk_buf_printf(b, "in loop%d, ", li->parent);
         else

@@ -1,21 +1,13 @@
 /* uses.c -- use counts and value maps for the transform passes. */
 #include "uses.h"
 
-static void count_block(const HkBlock *b, uint32_t *uses)
-{
-    for (const HkInst *i = b->first; i; i = i->next) {
-        for (uint32_t k = 0; k < i->nops; k++)
-            uses[i->ops[k]]++;
-        for (uint32_t r = 0; r < i->nregions; r++)
-            count_block(&i->regions[r], uses);
-    }
-}
-
 uint32_t *hk_use_counts(HkFunc *f)
 {
     uint32_t *uses = hk_alloc(f->module->arena,
                               (f->nvalues + 1u) * sizeof *uses);
-    count_block(&f->body, uses);
+    for (const HkInst *i = f->body.first; i; i = hk_preorder_next(i))
+        for (uint32_t k = 0; k < i->nops; k++)
+            uses[i->ops[k]]++;
     return uses;
 }
 
@@ -32,14 +24,11 @@ HkVal hk_valmap_get(const HkVal *map, uint32_t n, HkVal v)
     return v < n && map[v] != HK_NOVAL ? map[v] : v;
 }
 
-void hk_remap_block(HkBlock *b, const HkVal *map, uint32_t n)
+void hk_remap_uses(HkFunc *f, const HkVal *map, uint32_t n)
 {
-    for (HkInst *i = b->first; i; i = i->next) {
+    for (HkInst *i = f->body.first; i; i = hk_preorder_next(i))
         for (uint32_t k = 0; k < i->nops; k++)
             i->ops[k] = hk_valmap_get(map, n, i->ops[k]);
-        for (uint32_t r = 0; r < i->nregions; r++)
-            hk_remap_block(&i->regions[r], map, n);
-    }
 }
 
 void hk_insert_after(HkInst *pos, HkInst *i)

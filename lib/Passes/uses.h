@@ -16,9 +16,10 @@ HkVal *hk_valmap_new(HkFunc *f, uint32_t n);
 /* v's replacement in map (n entries), or v itself when it has none. */
 HkVal hk_valmap_get(const HkVal *map, uint32_t n, HkVal v);
 
-/* Rewrites the operands of every instruction in b and its nested regions
- * through map: the one sweep that replaces uses after a transform. */
-void hk_remap_block(HkBlock *b, const HkVal *map, uint32_t n);
+/* Rewrites the operands of every instruction of f, nested regions
+ * included, through map: the one sweep that replaces uses after a
+ * transform. */
+void hk_remap_uses(HkFunc *f, const HkVal *map, uint32_t n);
 
 /* Inserts i right after pos, in pos's block. */
 void hk_insert_after(HkInst *pos, HkInst *i);

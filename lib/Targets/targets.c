@@ -12,17 +12,21 @@ const HkFeatureInfo hk_features[HK_FEAT_COUNT] = {
 };
 
 /* TARGET(id, about, writer, wrapper, toolchain, entry, format, artifact,
- *        source, features): one row per target.  ORDER: the first row is
- * the default target; hk_target_ids lists them in this order. */
+ *        source, features, writer_kind): one row per target.  ORDER: the
+ * first row is the default target; hk_target_ids lists them in this
+ * order. */
 #define TARGETS(X)                                                           \
     X("c", "exports freestanding MISRA C:2012 for embedded builds",          \
       "CWriter", NULL, HK_TOOLCHAIN_NONE, "c", "c-source", ".h", ".c",       \
-      0 /* builds none of features.def */)
+      0 /* builds none of features.def */, HK_WRITER_C)                     \
+    X("host", "builds the reference unit through the LLVM C API",            \
+      "LLVMWriter", NULL, HK_TOOLCHAIN_CPU, "host", "elf-object",            \
+      ".host.o", ".ll", 0 /* builds none of features.def */, HK_WRITER_LLVM)
 
 #define ROW(id, about, writer, wrapper, tc, entry, format, artifact, source, \
-            features)                                                        \
+            features, kind)                                                  \
     {id, about, writer, wrapper, tc, entry, format, artifact, source,        \
-     features},
+     features, kind},
 const HkTarget hk_targets[] = {TARGETS(ROW)};
 #undef ROW
 

@@ -28,6 +28,10 @@ extern const HkFeatureInfo hk_features[HK_FEAT_COUNT];
 
 typedef enum { HK_TOOLCHAIN_NONE, HK_TOOLCHAIN_CPU } HkToolchain;
 
+/* The writer that produces a row's unit, which export dispatches on: the
+ * CWriter in libhawk, the LLVMWriter in hawk-llvm (lib/Host). */
+typedef enum { HK_WRITER_C, HK_WRITER_LLVM } HkWriterKind;
+
 typedef struct HkTarget {
     const char *id;
     const char *about;
@@ -39,6 +43,7 @@ typedef struct HkTarget {
     const char *artifact;    /* suffixes of the files the target writes */
     const char *source;
     uint32_t features;       /* HK_FEAT_BIT set the row builds */
+    HkWriterKind writer_kind; /* the implementation of `writer` */
 } HkTarget;
 
 extern const HkTarget hk_targets[];

@@ -3,16 +3,17 @@
  * built-in passes, runs the pipeline given on the command line and prints
  * the module.
  *
- *   hawk-capi-pipeline FILE PIPELINE [-trace] [-global=KEY=VALUE]
+ *   hawk-capi-pipeline FILE PIPELINE [-trace] [-walk] [-global=KEY=VALUE]
  *
- * -trace prints "after <pass>" to stderr from the after-pass hook;
- * -global sets a pipeline-wide option.  Exit status 0, or 1 with the
- * diagnostics on stderr. */
+ * -trace prints "after <pass>" to stderr from the after-pass hook; -walk
+ * prints every instruction of every function in walk order before the
+ * pipeline runs; -global sets a pipeline-wide option.  Exit status 0, or
+ * 1 with the diagnostics on stderr. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hawk/hawk.h"
+#include "capi_test.h"
 
 #define TOOL "hawk-capi-pipeline"
 
@@ -58,6 +59,26 @@ static int run_count_fmul(HawkPassRun *run, HawkFunction *fn)
     return 1;
 }
 
+/* Prints one instruction as "  line:col mnemonic". */
+static int show_inst(void *user, const char *mnemonic, unsigned line,
+                     unsigned col)
+{
+    (void)user;
+    printf("  %u:%u %s\n", line, col, mnemonic);
+    return 0;
+}
+
+/* Prints the walk of every function of m. */
+static void show_walk(HawkModule *m)
+{
+    for (size_t i = 0; i < hawk_module_function_count(m); i++) {
+        HawkFunction *fn = hawk_module_function(m, i);
+        printf("walk %s @%s:\n", hawk_function_is_kernel(fn) ? "kernel" : "func",
+               hawk_function_name(fn));
+        hawk_function_walk(fn, show_inst, NULL);
+    }
+}
+
 static void trace(void *user, const char *pass, const HawkModule *m)
 {
     (void)user;
@@ -65,53 +86,16 @@ static void trace(void *user, const char *pass, const HawkModule *m)
     fprintf(stderr, "after %s\n", pass);
 }
 
-/* Prints every diagnostic; one without a file gets the program's name. */
-static void print_diags(HawkContext *ctx)
-{
-    for (size_t i = 0; i < hawk_diag_count(ctx); i++) {
-        const char *s = hawk_diag_render(ctx, i);
-        if (hawk_diag_line(ctx, i) == 0 && strncmp(s, "error: ", 7) == 0)
-            fputs(TOOL ": ", stderr);
-        fputs(s, stderr);
-    }
-}
-
-/* Reads path whole into a malloc'd buffer; NULL if it cannot. */
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 4096, n = 0, got;
-    char *buf = malloc(cap);
-    while (buf != NULL && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *p = realloc(buf, cap *= 2);
-            if (p == NULL)
-                free(buf);
-            buf = p;
-        }
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 /* Applies the optional flags after FILE and PIPELINE; 0, or 1 if unknown. */
-static int apply_flags(HawkPassManager *pm, int argc, char **argv)
+static int apply_flags(HawkPassManager *pm, HawkModule *m, int argc,
+                       char **argv)
 {
     for (int i = 3; i < argc; i++) {
-        if (strcmp(argv[i], "-trace") == 0) {
+        if (strcmp(argv[i], "-walk") == 0) {
+            show_walk(m);
+        } else if (strcmp(argv[i], "-trace") == 0) {
             hawk_pass_manager_set_after_pass(pm, trace, NULL);
-        } else if (strncmp(argv[i], "-global=", 8) == 0 &&
-                   strchr(argv[i] + 8, '=') != NULL) {
-            char key[64];
-            const char *eq = strchr(argv[i] + 8, '=');
-            snprintf(key, sizeof key, "%.*s", (int)(eq - argv[i] - 8),
-                     argv[i] + 8);
-            hawk_pass_manager_set_option(pm, key, eq + 1);
-        } else {
+        } else if (!capi_global_option(pm, argv[i])) {
             fprintf(stderr, TOOL ": error: unknown option '%s'\n", argv[i]);
             return 1;
         }
@@ -152,7 +136,7 @@ static int run(HawkContext *ctx, int argc, char **argv, const char *text,
     if (m == NULL || hawk_verify(ctx, m) != 0)
         return 1;
     HawkPassManager *pm = hawk_pass_manager_create(ctx);
-    if (apply_flags(pm, argc, argv) != 0 ||
+    if (apply_flags(pm, m, argc, argv) != 0 ||
         hawk_pass_manager_parse(pm, argv[2]) != 0 ||
         hawk_pass_manager_run(pm, m) != 0)
         return 1;
@@ -163,11 +147,12 @@ static int run(HawkContext *ctx, int argc, char **argv, const char *text,
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fputs("usage: " TOOL " FILE PIPELINE [-trace] [-global=K=V]\n", stderr);
+        fputs("usage: " TOOL " FILE PIPELINE [-trace] [-walk] [-global=K=V]\n",
+              stderr);
         return 1;
     }
     size_t len = 0;
-    char *text = read_file(argv[1], &len);
+    char *text = capi_read_file(argv[1], &len);
     if (text == NULL) {
         fprintf(stderr, TOOL ": error: cannot read '%s'\n", argv[1]);
         return 1;
@@ -175,7 +160,7 @@ int main(int argc, char **argv)
     HawkContext *ctx = hawk_context_create();
     int rc = ctx == NULL ? 1 : run(ctx, argc, argv, text, len);
     if (ctx != NULL)
-        print_diags(ctx);
+        capi_print_diags(TOOL, ctx);
     hawk_context_destroy(ctx);
     free(text);
     return rc;

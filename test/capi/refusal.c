@@ -11,36 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hawk/hawk.h"
+#include "capi_test.h"
 
 #define TOOL "hawk-capi-refusal"
-
-/* Reads path whole into a malloc'd buffer; NULL on error. */
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0, got;
-    do {
-        if (n + 4096 > cap) {
-            cap = 2 * cap + 4096;
-            char *p = realloc(buf, cap);
-            if (p == NULL) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = p;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    *len = n;
-    return buf;
-}
 
 /* One line per diagnostic: its rule (or "-") and its place. */
 static void print_rules(const HawkContext *ctx)
@@ -90,7 +63,7 @@ int main(int argc, char **argv)
         return 1;
     }
     size_t len = 0;
-    char *text = read_file(argv[1], &len);
+    char *text = capi_read_file(argv[1], &len);
     if (text == NULL) {
         fprintf(stderr, "%s: error: cannot read '%s'\n", TOOL, argv[1]);
         return 1;

@@ -95,18 +95,38 @@ int tool_parse_args(const ToolSpec *spec, int argc, char **argv, void *state)
     return 0;
 }
 
+int tool_one_input(const char *tool, const char **input, const char *arg)
+{
+    if (*input != NULL)
+        return tool_error(tool, "more than one input file ('%s', '%s')",
+                          *input, arg);
+    *input = arg;
+    return 0;
+}
+
+/* "-name=META", "-name[=true|false]" or "-name" into head. */
+static void option_head(const ToolOpt *o, char *head, size_t n)
+{
+    if (o->kind == TOOL_VALUE)
+        snprintf(head, n, "-%s=%s", o->name, o->meta);
+    else if (o->kind == TOOL_BOOL)
+        snprintf(head, n, "-%s[=true|false]", o->name);
+    else
+        snprintf(head, n, "-%s", o->name);
+}
+
 void tool_print_help(const ToolSpec *spec, FILE *out)
 {
+    char head[128];
+    int width = 0;
+    for (size_t i = 0; i < spec->nopts; i++) {
+        option_head(&spec->opts[i], head, sizeof head);
+        int w = (int)strlen(head);
+        width = w > width ? w : width;
+    }
     fprintf(out, "USAGE: %s %s\n\nOPTIONS:\n", spec->tool, spec->usage);
     for (size_t i = 0; i < spec->nopts; i++) {
-        const ToolOpt *o = &spec->opts[i];
-        char head[64];
-        if (o->kind == TOOL_VALUE)
-            snprintf(head, sizeof head, "-%s=%s", o->name, o->meta);
-        else if (o->kind == TOOL_BOOL)
-            snprintf(head, sizeof head, "-%s[=true|false]", o->name);
-        else
-            snprintf(head, sizeof head, "-%s", o->name);
-        fprintf(out, "  %-28s %s\n", head, o->help);
+        option_head(&spec->opts[i], head, sizeof head);
+        fprintf(out, "  %-*s  %s\n", width, head, spec->opts[i].help);
     }
 }

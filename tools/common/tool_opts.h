@@ -35,8 +35,35 @@ typedef struct {
     int (*operand)(void *state, const char *arg);
 } ToolSpec;
 
+/* The rows of the EmbeddedProfile's flags (docs/EmbeddedC.md), so every
+ * tool spells and explains them alike.  Each row's name is the profile
+ * option's key; fn handles them all (e.g. by setting a pipeline-wide pass
+ * option row->name = value). */
+#define TOOL_PROFILE_OPTS(fn)                                                \
+    {"max-trips", TOOL_VALUE, fn, "N",                                       \
+     "profile: refuse above N worst-case loop trips per sample "            \
+     "(budget.trips)"},                                                      \
+    {"max-ops", TOOL_VALUE, fn, "N",                                         \
+     "profile: refuse above N operations per sample (budget.ops)"},          \
+    {"max-stack-bytes", TOOL_VALUE, fn, "N",                                 \
+     "profile: refuse above N static bytes (budget.stack)"},                 \
+    {"fp-domain", TOOL_VALUE, fn, "record|refuse",                           \
+     "profile: refuse an unknown floating-point domain site "               \
+     "(default record)"},                                                    \
+    {"index-policy", TOOL_VALUE, fn, "clamp|refuse",                         \
+     "profile: refuse a clamped index site (default clamp)"},                \
+    {"require-cppcheck", TOOL_BOOL, fn, NULL,                                \
+     "profile: an absent cppcheck is an error, not a skipped check"},        \
+    {"c-std", TOOL_VALUE, fn, "c99|c11",                                     \
+     "profile: the C dialect of the consumer (default c99)"}
+
 /* Parses argv[1..argc) against spec; 0, or 1 after an error message. */
 int tool_parse_args(const ToolSpec *spec, int argc, char **argv, void *state);
+
+/* For a ToolSpec's operand handler: stores arg in *input, the tool's one
+ * input file; 0, or 1 after "more than one input file" when *input is
+ * set already. */
+int tool_one_input(const char *tool, const char **input, const char *arg);
 
 /* Writes "USAGE: tool usage" and one line per option to out. */
 void tool_print_help(const ToolSpec *spec, FILE *out);

@@ -79,13 +79,12 @@ static int add(Expects *ex, const Expect *e)
 /* The severity word at s ("error", ...), its length in *n; -1 if none. */
 static int severity_at(const char *s, size_t avail, size_t *n)
 {
-    static const char *const words[] = {"error", "warning", "note"};
-    static const HawkSeverity sev[] = {HAWK_ERROR, HAWK_WARNING, HAWK_NOTE};
-    for (int i = 0; i < 3; i++) {
-        size_t k = strlen(words[i]);
-        if (avail >= k && memcmp(s, words[i], k) == 0) {
+    for (int sev = HAWK_ERROR; sev <= HAWK_NOTE; sev++) {
+        const char *word = hawk_severity_name((HawkSeverity)sev);
+        size_t k = strlen(word);
+        if (avail >= k && memcmp(s, word, k) == 0) {
             *n = k;
-            return (int)sev[i];
+            return sev;
         }
     }
     return -1;
@@ -182,11 +181,6 @@ static void collect(Expects *ex)
     }
 }
 
-static const char *severity_name(HawkSeverity s)
-{
-    return s == HAWK_WARNING ? "warning" : s == HAWK_NOTE ? "note" : "error";
-}
-
 /* Marks the annotation diagnostic i matches, or reports it unexpected. */
 static void match(Expects *ex, HawkContext *ctx, size_t i)
 {
@@ -208,12 +202,12 @@ static void match(Expects *ex, HawkContext *ctx, size_t i)
     ex->failed = 1;
     if (line == 0) {
         fprintf(stderr, "%s: error: unexpected %s: %s\n", OPT_TOOL,
-                severity_name(sev), msg);
+                hawk_severity_name(sev), msg);
         return;
     }
     fprintf(stderr, "%s:%u:%u: error: unexpected %s: %s\n",
             display_name(ex->name), line, hawk_diag_col(ctx, i),
-            severity_name(sev), msg);
+            hawk_severity_name(sev), msg);
     show_line(ex, line, hawk_diag_col(ctx, i));
 }
 
@@ -230,7 +224,7 @@ int opt_check_expected(HawkContext *ctx, size_t from, const char *name,
             continue;
         char what[64];
         snprintf(what, sizeof what, "expected %s was not produced:",
-                 severity_name(e->severity));
+                 hawk_severity_name(e->severity));
         report(&ex, e->at_line, e->at_col, what, e->text, e->len);
     }
     free(ex.items);

@@ -11,14 +11,18 @@ static int set_passes(void *st, const ToolOpt *row, const char *v)
     return 0;
 }
 
-static int set_output(void *st, const ToolOpt *row, const char *v)
-{
-    (void)row;
-    if (*v == '\0')
-        return tool_error(OPT_TOOL, "option '-o' needs a file name");
-    ((OptConfig *)st)->output = v;
-    return 0;
-}
+/* -o FILE, -analysis-report=FILE: a file name, which must not be empty. */
+#define FILE_FN(fn, field)                                                   \
+    static int fn(void *st, const ToolOpt *row, const char *v)               \
+    {                                                                        \
+        if (*v == '\0')                                                      \
+            return tool_error(OPT_TOOL, "option '-%s' needs a file name",     \
+                              row->name);                                    \
+        ((OptConfig *)st)->field = v;                                        \
+        return 0;                                                            \
+    }
+FILE_FN(set_output, output)
+FILE_FN(set_analysis_report, analysis_report)
 
 /* -verify-each[=bool]: the value is "true" or "false" (tool_opts.c). */
 static int set_verify_each(void *st, const ToolOpt *row, const char *v)
@@ -74,15 +78,6 @@ FLAG_FN(set_help, help)
 FLAG_FN(set_version, version)
 FLAG_FN(set_verify_embedded, verify_embedded)
 
-static int set_analysis_report(void *st, const ToolOpt *row, const char *v)
-{
-    (void)row;
-    if (*v == '\0')
-        return tool_error(OPT_TOOL, "option '-analysis-report' needs a file name");
-    ((OptConfig *)st)->analysis_report = v;
-    return 0;
-}
-
 static const ToolOpt opt_table[] = {
     {"passes", TOOL_VALUE, set_passes, "PIPELINE",
      "run the passes \"a,b{key=value},print<c>\" over every function"},
@@ -112,20 +107,7 @@ static const ToolOpt opt_table[] = {
      "write the JSON analysis report of every kernel to FILE"},
     /* The EmbeddedProfile (docs/EmbeddedC.md): pipeline-wide options, so
      * they reach -verify-embedded and any -passes= pipeline alike. */
-    {"max-trips", TOOL_VALUE, set_global, "N",
-     "profile: refuse above N worst-case loop trips per sample (budget.trips)"},
-    {"max-ops", TOOL_VALUE, set_global, "N",
-     "profile: refuse above N operations per sample (budget.ops)"},
-    {"max-stack-bytes", TOOL_VALUE, set_global, "N",
-     "profile: refuse above N static bytes (budget.stack)"},
-    {"fp-domain", TOOL_VALUE, set_global, "record|refuse",
-     "profile: refuse an unknown floating-point domain site (default record)"},
-    {"index-policy", TOOL_VALUE, set_global, "clamp|refuse",
-     "profile: refuse a clamped index site (default clamp)"},
-    {"require-cppcheck", TOOL_BOOL, set_global, NULL,
-     "profile: an absent cppcheck is an error, not a skipped check"},
-    {"c-std", TOOL_VALUE, set_global, "c99|c11",
-     "profile: the C dialect of the consumer (default c99)"},
+    TOOL_PROFILE_OPTS(set_global),
     {"target", TOOL_VALUE, set_global, "ID",
      "the target whose features and checks apply (default c)"},
 };
@@ -133,12 +115,7 @@ static const ToolOpt opt_table[] = {
 /* The input file operand: at most one. */
 static int set_input(void *st, const char *arg)
 {
-    OptConfig *cfg = st;
-    if (cfg->input != NULL)
-        return tool_error(OPT_TOOL, "more than one input file ('%s', '%s')",
-                          cfg->input, arg);
-    cfg->input = arg;
-    return 0;
+    return tool_one_input(OPT_TOOL, &((OptConfig *)st)->input, arg);
 }
 
 static const ToolSpec opt_spec = {
@@ -150,7 +127,6 @@ int opt_parse_command_line(OptConfig *cfg, int argc, char **argv)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->verify_each = 1;
-    (void)set_global;  /* used by the profile flags' rows */
     if (tool_parse_args(&opt_spec, argc, argv, cfg) != 0)
         return 1;
     if (cfg->verify_embedded && cfg->passes != NULL)

@@ -1,0 +1,88 @@
+/* emit.h -- exporting kernels through a target of the targets table: the
+ * library call behind hawk-emit (docs/EmbeddedC.md, "The export").
+ *
+ *   HawkExportOptions o;
+ *   hawk_export_options_init(&o);
+ *   o.out_dir = "out";
+ *   if (hawk_export(ctx, m, &o) != 0) ... report diagnostics ...
+ *
+ * For each kernel: lower (inline, the verify analyses, scalarize, cse,
+ * dce), write the .c and .h texts, audit them, write them whole, run the
+ * toolchain checks, write the report <name>.embedded.json whole.  A kernel
+ * that is refused (by a verify pass or the audit) writes nothing; a failing
+ * check leaves the .c and .h for inspection and writes no report.
+ */
+#ifndef HAWK_HAWK_EMIT_H
+#define HAWK_HAWK_EMIT_H
+
+#include <stddef.h>
+
+#include "hawk/hawk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One exported kernel, as hawk_export hands it to on_unit.  Strings are
+ * owned by the context. */
+typedef struct {
+    const char *kernel;            /* "drag" */
+    const char *c_name, *h_name;   /* file names: "drag.c", "drag.h" */
+    const char *report_name;       /* "drag.embedded.json" */
+    const char *c_text, *h_text;   /* the unit's texts; for a row built
+                                      by the LLVMWriter c_name/c_text are
+                                      the .ll (text NULL unless emitted or
+                                      printed), h_name the object (h_text
+                                      NULL) and report_name NULL */
+    const char *report_text;       /* NULL under print_only */
+    double hawk_seconds;           /* lowering, writing, audit, files */
+    double check_seconds;          /* the external checks (0 without) */
+} HawkExportUnit;
+
+typedef void (*HawkExportFn)(void *user, const HawkExportUnit *unit);
+
+/* A writer that lives outside libhawk: the LLVMWriter of the host row is
+ * in hawk-llvm (lib/Host, hk_host_writer()), which libhawk does not link.
+ * The export dispatches on the row's writer. */
+typedef struct HawkUnitWriter HawkUnitWriter;
+
+typedef struct {
+    const char *target;     /* a target id; NULL: the default row */
+    const char *out_dir;    /* NULL: "."; created (with its parents) when
+                               missing */
+    const char *kernel;     /* one kernel by name; NULL: every kernel */
+    /* The profile (docs/EmbeddedC.md, "The profile"): nopts pairs
+     * opt_keys[i] = opt_vals[i], e.g. "max-trips" = "32". */
+    const char *const *opt_keys;
+    const char *const *opt_vals;
+    size_t nopts;
+    int check;              /* run the toolchain checks (default 1) */
+    int print_only;         /* lower, write and audit the texts, hand them
+                               to on_unit; write no file, run no check */
+    HawkExportFn on_unit;   /* called once per kernel exported, in module
+                               order; may be NULL */
+    void *user;
+    /* A row whose writer is the LLVMWriter (host) writes <name><artifact>
+     * (the object) through llvm_writer, and <name><source> (the textual
+     * IR) too under emit_llvm; it has no .h, checks or report.  Without
+     * llvm_writer such a row is refused. */
+    const HawkUnitWriter *llvm_writer;
+    int emit_llvm;
+} HawkExportOptions;
+
+/* The defaults: the default target, ".", every kernel, the default
+ * profile, checks on. */
+void hawk_export_options_init(HawkExportOptions *opts);
+
+/* Exports the kernels of m (parsed and verified) under opts.  Every
+ * selected kernel is lowered, written and audited first; when any is
+ * refused nothing is written.  Returns 0, or -1 with diagnostics in ctx
+ * (an unknown target or kernel, a refusal, an audit hit, a file that
+ * cannot be written, a failing check). */
+int hawk_export(HawkContext *ctx, HawkModule *m, const HawkExportOptions *opts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,416 @@
+/* cheader.c -- the header of an emitted C unit (<name>.h), in the seed's
+ * form line for line: the TRACEABILITY, BUDGETS and INTERFACE CONTRACT
+ * comment, the include guard, the HAWK_EMBEDDED_TYPES block, the args
+ * struct and the entry's prototype (docs/EmbeddedC.md, "The header").
+ *
+ * Everything comes from the analyses the lowering took (interface rows,
+ * cost, trip bound) and the profile, never from the .c text, so the header
+ * states the contract the verify passes proved.  Columns are padded to
+ * their widest entry with the seed's minimum widths, so drag.h is the
+ * seed's text with this project's values.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cunit.h"
+#include "report.h"
+
+/* The label column of TRACEABILITY and BUDGETS: "kernel sha256  ". */
+#define LABEL_WIDTH 15
+
+/* ---- small text helpers -------------------------------------------------- */
+
+/* s, then spaces up to width (at least none). */
+static void put_padded(HkBuf *b, const char *s, size_t width)
+{
+    size_t n = strlen(s);
+    hk_buf_puts(b, s);
+    for (; n < width; n++)
+        hk_buf_puts(b, " ");
+}
+
+/* " *   <label padded><value>\n". */
+static void put_line(HkBuf *b, const char *label, const char *value)
+{
+    hk_buf_puts(b, " *   ");
+    put_padded(b, label, LABEL_WIDTH);
+    hk_buf_puts(b, value);
+    hk_buf_puts(b, "\n");
+}
+
+/* The larger of a and the length of s. */
+static size_t wider(size_t a, const char *s)
+{
+    size_t n = strlen(s);
+    return n > a ? n : a;
+}
+
+/* "KEPLER" from "kepler": the include guard's spelling (a character no
+ * macro name may hold becomes '_'). */
+static const char *upper(HkArena *a, const char *s)
+{
+    char *u = hk_strdup(a, s);
+    for (char *p = u; *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+        else if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+            *p = '_';
+    return u;
+}
+
+/* ---- what each interface row declares ------------------------------------ */
+
+/* The C element type of a slot: hawk_real_t for the unit's reals (the
+ * verifier makes every real slot agree with the scalar mode). */
+static const char *elem_ctype(HkElem e)
+{
+    switch (e) {
+    case HK_F32:
+    case HK_F64: return "hawk_real_t";
+    case HK_I64: return "int64_t";
+    case HK_I32: return "int32_t";
+    case HK_U32: return "uint32_t";
+    case HK_I1: return "bool";
+    case HK_VOID: break;
+    }
+    hk_unreachable();
+}
+
+/* The slot a row describes. */
+static const HkSlot *row_slot(const HkLowered *l, const HkInterfaceRow *row)
+{
+    return &l->kernel->slots[row->slot];
+}
+
+/* Whether the row is passed by value (a uniform), not as a plane. */
+static int is_value(const HkInterfaceRow *row)
+{
+    return strcmp(row->layout, "value") == 0;
+}
+
+/* The member's type: a pointer for a plane (const when the kernel only
+ * reads it), the element for a by-value uniform. */
+static const char *member_type(HkArena *a, const HkLowered *l,
+                               const HkInterfaceRow *row)
+{
+    const char *t = elem_ctype((HkElem)row_slot(l, row)->type.elem);
+    if (is_value(row))
+        return t;
+    return strcmp(row->dir, "in") == 0 ? hk_asprintf(a, "const %s*", t)
+                                       : hk_asprintf(a, "%s*", t);
+}
+
+/* "uni_rho;" or, for a rank >= 1 uniform, "uni_q[9];" (row-major). */
+static const char *member_decl(HkArena *a, const HkLowered *l,
+                               const HkInterfaceRow *row)
+{
+    HkType t = row_slot(l, row)->type;
+    if (is_value(row) && t.rank > 0)
+        return hk_asprintf(a, "%s[%u];", row->field, hk_components(t));
+    return hk_asprintf(a, "%s;", row->field);
+}
+
+/* The seed's shape word: Scalar, Vector[3], Matrix[3,3], Table. */
+static const char *shape_word(HkArena *a, HkType t)
+{
+    if (hk_is_dyn(t))
+        return "Table";
+    if (t.rank == 0)
+        return "Scalar";
+    if (t.rank == 1)
+        return hk_asprintf(a, "Vector[%u]", t.dim[0]);
+    return hk_asprintf(a, "Matrix[%u,%u]", t.dim[0], t.dim[1]);
+}
+
+/* How the plane is addressed, the comment's last words. */
+static const char *layout_words(HkArena *a, const HkLowered *l,
+                                const HkInterfaceRow *row)
+{
+    if (strcmp(row->layout, "soa") == 0)
+        return "SoA, pitch n_samples";
+    if (strcmp(row->layout, "partials") == 0)
+        return "partials, pitch n_samples";
+    if (is_value(row))
+        return "by value";
+    if (row->runtime_len != NULL)
+        return hk_asprintf(a, "flat, length %s", row->runtime_len);
+    uint32_t n = hk_components(row_slot(l, row)->type);
+    return hk_asprintf(a, "flat, %u cell%s", n, n == 1 ? "" : "s");
+}
+
+/* ---- TRACEABILITY and BUDGETS -------------------------------------------- */
+
+/* The TRACEABILITY lines: what the unit is and where it came from. */
+static void traceability(HkBuf *b, HkArena *a, const HkLowered *l)
+{
+    hk_buf_puts(b, " * TRACEABILITY:\n");
+    put_line(b, "kernel", l->kernel->name);
+    put_line(b, "hawk version", hawk_version());
+    put_line(b, "walk digest", l->walk_digest);
+    put_line(b, "kernel sha256", l->source_digest);
+    put_line(b, "scalar mode", l->float32 ? "float32" : "float64");
+    put_line(b, "target",
+             hk_asprintf(a, "%s, MISRA C:2012+AMD, C%d dialect, serial",
+                         l->profile.target->id,
+                         l->profile.c_std == 11 ? 11 : 99));
+    put_line(b, "profile", hk_profile_repr(a, &l->profile));
+    put_line(b, "core version", HK_CORE_VERSION);
+}
+
+/* "a, b, c" of n strings, or "none". */
+static const char *joined(HkArena *a, const char *const *v, uint32_t n)
+{
+    if (n == 0)
+        return "none";
+    HkBuf b;
+    hk_buf_init(&b, a);
+    for (uint32_t k = 0; k < n; k++)
+        hk_buf_printf(&b, "%s%s", k ? ", " : "", v[k]);
+    return hk_buf_cstr(&b);
+}
+
+/* The BUDGETS lines, from the trip-bound and cost analyses. */
+static void budgets(HkBuf *b, HkArena *a, const HkLowered *l)
+{
+    const HkCostResult *c = l->cost;
+    hk_buf_puts(b, " * BUDGETS (per sample, worst case):\n");
+    put_line(b, "loop trips", hk_asprintf(a, "%" PRId64, l->trips->max_trips));
+    put_line(b, "ops",
+             hk_asprintf(a,
+                         "arith32 %" PRId64 ", arith64 %" PRId64
+                         ", special32 %" PRId64 ", special64 %" PRId64
+                         ", loads %" PRId64 ", gathers %" PRId64
+                         ", chain32 %" PRId64 ", chain64 %" PRId64
+                         ", chainSpecial32 %" PRId64
+                         ", chainSpecial64 %" PRId64 ", stores %" PRId64,
+                         c->arith32, c->arith64, c->special32, c->special64,
+                         c->loads, c->gathers, c->chain32, c->chain64,
+                         c->chain_special32, c->chain_special64, c->stores));
+    put_line(b, "fp64 ops", hk_asprintf(a, "%" PRId64, c->fp64_ops));
+    put_line(b, "static bytes",
+             hk_asprintf(a,
+                         "tapes %" PRId64 ", carries %" PRId64
+                         ", temporaries %" PRId64 ", total %" PRId64,
+                         c->tapes, c->carries, c->temporaries, c->total_bytes));
+    put_line(b, "libm", joined(a, c->libm, c->nlibm));
+}
+
+/* ---- INTERFACE CONTRACT ---------------------------------------------------- */
+
+/* The table's columns: field, role, dir, dtype, shape, then init-by-caller
+ * unpadded.  Each is padded to its widest entry plus one (at least the
+ * seed's width) and followed by one space. */
+enum { C_FIELD, C_ROLE, C_DIR, C_DTYPE, C_SHAPE, NCOLS };
+
+/* One table line: the five padded cells, then init-by-caller. */
+static void table_row(HkBuf *b, const size_t *w, const char *const *cells,
+                      const char *init)
+{
+    hk_buf_puts(b, " *   ");
+    for (int c = 0; c < NCOLS; c++) {
+        put_padded(b, cells[c], w[c]);
+        hk_buf_puts(b, " ");
+    }
+    hk_buf_printf(b, "%s\n", init);
+}
+
+/* The heading and one line per interface row. */
+static void interface_table(HkBuf *b, const HkInterfaceResult *ir)
+{
+    static const size_t seed_min[NCOLS] = {0, 8, 4, 5, 6};
+    static const char *const head[NCOLS] = {"field", "role", "dir", "dtype",
+                                            "shape"};
+    size_t w[NCOLS];
+    for (int c = 0; c < NCOLS; c++)
+        w[c] = wider(seed_min[c], head[c]);
+    for (uint32_t k = 0; k < ir->nrows; k++) {
+        const HkInterfaceRow *r = &ir->rows[k];
+        const char *cells[NCOLS] = {r->field, r->role, r->dir, r->dtype,
+                                    r->shape};
+        for (int c = 0; c < NCOLS; c++)
+            if (strlen(cells[c]) + 1 > w[c])
+                w[c] = strlen(cells[c]) + 1;
+    }
+    table_row(b, w, head, "init-by-caller");
+    for (uint32_t k = 0; k < ir->nrows; k++) {
+        const HkInterfaceRow *r = &ir->rows[k];
+        const char *cells[NCOLS] = {r->field, r->role, r->dir, r->dtype,
+                                    r->shape};
+        table_row(b, w, cells, r->init);
+    }
+}
+
+/* A guarded kernel: one line per mutable or wide_out field naming the
+ * masks, since a masked sample leaves the caller's value in place. */
+static void guard_lines(HkBuf *b, HkArena *a, const HkInterfaceResult *ir)
+{
+    if (ir->nguard == 0)
+        return;
+    const char *masks = joined(a, ir->guard, ir->nguard);
+    for (uint32_t k = 0; k < ir->nrows; k++) {
+        const HkInterfaceRow *r = &ir->rows[k];
+        if (strcmp(r->role, hk_roles[HK_ROLE_MUTABLE].name) != 0 &&
+            strcmp(r->role, hk_roles[HK_ROLE_WIDE_OUT].name) != 0)
+            continue;
+        hk_buf_printf(b,
+                      " *   %s: masked samples keep the prior value (guard: "
+                      "%s); the caller initialises it.\n",
+                      r->field, masks);
+    }
+}
+
+/* Whether some row has a runtime length. */
+static int has_runtime_len(const HkInterfaceResult *ir)
+{
+    for (uint32_t k = 0; k < ir->nrows; k++)
+        if (ir->rows[k].runtime_len != NULL)
+            return 1;
+    return 0;
+}
+
+/* The INTERFACE CONTRACT: the fixed paragraph, the table, the guard
+ * lines, the entry paragraph; it closes the comment. */
+static void interface_contract(HkBuf *b, HkArena *a, const HkLowered *l)
+{
+    const HkInterfaceResult *ir = l->iface;
+    hk_buf_puts(b,
+        " * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at\n"
+        " *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at\n"
+        " *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).\n"
+        " *   A runtime-length plane carries its length in the int64_t field after its pointer.\n");
+    interface_table(b, ir);
+    guard_lines(b, a, ir);
+    hk_buf_printf(b,
+        " *   %s_%s() validates args and every pointer, 0 <= base <= n_samples and\n"
+        " *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.\n",
+        l->kernel->name, l->profile.target->entry);
+    if (has_runtime_len(ir))
+        hk_buf_puts(b, " *   Every runtime length must be at least 1 (HAWK_E_RANGE otherwise).\n");
+    hk_buf_puts(b, " *   Re-entrant, allocation-free. */\n");
+}
+
+/* ---- the declarations ------------------------------------------------------ */
+
+/* Whether a member is a bool (a mask plane): the header then needs
+ * <stdbool.h> to compile alone. */
+static int needs_bool(const HkLowered *l)
+{
+    for (uint32_t k = 0; k < l->iface->nrows; k++)
+        if (row_slot(l, &l->iface->rows[k])->type.elem == HK_I1)
+            return 1;
+    return 0;
+}
+
+/* The HAWK_EMBEDDED_TYPES block: the same text in every header of one
+ * width, an #error for a header of the other. */
+static void types_block(HkBuf *b, const HkLowered *l)
+{
+    int bits = l->float32 ? 32 : 64;
+    hk_buf_printf(b,
+        "#ifndef HAWK_EMBEDDED_TYPES\n"
+        "#define HAWK_EMBEDDED_TYPES %d\n"
+        "typedef %s hawk_real_t;\n"
+        "typedef int64_t hawk_int_t;\n"
+        "typedef enum { HAWK_OK = 0, HAWK_E_NULL = 1, HAWK_E_RANGE = 2 } hawk_status_t;\n"
+        "#elif HAWK_EMBEDDED_TYPES != %d\n"
+        "#error \"%s.h: float%d unit; another hawk header in this build defined hawk_real_t at a different width\"\n"
+        "#endif\n",
+        bits, l->float32 ? "float  " : "double ", bits, l->kernel->name, bits);
+}
+
+/* One struct member: type and name padded to their columns, then the
+ * comment's role, dir and shape word padded to theirs. */
+typedef struct {
+    const char *type, *decl, *role, *dir, *shape, *layout;
+} Member;
+
+/* One member line; a _len member's comment has its words only. */
+static void put_member(HkBuf *b, const Member *m, const size_t *w)
+{
+    hk_buf_puts(b, "    ");
+    put_padded(b, m->type, w[0]);
+    hk_buf_puts(b, " ");
+    put_padded(b, m->decl, w[1]);
+    hk_buf_puts(b, " /* ");
+    if (m->role == NULL) {
+        hk_buf_printf(b, "%s */\n", m->layout);
+        return;
+    }
+    put_padded(b, m->role, w[2]);
+    hk_buf_puts(b, " ");
+    put_padded(b, m->dir, w[3]);
+    hk_buf_puts(b, " ");
+    put_padded(b, m->shape, w[4]);
+    hk_buf_printf(b, " %s */\n", m->layout);
+}
+
+/* The members in row order, a runtime length after its plane. */
+static Member *members(HkArena *a, const HkLowered *l, uint32_t *n)
+{
+    const HkInterfaceResult *ir = l->iface;
+    Member *m = hk_alloc(a, (2 * (size_t)ir->nrows + 1) * sizeof *m);
+    *n = 0;
+    for (uint32_t k = 0; k < ir->nrows; k++) {
+        const HkInterfaceRow *r = &ir->rows[k];
+        m[(*n)++] = (Member){member_type(a, l, r), member_decl(a, l, r),
+                             r->role, r->dir,
+                             shape_word(a, row_slot(l, r)->type),
+                             layout_words(a, l, r)};
+        if (r->runtime_len != NULL)
+            m[(*n)++] = (Member){
+                "int64_t", hk_asprintf(a, "%s;", r->runtime_len), NULL,
+                NULL, NULL,
+                hk_asprintf(a, "the length of %s, at least 1", r->field)};
+    }
+    return m;
+}
+
+/* <name>_args_t: one member per interface row, in row order. */
+static void args_struct(HkBuf *b, HkArena *a, const HkLowered *l)
+{
+    uint32_t n;
+    Member *m = members(a, l, &n);
+    /* type: widest; name: widest + 1 (so two spaces after the widest name
+     * with its ';'); role, dir, shape: at least the seed's widths. */
+    size_t w[5] = {0, 0, 7, 4, 9};
+    for (uint32_t k = 0; k < n; k++) {
+        w[0] = wider(w[0], m[k].type);
+        w[1] = wider(w[1], m[k].decl);
+        if (m[k].role == NULL)
+            continue;
+        w[2] = wider(w[2], m[k].role);
+        w[3] = wider(w[3], m[k].dir);
+        w[4] = wider(w[4], m[k].shape);
+    }
+    w[1]++;
+    hk_buf_puts(b, "typedef struct {\n");
+    for (uint32_t k = 0; k < n; k++)
+        put_member(b, &m[k], w);
+    hk_buf_printf(b, "} %s_args_t;\n", l->kernel->name);
+}
+
+/* The whole header, in the seed's order (cunit.h). */
+void hk_cheader(HkArena *a, const HkLowered *l, HkCUnit *u)
+{
+    const char *name = l->kernel->name;
+    const char *guard = hk_asprintf(a, "HAWK_%s_H", upper(a, name));
+    HkBuf b;
+    hk_buf_init(&b, a);
+    hk_buf_printf(&b, "/* %s.h -- generated by hawk %s; do not edit.\n", name,
+                  hawk_version());
+    traceability(&b, a, l);
+    budgets(&b, a, l);
+    interface_contract(&b, a, l);
+    hk_buf_printf(&b, "#ifndef %s\n#define %s\n", guard, guard);
+    hk_buf_puts(&b, "#include <stdint.h>\n#include <stddef.h>\n");
+    if (needs_bool(l))
+        hk_buf_puts(&b, "#include <stdbool.h>\n");
+    types_block(&b, l);
+    args_struct(&b, a, l);
+    hk_buf_printf(&b,
+                  "hawk_status_t %s_%s(const %s_args_t* args, int64_t base, "
+                  "int64_t count, int64_t n_samples);\n",
+                  name, l->profile.target->entry, name);
+    hk_buf_puts(&b, "#endif\n");
+    u->h_text = hk_buf_cstr(&b);
+}

@@ -1,0 +1,499 @@
+/* cwriter_stmt.c -- the statements of the per-sample body: one const local
+ * per value at its definition, plane reads and writes in SoA form, and the
+ * structured control flow (docs/EmbeddedC.md, "The C unit").
+ *
+ * Loop-carried values and the results of if and dispatch are non-const
+ * locals declared before the construct and assigned at its yield; a loop's
+ * results are const copies after it.  A break leaves the loop before the
+ * yield, so the carried locals still hold the values the trip began with,
+ * which LangRef makes the results.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "cwriter.h"
+
+void hk_cw_line(HkCW *w, const char *fmt, ...)
+{
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    size_t len = n > 0 ? (size_t)n : 0u;
+    char *s = hk_alloc(w->a, len + 1u);
+    vsnprintf(s, len + 1u, fmt, ap);
+    va_end(ap);
+    for (uint32_t k = 0; k < w->indent; k++)
+        hk_buf_puts(w->out, "    ");
+    hk_buf_put(w->out, s, len);
+    hk_buf_puts(w->out, "\n");
+}
+
+static HkType type_of(const HkCW *w, HkVal v)
+{
+    return w->f->values[v].type;
+}
+
+static const char *ctype_of(HkCW *w, HkVal v)
+{
+    HkElem e = (HkElem)type_of(w, v).elem;
+    if (e == HK_I1)
+        w->need_bool = 1;
+    return hk_cw_ctype(w, e);
+}
+
+/* The defining instruction of v, or NULL. */
+static const HkInst *def_of(const HkCW *w, HkVal v)
+{
+    const HkValue *val = &w->f->values[v];
+    return val->kind == HK_DEF_INST ? val->def : NULL;
+}
+
+/* ---- component access of tensor values ------------------------------------ */
+
+/* Component c of v: v itself at rank 0, a build's operand, or the local
+ * of a whole-used load's component.  NULL after hk_cw_fail. */
+static const char *component(HkCW *w, const HkInst *at, HkVal v, uint32_t c)
+{
+    if (type_of(w, v).rank == 0)
+        return hk_cw_val(w, v);
+    const HkInst *d = def_of(w, v);
+    if (d != NULL && d->op == HK_OP_BUILD && c < d->nops)
+        return hk_cw_val(w, d->ops[c]);
+    if (d != NULL && d->op == HK_OP_LOAD && w->comps[v] != NULL)
+        return w->comps[v][c];
+    hk_cw_fail(w, at, "a tensor that is neither built nor loaded");
+    return NULL;
+}
+
+/* "_0", or "_1_2" for a rank-2 type: a component's name suffix. */
+static const char *comp_suffix(HkCW *w, HkType t, uint32_t c)
+{
+    if (t.rank == 2)
+        return hk_asprintf(w->a, "_%u_%u", c / t.dim[1], c % t.dim[1]);
+    return hk_asprintf(w->a, "_%u", c);
+}
+
+/* ---- reads ------------------------------------------------------------------ */
+
+static void emit_load(HkCW *w, const HkInst *i)
+{
+    HkVal v = i->res[0];
+    HkType t = type_of(w, v);
+    if (t.rank == 0) {
+        hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
+                   hk_cw_soa(w, i->slot, 0, NULL, 0));
+        return;
+    }
+    /* A tensor load is read component by component where it is taken
+     * apart; one stored as it is reads every component here, before any
+     * later store to its plane. */
+    if (!w->whole[v])
+        return;
+    uint32_t n = hk_components(t);
+    w->comps[v] = hk_alloc(w->a, (n + 1u) * sizeof *w->comps[v]);
+    for (uint32_t c = 0; c < n; c++) {
+        w->comps[v][c] = hk_cw_name_value(w, v, comp_suffix(w, t, c));
+        hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), w->comps[v][c],
+                   hk_cw_soa(w, i->slot, c, NULL, 0));
+    }
+}
+
+/* extract of a loaded tensor: the plane read of that component. */
+static void emit_extract(HkCW *w, const HkInst *i)
+{
+    HkVal src = i->ops[0], v = i->res[0];
+    const HkInst *d = def_of(w, src);
+    HkType t = type_of(w, src);
+    if (d == NULL || d->op != HK_OP_LOAD || i->nimm != t.rank) {
+        hk_cw_fail(w, i, "an extract of a value that is not a loaded tensor");
+        return;
+    }
+    uint32_t c = t.rank == 2 ? (uint32_t)i->imm[0] * t.dim[1] + (uint32_t)i->imm[1]
+                             : (uint32_t)i->imm[0];
+    if (w->comps[src] != NULL) {
+        w->cname[v] = w->comps[src][c];  /* already a local */
+        return;
+    }
+    hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
+               hk_cw_soa(w, d->slot, c, NULL, 0));
+}
+
+static void clamp_comment(HkCW *w, int32_t s)
+{
+    hk_cw_line(w, "/* '%s' has a runtime length: the index is clamped to "
+                  "[0, len - 1]. */",
+               w->f->slots[s].name);
+}
+
+static void emit_gather(HkCW *w, const HkInst *i)
+{
+    HkVal v = i->res[0];
+    clamp_comment(w, i->slot);
+    hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
+               hk_cw_flat(w, i->slot, hk_cw_val(w, i->ops[i->nops - 1])));
+}
+
+/* ---- writes ----------------------------------------------------------------- */
+
+/* The row expression of a tape write: the index itself where the analysis
+ * proved it inside the rows, else clamped to them. */
+static const char *tape_row(HkCW *w, const HkInst *i)
+{
+    const char *r = hk_cw_val(w, i->ops[i->nops - 1]);
+    uint32_t rows = w->f->slots[i->slot].type.dim[0];
+    if (i->serial < w->f->nserials && w->index_status[i->serial] == 1)
+        return r;
+    hk_cw_need(w, HK_CH_CLAMP_INDEX);
+    const char *row = hk_cw_fresh(w, hk_asprintf(w->a, "%s_row", r));
+    hk_cw_line(w, "/* The row is not proven inside the tape's %u rows: it is "
+                  "clamped to them. */",
+               rows);
+    hk_cw_line(w, "const int64_t %s = hawk_clamp_index(%s, INT64_C(%u));", row, r,
+               rows);
+    return row;
+}
+
+/* A plain assignment of every component of v to the sample's own column
+ * of a per-sample plane, or to row row of a tape. */
+static void write_columns(HkCW *w, const HkInst *i, HkVal v, const char *row)
+{
+    HkType st = w->f->slots[i->slot].type;
+    uint32_t n = hk_components(type_of(w, v));
+    uint32_t row_comps = row != NULL && st.rank == 2 ? st.dim[1] : 1u;
+    for (uint32_t c = 0; c < n; c++) {
+        const char *x = component(w, i, v, c);
+        if (x == NULL)
+            return;
+        hk_cw_line(w, "%s = %s;", hk_cw_soa(w, i->slot, c, row, row_comps), x);
+    }
+}
+
+/* A write into a flat plane of runtime length at index k (the sample's own
+ * position when k is "i"); add: += (the scattered accumulate). */
+static void write_flat(HkCW *w, const HkInst *i, HkVal v, const char *k, int add)
+{
+    HkElem e = (HkElem)type_of(w, v).elem;
+    const char *x = component(w, i, v, 0);
+    if (x == NULL)
+        return;
+    clamp_comment(w, i->slot);
+    if (!add) {
+        hk_cw_line(w, "%s = %s;", hk_cw_flat(w, i->slot, k), x);
+        return;
+    }
+    if (e != HK_I64 && e != HK_I32) {
+        /* reals round as one addition; u32 wraps in C */
+        hk_cw_line(w, "%s += %s;", hk_cw_flat(w, i->slot, k), x);
+        return;
+    }
+    /* A signed sum wraps through the helper (LangRef). */
+    HkIntType t = e == HK_I64 ? HK_IT_I64 : HK_IT_I32;
+    uint32_t id = hk_ch_int(t, HK_IO_ADD);
+    hk_cw_need(w, id);
+    hk_cw_need(w, HK_CH_CLAMP_INDEX);
+    const char *at = hk_cw_fresh(w, hk_asprintf(w->a, "at_%s", w->f->slots[i->slot].name));
+    hk_cw_line(w, "const int64_t %s = hawk_clamp_index(%s, args->%s);", at, k,
+               w->lenfield[i->slot]);
+    const char *cell = hk_asprintf(w->a, "args->%s[%s]", w->field[i->slot], at);
+    hk_cw_line(w, "%s = %s(%s, %s);", cell, hk_ch_name(w->a, id), cell, x);
+}
+
+/* store and accum (LangRef "Planes"): own column, tape row, flat index. */
+static void emit_write(HkCW *w, const HkInst *i)
+{
+    HkVal v = i->ops[0];
+    const HkSlot *slot = &w->f->slots[i->slot];
+    if (slot->role == HK_ROLE_OUT) {
+        if (!i->has_index) {
+            hk_cw_fail(w, i, "a tape write without a row");
+            return;
+        }
+        write_columns(w, i, v, tape_row(w, i));
+        return;
+    }
+    if (hk_cw_is_flat(w, i->slot)) {
+        if (type_of(w, v).rank != 0) {
+            hk_cw_fail(w, i, "a tensor written into a flat plane");
+            return;
+        }
+        if (i->has_index) {
+            write_flat(w, i, v, hk_cw_val(w, i->ops[i->nops - 1]),
+                       i->op == HK_OP_ACCUM);
+            return;
+        }
+        w->uses_i = 1;
+        write_flat(w, i, v, "i", 0);
+        return;
+    }
+    /* own column of a per-sample plane: an accumulate is a store under
+     * the plain and atomic sinks */
+    write_columns(w, i, v, NULL);
+}
+
+/* ---- regions ---------------------------------------------------------------- */
+
+/* Where each yield operand goes: dests[k] the local of result k, NULL when
+ * the C does not keep it. */
+typedef struct {
+    const char **dests;
+    uint32_t n;
+    const HkInst *loop;   /* the loop whose carried values these are */
+} Dests;
+
+/* The carried value index of v in loop l, or UINT32_MAX. */
+static uint32_t carried_index(const HkCW *w, const HkInst *l, HkVal v)
+{
+    const HkValue *val = &w->f->values[v];
+    if (l == NULL || val->kind != HK_DEF_ITER || val->def != l)
+        return UINT32_MAX;
+    return val->index;
+}
+
+/* The assignments of a yield.  A loop's yield that reads a carried value
+ * another assignment has already changed reads a copy taken first. */
+static void emit_yield(HkCW *w, const HkInst *y, const Dests *to)
+{
+    const char **src = hk_alloc(w->a, (y->nops + 1u) * sizeof *src);
+    for (uint32_t j = 0; j < y->nops && j < to->n; j++) {
+        src[j] = hk_cw_val(w, y->ops[j]);
+        uint32_t k = carried_index(w, to->loop, y->ops[j]);
+        if (to->dests[j] == NULL || k == UINT32_MAX || k >= j ||
+            to->dests[k] == NULL)
+            continue;
+        const char *copy = hk_cw_fresh(w, hk_asprintf(w->a, "%s_prev", src[j]));
+        hk_cw_line(w, "const %s %s = %s;", ctype_of(w, y->ops[j]), copy, src[j]);
+        src[j] = copy;
+    }
+    for (uint32_t j = 0; j < y->nops && j < to->n; j++)
+        if (to->dests[j] != NULL && strcmp(to->dests[j], src[j]) != 0)
+            hk_cw_line(w, "%s = %s;", to->dests[j], src[j]);
+}
+
+static void emit_insts(HkCW *w, const HkBlock *b, const Dests *to);
+
+/* A region's statements at one more indent, its yield as assignments. */
+static void emit_region(HkCW *w, const HkBlock *b, const Dests *to)
+{
+    w->indent++;
+    emit_insts(w, b, to);
+    w->indent--;
+}
+
+/* Renders region b into its own buffer: "" when it spells nothing. */
+static const char *render_region(HkCW *w, const HkBlock *b, const Dests *to)
+{
+    HkBuf *saved = w->out;
+    HkBuf tmp;
+    hk_buf_init(&tmp, w->a);
+    w->out = &tmp;
+    emit_region(w, b, to);
+    w->out = saved;
+    return hk_buf_cstr(&tmp);
+}
+
+/* Declares the kept results of region op i; fills dests. */
+static void declare_results(HkCW *w, const HkInst *i, Dests *to)
+{
+    to->n = i->nres;
+    to->dests = hk_alloc(w->a, (i->nres + 1u) * sizeof *to->dests);
+    to->loop = NULL;
+    for (uint32_t k = 0; k < i->nres; k++) {
+        HkVal r = i->res[k];
+        if (w->dead[r] || w->uses[r] == 0)
+            continue;
+        to->dests[k] = hk_cw_val(w, r);
+        hk_cw_line(w, "%s %s;", ctype_of(w, r), to->dests[k]);
+    }
+}
+
+static void emit_if(HkCW *w, const HkInst *i)
+{
+    Dests to;
+    declare_results(w, i, &to);
+    const char *c = hk_cw_val(w, i->ops[0]);
+    const char *then = render_region(w, &i->regions[0], &to);
+    const char *els = i->nregions > 1 ? render_region(w, &i->regions[1], &to) : "";
+    if (then[0] == '\0' && els[0] == '\0')
+        return;
+    if (then[0] == '\0') {
+        hk_cw_line(w, "if (!%s) {", c);
+        hk_buf_puts(w->out, els);
+    } else {
+        hk_cw_line(w, "if (%s) {", c);
+        hk_buf_puts(w->out, then);
+        if (els[0] != '\0') {
+            hk_cw_line(w, "} else {");
+            hk_buf_puts(w->out, els);
+        }
+    }
+    hk_cw_line(w, "}");
+}
+
+/* dispatch: a switch over the clamped selector, one clause per case, the
+ * last as default (MISRA C:2012 Rules 16.4 and 16.6); each clause counts
+ * itself in the mix plane. */
+static void emit_dispatch(HkCW *w, const HkInst *i)
+{
+    Dests to;
+    declare_results(w, i, &to);
+    const char *mix = w->field[i->slot];
+    uint32_t n = i->nregions;
+    if (n == 1) {
+        /* one case: it always runs, no selector to read */
+        emit_insts(w, &i->regions[0], &to);
+        hk_cw_line(w, "args->%s[0] += 1U;", mix);
+        return;
+    }
+    hk_cw_need(w, HK_CH_CLAMP_INDEX);
+    hk_cw_line(w, "/* The case run is the selector clamped to [0, %u]; its "
+                  "mix cell counts it. */",
+               n - 1);
+    hk_cw_line(w, "switch (hawk_clamp_index(%s, INT64_C(%u))) {",
+               hk_cw_val(w, i->ops[0]), n);
+    for (uint32_t c = 0; c < n; c++) {
+        if (c + 1 < n)
+            hk_cw_line(w, "case %u:", c);
+        else
+            hk_cw_line(w, "default:");
+        w->indent++;
+        hk_cw_line(w, "{");
+        emit_region(w, &i->regions[c], &to);
+        w->indent++;
+        hk_cw_line(w, "args->%s[%u] += 1U;", mix, c);
+        w->indent--;
+        hk_cw_line(w, "}");
+        hk_cw_line(w, "break;");
+        w->indent--;
+    }
+    hk_cw_line(w, "}");
+}
+
+/* A runtime count: the loop ends at n held to [lo, lo + K], which runs
+ * clamp(n - lo, 0, K) trips without forming n - lo.  Returns the end. */
+static const char *runtime_end(HkCW *w, const HkInst *l, const char *iv)
+{
+    if (l->max_trip > INT64_MAX - l->lo) {
+        hk_cw_fail(w, l, "a runtime-count loop whose bound overflows int64_t");
+        return NULL;
+    }
+    const char *n = hk_cw_val(w, l->ops[0]);
+    const char *end = hk_cw_fresh(w, hk_asprintf(w->a, "%s_end", iv));
+    const char *lo = hk_cw_i64(w, l->lo), *hi = hk_cw_i64(w, l->lo + l->max_trip);
+    hk_cw_line(w, "/* The runtime count %s runs clamp(%s - %" PRId64 ", 0, %" PRId64
+                  ") trips (LangRef):",
+               n, n, l->lo, l->max_trip);
+    hk_cw_line(w, " * the loop ends at %s held to [%" PRId64 ", %" PRId64
+                  "], so no subtraction can overflow. */",
+               n, l->lo, l->lo + l->max_trip);
+    hk_cw_line(w, "int64_t %s;", end);
+    hk_cw_line(w, "if (%s <= %s) {", n, lo);
+    hk_cw_line(w, "    %s = %s;", end, lo);
+    hk_cw_line(w, "} else if (%s >= %s) {", n, hi);
+    hk_cw_line(w, "    %s = %s;", end, hi);
+    hk_cw_line(w, "} else {");
+    hk_cw_line(w, "    %s = %s;", end, n);
+    hk_cw_line(w, "}");
+    return end;
+}
+
+static void emit_loop(HkCW *w, const HkInst *l)
+{
+    uint32_t off = l->has_count ? 1u : 0u;
+    Dests to = {hk_alloc(w->a, (l->nres + 1u) * sizeof *to.dests), l->nres, l};
+    for (uint32_t k = 0; k < l->nres; k++) {
+        HkVal it = l->iters[k];
+        if (w->dead[it])
+            continue;
+        to.dests[k] = hk_cw_val(w, it);
+        hk_cw_line(w, "%s %s = %s;", ctype_of(w, it), to.dests[k],
+                   hk_cw_val(w, l->ops[off + k]));
+    }
+    const char *iv = hk_cw_val(w, l->ivar);
+    const char *end = l->has_count ? runtime_end(w, l, iv) : hk_cw_i64(w, l->hi);
+    if (end == NULL)
+        return;
+    hk_cw_line(w, "int64_t %s;", iv);
+    hk_cw_line(w, "for (%s = %s; %s < %s; ++%s) {", iv, hk_cw_i64(w, l->lo), iv,
+               end, iv);
+    emit_region(w, &l->regions[0], &to);
+    hk_cw_line(w, "}");
+    for (uint32_t k = 0; k < l->nres; k++) {
+        HkVal r = l->res[k];
+        if (w->uses[r] == 0 || to.dests[k] == NULL)
+            continue;
+        hk_cw_line(w, "const %s %s = %s;", ctype_of(w, r), hk_cw_val(w, r),
+                   to.dests[k]);
+    }
+}
+
+static void emit_break(HkCW *w, const HkInst *i)
+{
+    hk_cw_line(w, "if (%s) {", hk_cw_val(w, i->ops[0]));
+    hk_cw_line(w, "    /* the carried values stay those this trip began with */");
+    hk_cw_line(w, "    break;");
+    hk_cw_line(w, "}");
+}
+
+static void emit_pure(HkCW *w, const HkInst *i)
+{
+    HkVal v = i->res[0];
+    w->note = NULL;
+    if (i->op == HK_OP_CONST) {
+        hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
+                   hk_cw_literal(w, &i->cst, 0, (HkElem)type_of(w, v).elem));
+        return;
+    }
+    const char *e = hk_cw_expr(w, i);
+    if (e == NULL)
+        return;
+    if (w->note != NULL)
+        hk_cw_line(w, "/* %s */", w->note);
+    hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v), e);
+}
+
+static void emit_inst(HkCW *w, const HkInst *i)
+{
+    switch (i->op) {
+    case HK_OP_LOAD: emit_load(w, i); return;
+    case HK_OP_EXTRACT: emit_extract(w, i); return;
+    case HK_OP_BUILD: return;  /* spelled by the write that takes it */
+    case HK_OP_GATHER: emit_gather(w, i); return;
+    case HK_OP_STORE:
+    case HK_OP_ACCUM: emit_write(w, i); return;
+    case HK_OP_BUMP: hk_cw_line(w, "args->%s[0] += 1U;", w->field[i->slot]); return;
+    case HK_OP_LOOP: emit_loop(w, i); return;
+    case HK_OP_IF: emit_if(w, i); return;
+    case HK_OP_DISPATCH: emit_dispatch(w, i); return;
+    case HK_OP_BREAK_IF: emit_break(w, i); return;
+    case HK_OP_RET: return;
+    default: break;
+    }
+    if ((hk_ops[i->op].flags & HK_F_PURE) != 0 && i->nres == 1 &&
+        type_of(w, i->res[0]).rank == 0) {
+        emit_pure(w, i);
+        return;
+    }
+    hk_cw_fail(w, i, hk_asprintf(w->a, "'%s' here", hk_ops[i->op].mnemonic));
+}
+
+static void emit_insts(HkCW *w, const HkBlock *b, const Dests *to)
+{
+    for (const HkInst *i = b->first; i != NULL && !w->failed; i = i->next) {
+        if (i->serial < w->f->nserials && w->skip[i->serial])
+            continue;
+        if (i->op == HK_OP_YIELD) {
+            if (to != NULL)
+                emit_yield(w, i, to);
+            continue;
+        }
+        emit_inst(w, i);
+    }
+}
+
+void hk_cw_block(HkCW *w, const HkBlock *b)
+{
+    emit_insts(w, b, NULL);
+}

@@ -1,0 +1,174 @@
+/* lower.c -- the one lowering every target shares: a kernel as parsed
+ * becomes the scalar IR the writers read, with the verify analyses taken
+ * on the way (docs/EmbeddedC.md, "The C unit").
+ *
+ * The kernel is lowered in a module of its own: the module's source with
+ * every other kernel blanked out (each byte but a line end becomes a
+ * space) is parsed again, so a refusal of another kernel cannot stop this
+ * one, the caller's module is never changed, and every line, column and
+ * byte offset stays what it was.  One pipeline then runs: inline, the
+ * analyses, scalarize, cse, dce.  The analyses' results are taken when
+ * the last analysis has run, before scalarize invalidates the cache; they
+ * live in the arena and stay valid.
+ */
+#include <string.h>
+
+#include "context.h"
+#include "cunit.h"
+#include "emit.h"
+
+/* The analyses of hawk-opt -verify-embedded, then the scalar lowering. */
+#define LOWER_PIPELINE                                                       \
+    "inline,feature-refusal,trip-bound,index-clamp,fp-domain,int-sites,"    \
+    "cost,interface,scalarize,cse,dce"
+/* The last analysis of LOWER_PIPELINE: the results are taken after it. */
+#define LAST_ANALYSIS "interface"
+
+typedef struct {
+    HkFunc *kernel;
+    HkLowered *out;
+    int taken;
+} Capture;
+
+/* The result of analysis id on f, or NULL when it is not valid. */
+static const void *valid_result(const HkFunc *f, HkPassId id)
+{
+    uint64_t bit = UINT64_C(1) << id;
+    if (f->analyses == NULL || (f->analyses_valid & bit) == 0)
+        return NULL;
+    return f->analyses[id];
+}
+
+/* After-pass hook: takes the analyses once the last one has run. */
+static void take_analyses(void *user, const char *pass, const HkModule *m)
+{
+    Capture *c = user;
+    const HkFunc *f = c->kernel;
+    (void)m;
+    if (strcmp(pass, LAST_ANALYSIS) != 0)
+        return;
+    c->out->features = valid_result(f, HK_PASS_FEATURE_REFUSAL);
+    c->out->trips = valid_result(f, HK_PASS_TRIP_BOUND);
+    c->out->index = valid_result(f, HK_PASS_INDEX_CLAMP);
+    c->out->domain = valid_result(f, HK_PASS_FP_DOMAIN);
+    c->out->ints = valid_result(f, HK_PASS_INT_SITES);
+    c->out->cost = valid_result(f, HK_PASS_COST);
+    c->out->iface = valid_result(f, HK_PASS_INTERFACE);
+    c->taken = c->out->features != NULL && c->out->trips != NULL &&
+               c->out->index != NULL && c->out->domain != NULL &&
+               c->out->ints != NULL && c->out->cost != NULL &&
+               c->out->iface != NULL;
+}
+
+/* m's source with every function but k blanked, except the funcs (a
+ * kernel may call them).  NULL when m has no source text. */
+static char *isolate_source(HkArena *a, const HkModule *m, const HkFunc *k)
+{
+    if (m->src.text == NULL || m->src.len == 0)
+        return NULL;
+    char *text = hk_strndup(a, m->src.text, m->src.len);
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        const HkFunc *f = m->funcs[i];
+        if (f == k || !f->is_kernel || f->src_end > m->src.len)
+            continue;
+        for (uint32_t p = f->src_begin; p < f->src_end; p++)
+            if (text[p] != '\n' && text[p] != '\r')
+                text[p] = ' ';
+    }
+    return text;
+}
+
+/* The function named name in m, or NULL. */
+static HkFunc *find_func(HkModule *m, const char *name)
+{
+    uint32_t id = hk_func_index(m, name, strlen(name));
+    return id < m->nfuncs ? m->funcs[id] : NULL;
+}
+
+/* A module holding k alone among the kernels: parsed again from the
+ * blanked source, or m itself when it has no source.  *kout gets the
+ * kernel in it.  NULL after a diagnostic. */
+static HkModule *own_module(HawkContext *ctx, HkModule *m, HkFunc *k,
+                            HkFunc **kout)
+{
+    char *text = isolate_source(ctx->arena, m, k);
+    if (text == NULL) {
+        *kout = k;
+        return m;
+    }
+    HkModule *own = hawk_parse_chunk(ctx, m->src.name, text, m->src.len,
+                                     m->src.line_base);
+    if (own == NULL || hawk_verify(ctx, own) != 0)
+        return NULL;
+    *kout = find_func(own, k->name);
+    return *kout != NULL ? own : NULL;
+}
+
+/* Digests of k as parsed: its canonical text and its source span. */
+static void take_digests(HkArena *a, const HkModule *m, const HkFunc *k,
+                         HkLowered *out)
+{
+    HkBuf b;
+    hk_buf_init(&b, a);
+    hk_print_func(&b, k);
+    out->walk_digest = hk_sha256_hex(a, b.data ? b.data : "", b.len);
+    if (m->src.text != NULL && k->src_end <= m->src.len &&
+        k->src_begin <= k->src_end)
+        out->source_digest = hk_sha256_hex(a, m->src.text + k->src_begin,
+                                           k->src_end - k->src_begin);
+    else
+        out->source_digest = "unavailable";
+}
+
+/* The profile under pm's options; 0, or -1 with a diagnostic. */
+static int read_profile(HawkContext *ctx, HawkPassManager *pm, HkModule *m,
+                        HkProfile *p)
+{
+    HawkPassRun run;
+    memset(&run, 0, sizeof run);
+    run.ctx = ctx;
+    run.module = m;
+    run.info = &ctx->passes[HK_PASS_INTERFACE];
+    run.pass_index = (uint32_t)HK_PASS_INTERFACE;
+    run.pm = pm;
+    return hk_profile_read(&run, p);
+}
+
+/* Scalar mode: float32 when a real slot is f32 (LangRef "Types"). */
+static int is_float32(const HkFunc *k)
+{
+    for (uint32_t s = 0; s < k->nslots; s++)
+        if (k->slots[s].type.elem == HK_F32)
+            return 1;
+    return 0;
+}
+
+int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
+             const char *const *opt_keys, const char *const *opt_vals,
+             uint32_t nopts, HkLowered *out)
+{
+    memset(out, 0, sizeof *out);
+    HkFunc *own_k = NULL;
+    HkModule *own = own_module(ctx, m, k, &own_k);
+    if (own == NULL)
+        return -1;
+    /* Before any pass: the walk digest is of the kernel as written. */
+    take_digests(ctx->arena, own, own_k, out);
+    HawkPassManager *pm = hawk_pass_manager_create(ctx);
+    for (uint32_t i = 0; i < nopts; i++)
+        hawk_pass_manager_set_option(pm, opt_keys[i], opt_vals[i]);
+    Capture cap = {own_k, out, 0};
+    hawk_pass_manager_set_after_pass(pm, take_analyses, &cap);
+    if (read_profile(ctx, pm, own, &out->profile) != 0 ||
+        hawk_pass_manager_parse(pm, LOWER_PIPELINE) != 0 ||
+        hawk_pass_manager_run(pm, own) != 0)
+        return -1;
+    if (!cap.taken) {
+        hk_error(&ctx->diags, &own->src, own_k->loc,
+                 "'%s': the verify analyses left no result", own_k->name);
+        return -1;
+    }
+    out->kernel = own_k;
+    out->float32 = is_float32(own_k);
+    return 0;
+}

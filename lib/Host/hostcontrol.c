@@ -1,0 +1,205 @@
+/* hostcontrol.c -- loop, break_if, if and dispatch.
+ *
+ * Values that cross a region's edge (loop-carried values, the results of
+ * if and dispatch) live in entry-block allocas, as the C's non-const
+ * locals do; mem2reg turns them into phis.  A trip assigns every carried
+ * value at its yield, after all yielded values are computed, so a
+ * break_if leaves the loop with the values the trip started with
+ * (LangRef "Breaks"). */
+#include "hostint.h"
+
+/* One alloca per component of each of the n values vals. */
+static LLVMValueRef **slots_for(HkHostGen *g, const HkVal *vals, uint32_t n)
+{
+    LLVMValueRef **s = hk_alloc(g->a, (n + 1u) * sizeof *s);
+    for (uint32_t k = 0; k < n; k++) {
+        HkType t = hk_host_type(g, vals[k]);
+        uint32_t c = hk_components(t);
+        s[k] = hk_alloc(g->a, (c + 1u) * sizeof *s[k]);
+        for (uint32_t j = 0; j < c; j++)
+            s[k][j] = hk_host_alloca(g, hk_host_elem(g, (HkElem)t.elem),
+                                     g->f->values[vals[k]].name);
+    }
+    return s;
+}
+
+/* Stores the components of vals into slots: all read first, then all
+ * written (the values are SSA, so no temporary is needed). */
+static void assign(HkHostGen *g, LLVMValueRef **slots, const HkVal *like,
+                   const HkVal *vals, uint32_t n)
+{
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t c = hk_components(hk_host_type(g, like[k]));
+        for (uint32_t j = 0; j < c; j++)
+            LLVMBuildStore(g->b, hk_host_comp(g, vals[at], j), slots[k][j]);
+        at++;
+    }
+}
+
+/* Binds each of vals to the current contents of its slots. */
+static void bind_from(HkHostGen *g, LLVMValueRef **slots, const HkVal *vals,
+                      uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        HkType t = hk_host_type(g, vals[k]);
+        uint32_t c = hk_components(t);
+        LLVMValueRef *v = hk_alloc(g->a, (c + 1u) * sizeof *v);
+        for (uint32_t j = 0; j < c; j++)
+            v[j] = LLVMBuildLoad2(g->b, hk_host_elem(g, (HkElem)t.elem),
+                                  slots[k][j], "");
+        g->vals[vals[k]] = v;
+    }
+}
+
+/* The yield ending region b, or NULL. */
+static const HkInst *yield_of(const HkBlock *b)
+{
+    return b->last != NULL && b->last->op == HK_OP_YIELD ? b->last : NULL;
+}
+
+/* Lowers region b, then assigns its yield to slots and branches to join
+ * (unless the region already ended). */
+static void region(HkHostGen *g, HkBlock *b, LLVMValueRef **slots,
+                   const HkInst *owner, LLVMBasicBlockRef join)
+{
+    hk_host_block_body(g, b);
+    const HkInst *y = yield_of(b);
+    if (y != NULL && owner->nres > 0) {
+        if (y->nops != owner->nres) {
+            hk_host_fail(g, y, "a yield that does not match its results");
+            return;
+        }
+        assign(g, slots, owner->res, y->ops, owner->nres);
+    }
+    LLVMBuildBr(g->b, join);
+}
+
+/* The end of the loop's index range: hi, or lo + clamp(n - lo, 0, K)
+ * with a saturating subtraction for a runtime count. */
+static LLVMValueRef loop_end(HkHostGen *g, HkInst *i)
+{
+    if (!i->has_count)
+        return hk_host_i64(g, i->hi);
+    LLVMTypeRef t = LLVMInt64TypeInContext(g->ctx);
+    LLVMTypeRef params[2] = {t, t};
+    LLVMTypeRef ft = LLVMFunctionType(t, params, 2, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(g->mod, "llvm.ssub.sat.i64");
+    if (fn == NULL)
+        fn = LLVMAddFunction(g->mod, "llvm.ssub.sat.i64", ft);
+    LLVMValueRef args[2] = {hk_host_comp(g, i->ops[0], 0),
+                            hk_host_i64(g, i->lo)};
+    LLVMValueRef d = LLVMBuildCall2(g->b, ft, fn, args, 2, "");
+    LLVMValueRef zero = hk_host_i64(g, 0), k = hk_host_i64(g, i->max_trip);
+    d = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, d, zero, ""),
+                        zero, d, "");
+    d = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, d, k, ""), k,
+                        d, "trips");
+    return LLVMBuildAdd(g->b, hk_host_i64(g, i->lo), d, "");
+}
+
+void hk_host_loop(HkHostGen *g, HkInst *i)
+{
+    uint32_t off = i->has_count ? 1u : 0u;
+    uint32_t n = i->nres;
+    HkBlock *body = &i->regions[0];
+    const HkInst *y = yield_of(body);
+    if (i->nops != off + n || (n > 0 && (y == NULL || y->nops != n))) {
+        hk_host_fail(g, i, "a loop whose inits or yield do not match its "
+                           "carried values");
+        return;
+    }
+    LLVMValueRef **carried = slots_for(g, i->iters, n);
+    assign(g, carried, i->iters, i->ops + off, n);
+    LLVMValueRef end = loop_end(g, i);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(g->ctx);
+    LLVMValueRef iv = hk_host_alloca(g, i64, g->f->values[i->ivar].name);
+    LLVMBuildStore(g->b, hk_host_i64(g, i->lo), iv);
+    LLVMBasicBlockRef head = hk_host_block(g, "loop.head");
+    LLVMBasicBlockRef trip = hk_host_block(g, "loop.body");
+    LLVMBasicBlockRef exit = hk_host_block(g, "loop.exit");
+    LLVMBuildBr(g->b, head);
+
+    LLVMPositionBuilderAtEnd(g->b, head);
+    LLVMValueRef k = LLVMBuildLoad2(g->b, i64, iv, "");
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, k, end, ""), trip,
+                    exit);
+
+    LLVMPositionBuilderAtEnd(g->b, trip);
+    hk_host_bind1(g, i->ivar, k);
+    bind_from(g, carried, i->iters, n);
+    HkHostLoop ctx = {exit, g->loop};
+    g->loop = &ctx;
+    hk_host_block_body(g, body);
+    g->loop = ctx.outer;
+    if (n > 0)
+        assign(g, carried, i->iters, y->ops, n);
+    LLVMBuildStore(g->b, LLVMBuildAdd(g->b, k, hk_host_i64(g, 1), ""), iv);
+    LLVMBuildBr(g->b, head);
+
+    LLVMPositionBuilderAtEnd(g->b, exit);
+    bind_from(g, carried, i->res, n);
+}
+
+/* Leaves the innermost loop when the condition holds. */
+void hk_host_break_if(HkHostGen *g, HkInst *i)
+{
+    if (g->loop == NULL) {
+        hk_host_fail(g, i, "break_if outside a loop");
+        return;
+    }
+    LLVMBasicBlockRef cont = hk_host_block(g, "loop.cont");
+    LLVMBuildCondBr(g->b, hk_host_comp(g, i->ops[0], 0), g->loop->exit, cont);
+    LLVMPositionBuilderAtEnd(g->b, cont);
+}
+
+void hk_host_if(HkHostGen *g, HkInst *i)
+{
+    LLVMValueRef **res = slots_for(g, i->res, i->nres);
+    LLVMBasicBlockRef then_bb = hk_host_block(g, "if.then");
+    LLVMBasicBlockRef else_bb = hk_host_block(g, "if.else");
+    LLVMBasicBlockRef join = hk_host_block(g, "if.end");
+    LLVMBuildCondBr(g->b, hk_host_comp(g, i->ops[0], 0), then_bb, else_bb);
+    LLVMPositionBuilderAtEnd(g->b, then_bb);
+    region(g, &i->regions[0], res, i, join);
+    LLVMPositionBuilderAtEnd(g->b, else_bb);
+    if (i->nregions > 1)
+        region(g, &i->regions[1], res, i, join);
+    else
+        LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, join);
+    bind_from(g, res, i->res, i->nres);
+}
+
+/* Case clamp(sel, 0, K - 1) runs, then counts itself in its mix cell; the
+ * last case is the switch's default, as in the C. */
+void hk_host_dispatch(HkHostGen *g, HkInst *i)
+{
+    uint32_t ncase = i->nregions;
+    LLVMValueRef **res = slots_for(g, i->res, i->nres);
+    LLVMValueRef sel = hk_host_comp(g, i->ops[0], 0);
+    LLVMValueRef zero = hk_host_i64(g, 0);
+    LLVMValueRef last = hk_host_i64(g, (int64_t)ncase - 1);
+    sel = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, sel, zero, ""),
+                          zero, sel, "");
+    sel = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, sel, last, ""),
+                          last, sel, "case");
+    LLVMBasicBlockRef join = hk_host_block(g, "dispatch.end");
+    LLVMBasicBlockRef *bb = hk_alloc(g->a, (ncase + 1u) * sizeof *bb);
+    for (uint32_t k = 0; k < ncase; k++)
+        bb[k] = hk_host_block(g, hk_asprintf(g->a, "case%u", k));
+    LLVMValueRef sw = LLVMBuildSwitch(g->b, sel, bb[ncase - 1], ncase - 1);
+    for (uint32_t k = 0; k + 1 < ncase; k++)
+        LLVMAddCase(sw, hk_host_i64(g, k), bb[k]);
+    for (uint32_t k = 0; k < ncase && !g->failed; k++) {
+        LLVMPositionBuilderAtEnd(g->b, bb[k]);
+        hk_host_block_body(g, &i->regions[k]);
+        const HkInst *y = yield_of(&i->regions[k]);
+        if (y != NULL && i->nres > 0)
+            assign(g, res, i->res, y->ops, i->nres);
+        hk_host_mix_bump(g, i->slot, hk_host_i64(g, k));
+        LLVMBuildBr(g->b, join);
+    }
+    LLVMPositionBuilderAtEnd(g->b, join);
+    bind_from(g, res, i->res, i->nres);
+}

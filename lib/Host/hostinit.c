@@ -1,0 +1,74 @@
+/* hostinit.c -- LLVM's native target: registration, the target machine of
+ * this CPU and the optimization pipeline. */
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "hostint.h"
+
+/* The native target, its asm printer and parser: LLVM's registration is
+ * idempotent, so a second call is harmless. */
+void hk_host_init(void)
+{
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    LLVMInitializeNativeAsmParser();
+}
+
+/* Copies an LLVM message into the arena and disposes it. */
+static const char *take_message(HkArena *a, char *msg)
+{
+    const char *s = hk_strdup(a, msg != NULL ? msg : "(no message)");
+    if (msg != NULL)
+        LLVMDisposeMessage(msg);
+    return s;
+}
+
+/* The native triple, CPU and features: the code runs where it is built
+ * (the JIT) or on a machine of the same kind (the object). */
+LLVMTargetMachineRef hk_host_machine(HkArena *a, const char **why)
+{
+    hk_host_init();
+    char *triple = LLVMGetDefaultTargetTriple();
+    LLVMTargetRef target;
+    char *err = NULL;
+    if (LLVMGetTargetFromTriple(triple, &target, &err) != 0) {
+        *why = hk_asprintf(a, "no LLVM target for '%s': %s", triple,
+                           take_message(a, err));
+        LLVMDisposeMessage(triple);
+        return NULL;
+    }
+    char *cpu = LLVMGetHostCPUName();
+    char *features = LLVMGetHostCPUFeatures();
+    /* PIC so the object links into a shared library as well. */
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
+        target, triple, cpu, features, LLVMCodeGenLevelDefault, LLVMRelocPIC,
+        LLVMCodeModelDefault);
+    LLVMDisposeMessage(features);
+    LLVMDisposeMessage(cpu);
+    if (tm == NULL)
+        *why = hk_asprintf(a, "LLVM made no target machine for '%s'", triple);
+    LLVMDisposeMessage(triple);
+    return tm;
+}
+
+/* default<O2> with both vectorizers on (what clang runs at -O2).  No
+ * fast-math flag is ever set on the IR, and the machine's default
+ * fp-contract mode fuses only llvm.fmuladd, which the unit never calls,
+ * so the pipeline keeps every rounding the kernel states. */
+int hk_host_optimize(HkArena *a, LLVMModuleRef m, LLVMTargetMachineRef tm,
+                     const char **why)
+{
+    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    LLVMPassBuilderOptionsSetLoopVectorization(opts, 1);
+    LLVMPassBuilderOptionsSetSLPVectorization(opts, 1);
+    LLVMPassBuilderOptionsSetLoopInterleaving(opts, 1);
+    LLVMPassBuilderOptionsSetLoopUnrolling(opts, 1);
+    LLVMErrorRef e = LLVMRunPasses(m, "default<O2>", tm, opts);
+    LLVMDisposePassBuilderOptions(opts);
+    if (e == NULL)
+        return 0;
+    char *msg = LLVMGetErrorMessage(e);
+    *why = hk_strdup(a, msg);
+    LLVMDisposeErrorMessage(msg);
+    return -1;
+}

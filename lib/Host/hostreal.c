@@ -1,0 +1,220 @@
+/* hostreal.c -- real arithmetic, comparisons, conversions, libm calls and
+ * constants, each the operation the C unit's spelling computes.
+ *
+ * No instruction carries a fast-math flag and none is an llvm.fmuladd, so
+ * every operation rounds on its own as LangRef states.
+ *
+ * libm functions are called by name.  sqrt, fabs, floor and ceil are
+ * exactly rounded (IEEE 754): every implementation gives the same bits, so
+ * they are declared readnone and the optimizer may inline, fold or
+ * vectorize them.  Every other call (exp, sin, pow, ...) is marked
+ * nobuiltin: LLVM keeps it as written, never folds it at a constant and
+ * never rewrites it (pow(2, x) into exp2, which gcc does not do), so the
+ * unit computes what the process's libm computes, as the C unit does.
+ * The one exception is pow with a constant exponent of 0, 1, 2 or -1,
+ * which every optimizing C compiler folds (pow_fold below).
+ */
+#include <string.h>
+
+#include "hostint.h"
+
+LLVMValueRef hk_host_real_binary(HkHostGen *g, HkOp op, HkElem e,
+                                 LLVMValueRef x, LLVMValueRef y)
+{
+    (void)e;
+    switch (op) {
+    case HK_OP_FADD: return LLVMBuildFAdd(g->b, x, y, "");
+    case HK_OP_FSUB: return LLVMBuildFSub(g->b, x, y, "");
+    case HK_OP_FMUL: return LLVMBuildFMul(g->b, x, y, "");
+    case HK_OP_FDIV: return LLVMBuildFDiv(g->b, x, y, "");
+    case HK_OP_MINIMUM:
+    case HK_OP_MAXIMUM: {
+        /* the first NaN, else x < y ? x : y (x > y ? x : y) */
+        LLVMValueRef xnan = LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, "");
+        LLVMValueRef ynan = LLVMBuildFCmp(g->b, LLVMRealUNO, y, y, "");
+        LLVMValueRef pick = LLVMBuildFCmp(
+            g->b, op == HK_OP_MINIMUM ? LLVMRealOLT : LLVMRealOGT, x, y, "");
+        LLVMValueRef r = LLVMBuildSelect(g->b, pick, x, y, "");
+        r = LLVMBuildSelect(g->b, ynan, y, r, "");
+        return LLVMBuildSelect(g->b, xnan, x, r, "");
+    }
+    default:
+        break;
+    }
+    hk_host_fail(g, NULL, hk_asprintf(g->a, "'%s' is not a real op",
+                                      hk_ops[op].mnemonic));
+    return LLVMGetUndef(LLVMTypeOf(x));
+}
+
+/* The C spellings (== < ..., the negated opposite for the unordered ones,
+ * isnan for ord/uno) compute exactly LLVM's predicates. */
+LLVMValueRef hk_host_fcmp(HkHostGen *g, HkPred p, LLVMValueRef x,
+                          LLVMValueRef y)
+{
+    static const LLVMRealPredicate map[] = {
+        [HK_P_OEQ] = LLVMRealOEQ, [HK_P_ONE] = LLVMRealONE,
+        [HK_P_OLT] = LLVMRealOLT, [HK_P_OLE] = LLVMRealOLE,
+        [HK_P_OGT] = LLVMRealOGT, [HK_P_OGE] = LLVMRealOGE,
+        [HK_P_UEQ] = LLVMRealUEQ, [HK_P_UNE] = LLVMRealUNE,
+        [HK_P_ULT] = LLVMRealULT, [HK_P_ULE] = LLVMRealULE,
+        [HK_P_UGT] = LLVMRealUGT, [HK_P_UGE] = LLVMRealUGE,
+        [HK_P_ORD] = LLVMRealORD, [HK_P_UNO] = LLVMRealUNO,
+    };
+    if ((unsigned)p > (unsigned)HK_P_UNO) {
+        hk_host_fail(g, NULL, "an fcmp predicate outside fcmp's set");
+        return LLVMGetUndef(LLVMInt1TypeInContext(g->ctx));
+    }
+    return LLVMBuildFCmp(g->b, map[p], x, y, "");
+}
+
+/* The function `name` of type t(args), declared once. */
+static LLVMValueRef declare(HkHostGen *g, const char *name, LLVMTypeRef ft)
+{
+    LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
+    if (fn == NULL)
+        fn = LLVMAddFunction(g->mod, name, ft);
+    return fn;
+}
+
+/* libm's function of op on e: "sqrt", "sqrtf" (the f32 form appends 'f'). */
+static const char *libm_name(HkHostGen *g, HkOp op, HkElem e)
+{
+    const char *base = hk_ops[op].libm;
+    return e == HK_F32 ? hk_asprintf(g->a, "%sf", base) : base;
+}
+
+/* The libm functions that are exactly rounded operations. */
+static int is_exact(HkOp op)
+{
+    return op == HK_OP_SQRT || op == HK_OP_RSQRT || op == HK_OP_ABS ||
+           op == HK_OP_FLOOR || op == HK_OP_CEIL;
+}
+
+/* LLVM's enum attribute of this name. */
+static LLVMAttributeRef enum_attr(HkHostGen *g, const char *name)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    return LLVMCreateEnumAttribute(g->ctx, kind, 0);
+}
+
+/* LLVMAttributeFunctionIndex, an enum constant of -1, as the unsigned
+ * index type it stands for. */
+#define FUNCTION_INDEX (~(LLVMAttributeIndex)0)
+
+/* Gives function fn the attribute name. */
+static void add_attr(HkHostGen *g, LLVMValueRef fn, const char *name)
+{
+    LLVMAddAttributeAtIndex(fn, FUNCTION_INDEX, enum_attr(g, name));
+}
+
+/* pow(x, c) for a constant c of 0, 1, 2 or -1 as 1, x, x * x, 1 / x: the
+ * folds gcc and clang both apply to the C unit's pow call at -O1 and above
+ * (without any fast-math flag), so the host unit spells them too.  NULL
+ * for any other pow, which stays a call. */
+static LLVMValueRef pow_fold(HkHostGen *g, LLVMTypeRef t, LLVMValueRef x,
+                             LLVMValueRef y)
+{
+    if (LLVMIsAConstantFP(y) == NULL)
+        return NULL;
+    LLVMBool loses = 0;
+    double c = LLVMConstRealGetDouble(y, &loses);
+    if (c == 0.0)
+        return LLVMConstReal(t, 1.0);
+    if (c == 1.0)
+        return x;
+    if (c == 2.0)
+        return LLVMBuildFMul(g->b, x, x, "");
+    if (c == -1.0)
+        return LLVMBuildFDiv(g->b, LLVMConstReal(t, 1.0), x, "");
+    return NULL;
+}
+
+LLVMValueRef hk_host_libm(HkHostGen *g, HkOp op, HkElem e,
+                          LLVMValueRef *args, unsigned n)
+{
+    LLVMTypeRef t = hk_host_elem(g, e);
+    LLVMTypeRef params[2] = {t, t};
+    LLVMTypeRef ft = LLVMFunctionType(t, params, n, 0);
+    const char *name = libm_name(g, op, e);
+    if (name[0] == '\0' || n < 1 || n > 2) {
+        hk_host_fail(g, NULL, hk_asprintf(g->a, "'%s' calls no libm function",
+                                          hk_ops[op].mnemonic));
+        return LLVMGetUndef(t);
+    }
+    if (op == HK_OP_POW) {
+        LLVMValueRef folded = pow_fold(g, t, args[0], args[1]);
+        if (folded != NULL)
+            return folded;
+    }
+    LLVMValueRef fn = declare(g, name, ft);
+    LLVMValueRef r = LLVMBuildCall2(g->b, ft, fn, args, n, "");
+    if (is_exact(op))
+        add_attr(g, fn, "readnone");
+    else
+        LLVMAddCallSiteAttribute(r, FUNCTION_INDEX,
+                                 enum_attr(g, "nobuiltin"));
+    LLVMAddCallSiteAttribute(r, FUNCTION_INDEX,
+                             enum_attr(g, "nounwind"));
+    if (op == HK_OP_RSQRT) /* 1 / sqrt(x): the division rounds on its own */
+        r = LLVMBuildFDiv(g->b, LLVMConstReal(t, 1.0), r, "");
+    return r;
+}
+
+/* fptosi: truncation toward zero, NaN gives 0, out of range saturates:
+ * exactly llvm.fptosi.sat (the C's hawk_<f>_to_<i> helpers). */
+static LLVMValueRef fptosi_sat(HkHostGen *g, HkElem from, HkElem to,
+                               LLVMValueRef x)
+{
+    LLVMTypeRef it = hk_host_elem(g, to), ft = hk_host_elem(g, from);
+    const char *name = hk_asprintf(g->a, "llvm.fptosi.sat.i%u.f%u",
+                                   to == HK_I64 ? 64u : 32u,
+                                   from == HK_F64 ? 64u : 32u);
+    LLVMTypeRef fnt = LLVMFunctionType(it, &ft, 1, 0);
+    return LLVMBuildCall2(g->b, fnt, declare(g, name, fnt), &x, 1, "");
+}
+
+LLVMValueRef hk_host_convert(HkHostGen *g, HkOp op, HkElem from, HkElem to,
+                             LLVMValueRef x)
+{
+    LLVMTypeRef t = hk_host_elem(g, to);
+    switch (op) {
+    case HK_OP_SITOFP: return LLVMBuildSIToFP(g->b, x, t, "");
+    case HK_OP_UITOFP: return LLVMBuildUIToFP(g->b, x, t, "");
+    case HK_OP_FPTOSI: return fptosi_sat(g, from, to, x);
+    case HK_OP_FPEXT: return LLVMBuildFPExt(g->b, x, t, "");
+    case HK_OP_FPTRUNC: return LLVMBuildFPTrunc(g->b, x, t, "");
+    case HK_OP_SEXT: return LLVMBuildSExt(g->b, x, t, "");
+    case HK_OP_ZEXT: return LLVMBuildZExt(g->b, x, t, "");
+    case HK_OP_TRUNC: return LLVMBuildTrunc(g->b, x, t, "");
+    default: break;
+    }
+    hk_host_fail(g, NULL, hk_asprintf(g->a, "'%s' is not a conversion",
+                                      hk_ops[op].mnemonic));
+    return LLVMGetUndef(t);
+}
+
+/* A real with the given bits: NaN is the C's NAN (positive, quiet, no
+ * payload) whatever the literal's bits, as the C spells every NaN. */
+static LLVMValueRef real_bits(HkHostGen *g, HkElem e, double v)
+{
+    LLVMTypeRef t = hk_host_elem(g, e);
+    if (v == v)
+        return LLVMConstReal(t, v);
+    if (e == HK_F32)
+        return LLVMConstBitCast(
+            LLVMConstInt(LLVMInt32TypeInContext(g->ctx), 0x7fc00000u, 0), t);
+    return LLVMConstBitCast(LLVMConstInt(LLVMInt64TypeInContext(g->ctx),
+                                         0x7ff8000000000000ull, 0),
+                            t);
+}
+
+LLVMValueRef hk_host_const(HkHostGen *g, const HkInst *i, HkElem e,
+                           uint32_t k)
+{
+    if (hk_is_float(e))
+        return real_bits(g, e, i->cst.f != NULL ? i->cst.f[k]
+                                                : (double)i->cst.i[k]);
+    int64_t v = i->cst.i != NULL ? i->cst.i[k] : (int64_t)i->cst.f[k];
+    return LLVMConstInt(hk_host_elem(g, e), (unsigned long long)v,
+                        e != HK_I1);
+}

@@ -1,0 +1,33 @@
+/* hawk_emit.h -- hawk-emit's pieces: the configuration its flags fill
+ * (options.c) and the run over one input (main.c). */
+#ifndef HAWK_EMIT_TOOL_H
+#define HAWK_EMIT_TOOL_H
+
+#include <stddef.h>
+
+#include "hawk/emit.h"
+#include "hawk/hawk.h"
+#include "tool_io.h"
+#include "tool_opts.h"
+
+#define EMIT_TOOL "hawk-emit"
+
+/* What the command line asked for. */
+typedef struct {
+    const char *input;        /* NULL until given; "-" is stdin */
+    const char *target;       /* -target=; NULL: the default row */
+    const char *out_dir;      /* -o; NULL: "." */
+    const char *kernel;       /* -kernel=; NULL: every kernel */
+    const char **keys;        /* the profile flags, malloc'd */
+    const char **vals;
+    size_t nopts;
+    int no_check, print, time, help, version;
+    int emit_llvm;            /* -emit-llvm: also <name>.ll (host row) */
+} EmitConfig;
+
+/* Fills cfg from argv; 0, or 1 after an error message. */
+int emit_parse_command_line(EmitConfig *cfg, int argc, char **argv);
+void emit_print_help(void);
+void emit_config_free(EmitConfig *cfg);
+
+#endif

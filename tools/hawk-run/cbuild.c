@@ -1,0 +1,191 @@
+/* cbuild.c -- the C unit of a kernel as a loaded shared object: written
+ * into a private temporary directory, compiled with the resolved C
+ * compiler (argv, never a shell), loaded with dlopen, and the directory
+ * removed again.  Nothing here names the directory in normal output. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "tool_io.h"
+#include "tool_opts.h"
+
+/* The flags every C build gets, before the user's -cflags: the build
+ * the bit-identity promise is made for (docs/EmbeddedC.md). */
+static const char *const base_flags[] = {
+    "-std=c99", "-O2", "-ffp-contract=off", "-fPIC", "-shared",
+};
+
+/* The files of one build, relative to dir. */
+typedef struct {
+    const char *dir;          /* the mkdtemp directory */
+    const char *c, *h, *so;   /* "<name>.c", "<name>.h", "<name>.so" */
+} BuildDir;
+
+/* Removes whatever of b's files exist, then the directory. */
+static void remove_dir(HkArena *a, const BuildDir *b)
+{
+    const char *files[] = {b->c, b->h, b->so};
+    for (size_t k = 0; k < 3; k++)
+        (void)unlink(hk_asprintf(a, "%s/%s", b->dir, files[k]));
+    (void)rmdir(b->dir);
+}
+
+/* Creates the private directory under $TMPDIR (else /tmp). */
+static int make_dir(HkArena *a, const char *kernel, BuildDir *b)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *dir = hk_asprintf(a, "%s/hawk-run.XXXXXX",
+                            tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+    if (mkdtemp(dir) == NULL)
+        return tool_error(RUN_TOOL, "'%s': cannot create a temporary "
+                                    "directory: %s", kernel, strerror(errno));
+    b->dir = dir;
+    return 0;
+}
+
+/* Writes the .c and .h texts of u into b. */
+static int write_unit(HkArena *a, const char *kernel, const BuildDir *b,
+                      const HkCUnit *u)
+{
+    const char *why;
+    if (hk_write_whole(a, hk_asprintf(a, "%s/%s", b->dir, b->c), u->c_text,
+                       strlen(u->c_text), &why) != 0 ||
+        hk_write_whole(a, hk_asprintf(a, "%s/%s", b->dir, b->h), u->h_text,
+                       strlen(u->h_text), &why) != 0)
+        return tool_error(RUN_TOOL, "'%s': %s", kernel, why);
+    return 0;
+}
+
+/* The compiler's argv: cc, the base flags, cflags split at blanks, the
+ * output and the source (named relative to the build directory), libm. */
+static const char **compile_argv(HkArena *a, const char *cc,
+                                 const char *cflags, const BuildDir *b)
+{
+    size_t nwords = cflags ? strlen(cflags) / 2 + 1 : 0;
+    size_t nbase = sizeof base_flags / sizeof base_flags[0];
+    const char **argv = hk_alloc(a, (nbase + nwords + 6) * sizeof *argv);
+    size_t n = 0;
+    argv[n++] = cc;
+    for (size_t k = 0; k < nbase; k++)
+        argv[n++] = base_flags[k];
+    for (const char *p = cflags; p != NULL && *p != '\0';) {
+        p += strspn(p, " \t\n");
+        size_t len = strcspn(p, " \t\n");
+        if (len > 0)
+            argv[n++] = hk_strndup(a, p, len);
+        p += len;
+    }
+    argv[n++] = "-o";
+    argv[n++] = b->so;
+    argv[n++] = b->c;
+    argv[n++] = "-lm";
+    argv[n] = NULL;
+    return argv;
+}
+
+/* Compiles b's .c into b's .so with the resolved C compiler. */
+static int compile(HkArena *a, const char *kernel, const char *cflags,
+                   const BuildDir *b, const char **command)
+{
+    HkTool cc;
+    const char *why;
+    if (hk_resolve_cc(a, &cc, &why) != 0)
+        return tool_error(RUN_TOOL, "'%s': %s", kernel, why);
+    const char **argv = compile_argv(a, cc.path, cflags, b);
+    *command = hk_command_text(a, argv);
+    HkRunResult r = hk_run_in(a, b->dir, argv);
+    if (!r.started)
+        return tool_error(RUN_TOOL, "'%s': cannot run the C compiler: %s: %s",
+                          kernel, *command, r.errno_text);
+    if (!r.exited || r.status != 0) {
+        int n = (int)r.output_len;
+        while (n > 0 && (r.output[n - 1] == '\n' || r.output[n - 1] == ' '))
+            n--;
+        return tool_error(RUN_TOOL, "'%s': the C compiler failed (%s %d): "
+                                    "%s\n%.*s",
+                          kernel, r.exited ? "exit status" : "signal",
+                          r.status, *command, n, r.output);
+    }
+    return 0;
+}
+
+/* The class of a refused dlopen (the cc-backend notes): the environment's
+ * (the library is missing, or a signing policy refused it) or a defect of
+ * the library hawk built.  Whether the file is present decides a missing
+ * library, since a missing dependency and a signing refusal both read like
+ * a missing file. */
+static const char *load_refusal_class(const char *path, const char *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return "environment: the library is missing";
+    if (strstr(err, "code signature") != NULL ||
+        strstr(err, "not valid for use in process") != NULL)
+        return "environment: a code-signing policy refused the library";
+    return "load defect: the library the C compiler built does not load";
+}
+
+/* Loads b's .so and finds <name>_c. */
+static int load(HkArena *a, const char *kernel, const BuildDir *b,
+                const char *command, CUnitLib *out)
+{
+    const char *path = hk_asprintf(a, "%s/%s", b->dir, b->so);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (h == NULL) {
+        const char *err = dlerror();
+        err = err != NULL ? hk_strdup(a, err) : "unknown error";
+        return tool_error(RUN_TOOL, "'%s': dlopen refused the C unit (%s): "
+                                    "%s; built with: %s",
+                          kernel, load_refusal_class(path, err), err, command);
+    }
+    const char *sym = hk_asprintf(a, "%s_c", kernel);
+    void *fn = dlsym(h, sym);
+    if (fn == NULL) {
+        dlclose(h);
+        return tool_error(RUN_TOOL, "'%s': the C unit has no '%s'; built "
+                                    "with: %s",
+                          kernel, sym, command);
+    }
+    out->handle = h;
+    /* POSIX guarantees a dlsym'd function pointer converts back. */
+    memcpy(&out->entry, &fn, sizeof fn);
+    return 0;
+}
+
+int cbuild_load(HawkContext *ctx, const HkLowered *l, const char *cflags,
+                CUnitLib *out)
+{
+    HkArena *a = ctx->arena;
+    const char *kernel = l->kernel->name;
+    memset(out, 0, sizeof *out);
+    HkCUnit u;
+    memset(&u, 0, sizeof u);
+    if (hk_cwriter(a, l, &u, &ctx->diags) != 0)
+        return 1;
+    hk_cheader(a, l, &u);
+    BuildDir b = {NULL, hk_asprintf(a, "%s.c", kernel),
+                  hk_asprintf(a, "%s.h", kernel),
+                  hk_asprintf(a, "%s.so", kernel)};
+    if (make_dir(a, kernel, &b) != 0)
+        return 1;
+    const char *command = "";
+    int rc = write_unit(a, kernel, &b, &u) ||
+             compile(a, kernel, cflags, &b, &command) ||
+             load(a, kernel, &b, command, out);
+    /* a loaded object stays mapped after its file is gone */
+    remove_dir(a, &b);
+    return rc;
+}
+
+void cbuild_unload(CUnitLib *u)
+{
+    if (u->handle != NULL)
+        dlclose(u->handle);
+    u->handle = NULL;
+    u->entry = NULL;
+}

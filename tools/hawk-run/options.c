@@ -1,0 +1,148 @@
+/* options.c -- hawk-run's command line: one table, parsed by
+ * tools/common/tool_opts.c. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+#include "tool_opts.h"
+
+/* The most samples one kernel compares: planes stay well inside memory. */
+#define MAX_SAMPLES INT64_C(100000000)
+#define MAX_ROUNDS INT64_C(1000)
+
+/* Parses v as a decimal integer in [lo, hi] into *out; 0 or 1. */
+static int parse_count(const char *opt, const char *v, int64_t lo, int64_t hi,
+                       int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || errno != 0 || x < lo || x > hi)
+        return tool_error(RUN_TOOL,
+                          "option '-%s' expects an integer in [%" PRId64
+                          ", %" PRId64 "], got '%s'",
+                          opt, lo, hi, v);
+    *out = (int64_t)x;
+    return 0;
+}
+
+static int set_samples(void *st, const ToolOpt *row, const char *v)
+{
+    return parse_count(row->name, v, 1, MAX_SAMPLES,
+                       &((RunConfig *)st)->samples);
+}
+
+static int set_rounds(void *st, const ToolOpt *row, const char *v)
+{
+    return parse_count(row->name, v, 1, MAX_ROUNDS,
+                       &((RunConfig *)st)->rounds);
+}
+
+/* -seed=S: any unsigned 64-bit decimal. */
+static int set_seed(void *st, const ToolOpt *row, const char *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (*v == '\0' || *v == '-' || *end != '\0' || errno != 0)
+        return tool_error(RUN_TOOL,
+                          "option '-%s' expects an unsigned integer, got '%s'",
+                          row->name, v);
+    ((RunConfig *)st)->seed = (uint64_t)x;
+    return 0;
+}
+
+static int set_cflags(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row;
+    ((RunConfig *)st)->cflags = v;
+    return 0;
+}
+
+static int set_kernel(void *st, const ToolOpt *row, const char *v)
+{
+    if (*v == '\0')
+        return tool_error(RUN_TOOL, "option '-%s' needs a kernel name",
+                          row->name);
+    ((RunConfig *)st)->kernel = v;
+    return 0;
+}
+
+static int set_exact_nan(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row, (void)v;
+    ((RunConfig *)st)->exact_nan = 1;
+    return 0;
+}
+
+static int set_print_layout(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row, (void)v;
+    ((RunConfig *)st)->print_layout = 1;
+    return 0;
+}
+
+static int set_help(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row, (void)v;
+    ((RunConfig *)st)->help = 1;
+    return 0;
+}
+
+static int set_version(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row, (void)v;
+    ((RunConfig *)st)->version = 1;
+    return 0;
+}
+
+static const ToolOpt run_table[] = {
+    {"samples", TOOL_VALUE, set_samples, "N",
+     "samples compared per kernel, over all rounds (default 4096)"},
+    {"rounds", TOOL_VALUE, set_rounds, "R",
+     "launches per kernel, each with fresh uniforms and lengths (default 8)"},
+    {"seed", TOOL_VALUE, set_seed, "S",
+     "seed of the value generator (default 1)"},
+    {"cflags", TOOL_VALUE, set_cflags, "'FLAGS'",
+     "extra flags for the C build, split at blanks, after the defaults"},
+    {"kernel", TOOL_VALUE, set_kernel, "NAME",
+     "compare only kernel NAME"},
+    {"exact-nan", TOOL_FLAG, set_exact_nan, NULL,
+     "a NaN must match the other unit's NaN bit for bit (sign, payload)"},
+    {"print-layout", TOOL_FLAG, set_print_layout, NULL,
+     "print each kernel's args struct layout (offsets, sizes) and run nothing"},
+    {"help", TOOL_FLAG, set_help, NULL, "print this help and exit"},
+    {"version", TOOL_FLAG, set_version, NULL, "print the version and exit"},
+};
+
+/* The input file operand: at most one. */
+static int set_input(void *st, const char *arg)
+{
+    RunConfig *cfg = st;
+    if (cfg->input != NULL)
+        return tool_error(RUN_TOOL, "more than one input file ('%s', '%s')",
+                          cfg->input, arg);
+    cfg->input = arg;
+    return 0;
+}
+
+static const ToolSpec run_spec = {
+    RUN_TOOL, "[options] [input.hir | -]", run_table,
+    sizeof run_table / sizeof run_table[0], set_input,
+};
+
+int run_parse_command_line(RunConfig *cfg, int argc, char **argv)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->samples = 4096;
+    cfg->rounds = 8;
+    cfg->seed = 1;
+    return tool_parse_args(&run_spec, argc, argv, cfg);
+}
+
+void run_print_help(void)
+{
+    tool_print_help(&run_spec, stdout);
+}

@@ -1,0 +1,145 @@
+/* planes.c -- the planes and args struct of one launch: sized from the
+ * args layout (lib/Emit/abi.h), filled from the generator, copied so each
+ * unit and each run starts from the same bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+
+/* The longest runtime length drawn: small, so every clamp is hit. */
+#define MAX_LEN 8
+
+/* malloc that never returns NULL (a tool may exit; the library may not). */
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p == NULL) {
+        fputs(RUN_TOOL ": error: out of memory\n", stderr);
+        exit(1);
+    }
+    return p;
+}
+
+/* Elements of plane member f in a launch of n samples, len its runtime
+ * length.  A written shared plane gets at least n elements, so an
+ * own-position write stays inside the buffer however the unit spells it;
+ * a read-only one gets exactly len, so a read past the clamp is caught
+ * by the sanitizers. */
+static size_t plane_elems(const HkAbiField *f, int64_t n, int64_t len)
+{
+    switch (f->addr) {
+    case HK_ABI_SOA:
+        return (size_t)f->comps * (size_t)n;
+    case HK_ABI_FLAT_LEN: {
+        int64_t rows = f->written && n > len ? n : len;
+        return (size_t)f->comps * (size_t)rows;
+    }
+    case HK_ABI_FLAT_CELLS:
+        return f->comps;
+    case HK_ABI_BY_VALUE:
+        break;
+    }
+    return 0;
+}
+
+void launch_shape_init(LaunchShape *s, const HkAbiLayout *abi, int64_t n,
+                       Rng *r)
+{
+    memset(s, 0, sizeof *s);
+    s->abi = abi;
+    s->n = n;
+    s->planes = xmalloc(abi->nfields * sizeof *s->planes);
+    s->lens = xmalloc(abi->nfields * sizeof *s->lens);
+    for (uint32_t k = 0; k < abi->nfields; k++) {
+        const HkAbiField *f = &abi->fields[k];
+        s->lens[k] = 0;
+        if (f->kind == HK_ABI_LEN)
+            s->lens[k] = 1 + (int64_t)rng_below(r, MAX_LEN);
+    }
+    for (uint32_t k = 0; k < abi->nfields; k++) {
+        const HkAbiField *f = &abi->fields[k];
+        if (f->kind != HK_ABI_PLANE)
+            continue;
+        /* the length member, when there is one, follows its plane */
+        int64_t len = f->addr == HK_ABI_FLAT_LEN ? s->lens[k + 1] : 0;
+        PlaneShape *p = &s->planes[s->nplanes++];
+        p->field = f;
+        p->nelem = plane_elems(f, n, len);
+        p->bytes = p->nelem * f->elem_bytes;
+    }
+}
+
+void launch_shape_free(LaunchShape *s)
+{
+    free(s->planes);
+    free(s->lens);
+    s->planes = NULL;
+    s->lens = NULL;
+}
+
+/* Percent of set masks in an i1 plane: a mask guard skips about a third
+ * of the samples; other masks are set half the time. */
+static unsigned set_percent(const HkAbiField *f)
+{
+    return f->role == HK_ROLE_TERMINATED ? 30u : 50u;
+}
+
+/* Points the plane members of l->args at l's buffers. */
+static void point_planes(Launch *l, const LaunchShape *s)
+{
+    for (uint32_t k = 0; k < s->nplanes; k++) {
+        void *p = l->data[k];
+        memcpy(l->args + s->planes[k].field->offset, &p, sizeof p);
+    }
+}
+
+void launch_fill(Launch *l, const LaunchShape *s, Rng *r)
+{
+    const HkAbiLayout *abi = s->abi;
+    l->args = xmalloc((size_t)abi->size);
+    /* padding bytes too, so two copies of one launch are equal bytes */
+    memset(l->args, 0, (size_t)abi->size);
+    l->data = xmalloc((s->nplanes ? s->nplanes : 1) * sizeof *l->data);
+    for (uint32_t k = 0; k < s->nplanes; k++) {
+        const PlaneShape *p = &s->planes[k];
+        l->data[k] = xmalloc(p->bytes);
+        if (p->field->zeroed)
+            memset(l->data[k], 0, p->bytes);
+        else
+            gen_fill(r, p->field->elem, l->data[k], p->nelem,
+                     set_percent(p->field));
+    }
+    point_planes(l, s);
+    for (uint32_t k = 0; k < abi->nfields; k++) {
+        const HkAbiField *f = &abi->fields[k];
+        unsigned char *at = l->args + f->offset;
+        if (f->kind == HK_ABI_LEN)
+            memcpy(at, &s->lens[k], sizeof s->lens[k]);
+        else if (f->kind == HK_ABI_VALUE)
+            gen_fill(r, f->elem, at, f->comps, 50u);
+    }
+}
+
+void launch_clone(Launch *dst, const Launch *src, const LaunchShape *s)
+{
+    dst->args = xmalloc((size_t)s->abi->size);
+    memcpy(dst->args, src->args, (size_t)s->abi->size);
+    dst->data = xmalloc((s->nplanes ? s->nplanes : 1) * sizeof *dst->data);
+    for (uint32_t k = 0; k < s->nplanes; k++) {
+        dst->data[k] = xmalloc(s->planes[k].bytes);
+        memcpy(dst->data[k], src->data[k], s->planes[k].bytes);
+    }
+    point_planes(dst, s);
+}
+
+void launch_free(Launch *l, const LaunchShape *s)
+{
+    if (l->data != NULL)
+        for (uint32_t k = 0; k < s->nplanes; k++)
+            free(l->data[k]);
+    free(l->data);
+    free(l->args);
+    l->data = NULL;
+    l->args = NULL;
+}

@@ -60,22 +60,6 @@ static const char *upper(HkArena *a, const char *s)
 
 /* ---- what each interface row declares ------------------------------------ */
 
-/* The C element type of a slot: hawk_real_t for the unit's reals (the
- * verifier makes every real slot agree with the scalar mode). */
-static const char *elem_ctype(HkElem e)
-{
-    switch (e) {
-    case HK_F32:
-    case HK_F64: return "hawk_real_t";
-    case HK_I64: return "int64_t";
-    case HK_I32: return "int32_t";
-    case HK_U32: return "uint32_t";
-    case HK_I1: return "bool";
-    case HK_VOID: break;
-    }
-    hk_unreachable();
-}
-
 /* The slot a row describes. */
 static const HkSlot *row_slot(const HkLowered *l, const HkInterfaceRow *row)
 {
@@ -93,7 +77,10 @@ static int is_value(const HkInterfaceRow *row)
 static const char *member_type(HkArena *a, const HkLowered *l,
                                const HkInterfaceRow *row)
 {
-    const char *t = elem_ctype((HkElem)row_slot(l, row)->type.elem);
+    /* hawk_real_t for a real: the verifier makes every real slot agree
+     * with the scalar mode */
+    const char *t = hk_c_elem_type((HkElem)row_slot(l, row)->type.elem,
+                                   l->float32);
     if (is_value(row))
         return t;
     return strcmp(row->dir, "in") == 0 ? hk_asprintf(a, "const %s*", t)

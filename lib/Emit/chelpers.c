@@ -233,7 +233,35 @@ static const char *const signed_text[HK_IO_COUNT] = {
         "}\n",
 };
 
-/* ---- unsigned templates (u32): C's unsigned arithmetic already wraps ---- */
+/* ---- unsigned templates (u32): C's unsigned arithmetic already wraps ----
+ * min and max have none: the signed texts compare in $T, which serves an
+ * unsigned type as it is (write_int).  abs and the bitwise ops have none
+ * either: the C writer spells them inline on u32. */
+
+/* The body of a u32 division or remainder: expr, or 0 for a zero
+ * divisor. */
+#define UNSIGNED_BY_NONZERO(expr)                                            \
+    "{\n"                                                                    \
+    "    $T r;\n"                                                            \
+    "    if (b == $C(0)) {\n"                                                \
+    "        r = $C(0);\n"                                                   \
+    "    } else {\n"                                                         \
+    "        r = " expr ";\n"                                                \
+    "    }\n"                                                                \
+    "    return r;\n"                                                        \
+    "}\n"
+
+/* The body of a u32 shift: expr, or 0 for a count outside [0, $W). */
+#define UNSIGNED_SHIFT(expr)                                                 \
+    "{\n"                                                                    \
+    "    $T r;\n"                                                            \
+    "    if (b < $C($W)) {\n"                                                \
+    "        r = " expr ";\n"                                                \
+    "    } else {\n"                                                         \
+    "        r = $C(0);\n"                                                   \
+    "    }\n"                                                                \
+    "    return r;\n"                                                        \
+    "}\n"
 
 static const char *const unsigned_text[HK_IO_COUNT] = {
     [HK_IO_ADD] =
@@ -263,88 +291,24 @@ static const char *const unsigned_text[HK_IO_COUNT] = {
     [HK_IO_DIV] =
         "/* Unsigned division (LangRef): a zero divisor gives 0. */\n"
         "static $T hawk_$N_div($T a, $T b)\n"
-        "{\n"
-        "    $T r;\n"
-        "    if (b == $C(0)) {\n"
-        "        r = $C(0);\n"
-        "    } else {\n"
-        "        r = a / b;\n"
-        "    }\n"
-        "    return r;\n"
-        "}\n",
+        UNSIGNED_BY_NONZERO("a / b"),
     [HK_IO_FLOORDIV] =
         "/* Floor division (LangRef): on unsigned operands the truncated\n"
         " * quotient; a zero divisor gives 0. */\n"
         "static $T hawk_$N_floordiv($T a, $T b)\n"
-        "{\n"
-        "    $T r;\n"
-        "    if (b == $C(0)) {\n"
-        "        r = $C(0);\n"
-        "    } else {\n"
-        "        r = a / b;\n"
-        "    }\n"
-        "    return r;\n"
-        "}\n",
+        UNSIGNED_BY_NONZERO("a / b"),
     [HK_IO_MOD] =
         "/* Unsigned remainder (LangRef mod): a zero divisor gives 0. */\n"
         "static $T hawk_$N_mod($T a, $T b)\n"
-        "{\n"
-        "    $T r;\n"
-        "    if (b == $C(0)) {\n"
-        "        r = $C(0);\n"
-        "    } else {\n"
-        "        r = a % b;\n"
-        "    }\n"
-        "    return r;\n"
-        "}\n",
+        UNSIGNED_BY_NONZERO("a % b"),
     [HK_IO_SHL] =
         "/* Left shift (LangRef): a count outside [0, $W) gives 0. */\n"
         "static $T hawk_$N_shl($T a, $T b)\n"
-        "{\n"
-        "    $T r;\n"
-        "    if (b < $C($W)) {\n"
-        "        r = a << b;\n"
-        "    } else {\n"
-        "        r = $C(0);\n"
-        "    }\n"
-        "    return r;\n"
-        "}\n",
+        UNSIGNED_SHIFT("a << b"),
     [HK_IO_SHR] =
         "/* Logical right shift (LangRef): a count outside [0, $W) gives 0. */\n"
         "static $T hawk_$N_shr($T a, $T b)\n"
-        "{\n"
-        "    $T r;\n"
-        "    if (b < $C($W)) {\n"
-        "        r = a >> b;\n"
-        "    } else {\n"
-        "        r = $C(0);\n"
-        "    }\n"
-        "    return r;\n"
-        "}\n",
-    [HK_IO_MIN] =
-        "/* The smaller of a and b (LangRef minimum on integers). */\n"
-        "static $T hawk_$N_min($T a, $T b)\n"
-        "{\n"
-        "    $T r;\n"
-        "    if (a < b) {\n"
-        "        r = a;\n"
-        "    } else {\n"
-        "        r = b;\n"
-        "    }\n"
-        "    return r;\n"
-        "}\n",
-    [HK_IO_MAX] =
-        "/* The larger of a and b (LangRef maximum on integers). */\n"
-        "static $T hawk_$N_max($T a, $T b)\n"
-        "{\n"
-        "    $T r;\n"
-        "    if (a > b) {\n"
-        "        r = a;\n"
-        "    } else {\n"
-        "        r = b;\n"
-        "    }\n"
-        "    return r;\n"
-        "}\n",
+        UNSIGNED_SHIFT("a >> b"),
 };
 
 /* ---- the others ------------------------------------------------------------ */
@@ -517,7 +481,10 @@ static void write_int(HkBuf *b, HkIntType t, HkIntOp op)
         {"T", s->type},      {"U", s->utype}, {"N", s->tag},
         {"W", s->width},
     };
-    const char *text = t == HK_IT_U32 ? unsigned_text[op] : signed_text[op];
+    /* min and max compare in $T: their signed texts serve u32 as well */
+    int shared = op == HK_IO_MIN || op == HK_IO_MAX;
+    const char *text = t == HK_IT_U32 && !shared ? unsigned_text[op]
+                                                 : signed_text[op];
     if (text == NULL)
         hk_unreachable();
     expand(b, text, subs, sizeof subs / sizeof subs[0]);
@@ -526,9 +493,7 @@ static void write_int(HkBuf *b, HkIntType t, HkIntOp op)
 /* The C spelling of real element e (f64 or f32) in a unit of this mode. */
 static const char *real_type(int float32, int is_f32)
 {
-    if (is_f32)
-        return float32 ? "hawk_real_t" : "float";
-    return float32 ? "double" : "hawk_real_t";
+    return hk_c_elem_type(is_f32 ? HK_F32 : HK_F64, float32);
 }
 
 static void write_minmax(HkBuf *b, uint32_t id, int float32)

@@ -6,6 +6,7 @@
 #ifndef HAWK_CUNIT_H
 #define HAWK_CUNIT_H
 
+#include "abi.h"
 #include "embedded.h"
 
 typedef struct {
@@ -28,6 +29,24 @@ typedef struct {
     int float32;               /* scalar mode: 1 for float32 */
 } HkLowered;
 
+/* Whether kernel k's scalar mode is float32: a real slot is f32 (LangRef
+ * "Types"; the verifier makes the real slots agree).  lower.c. */
+int hk_kernel_float32(const HkFunc *k);
+
+/* The C type a unit of scalar mode float32 spells element e with:
+ * hawk_real_t for the mode's real, double or float for the other,
+ * int64_t, int32_t, uint32_t, bool.  cwriter_names.c. */
+const char *hk_c_elem_type(HkElem e, int float32);
+
+/* A pass manager of ctx with the profile options (opt_keys[i] =
+ * opt_vals[i], nopts pairs) set for every pass, and the profile they
+ * spell read into p; NULL after a diagnostic naming a bad option.  The
+ * export checks its options with it once, the lowering runs through it. */
+HawkPassManager *hk_lower_options(HawkContext *ctx, HkModule *m,
+                                  const char *const *opt_keys,
+                                  const char *const *opt_vals, uint32_t nopts,
+                                  HkProfile *p);
+
 /* Runs inline and the verify analyses on module m for kernel k (a refusal
  * or a failed analysis leaves its diagnostics in ctx and returns -1), takes
  * the analysis results, then runs scalarize, cse and dce.  The options
@@ -46,6 +65,21 @@ typedef struct {
     const char **libm; uint32_t nlibm;       /* libm functions the .c
                                                 calls, sorted */
 } HkCUnit;
+
+/* ---- planes.c: what both writers read alike of the planes ---------------- */
+
+/* The args struct of l's kernel (hk_abi_layout of its interface rows)
+ * into abi and, by slot, the index of the slot's pointer or value member
+ * in it (-1: none) into *by_slot; a runtime length is the member after
+ * its plane's.  Returns 0, or -1 when a row names a type no C member
+ * spells (never for a kernel the interface analysis accepted). */
+int hk_plane_members(HkArena *a, const HkLowered *l, HkAbiLayout *abi,
+                     int32_t **by_slot);
+
+/* By serial of l's kernel: 1 where the index-clamp analysis proved the
+ * instruction's index inside its plane.  Both units clamp every other
+ * runtime index. */
+uint8_t *hk_plane_proven(HkArena *a, const HkLowered *l);
 
 /* Writes the .c text of l's kernel: fills c_text, helpers, core and libm.
  * Returns 0, or -1 with a diagnostic in d for a construct it cannot

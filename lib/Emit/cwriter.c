@@ -18,20 +18,30 @@
 
 /* ---- setup -------------------------------------------------------------- */
 
-/* Field names and runtime-length fields, by slot, from the interface. */
-static void map_fields(HkCW *w)
+/* Field names and runtime-length fields, by slot, from the members of
+ * the args struct (hk_plane_members, as the host unit reads them); -1
+ * after hk_cw_fail. */
+static int map_fields(HkCW *w)
 {
-    const HkInterfaceResult *ir = w->l->iface;
+    if (hk_plane_members(w->a, w->l, &w->abi, &w->member) != 0) {
+        hk_cw_fail(w, NULL, "an interface row no C member spells");
+        return -1;
+    }
     uint32_t n = w->f->nslots + 1u;
     w->field = hk_alloc(w->a, n * sizeof *w->field);
     w->lenfield = hk_alloc(w->a, n * sizeof *w->lenfield);
-    for (uint32_t k = 0; k < ir->nrows; k++) {
-        const HkInterfaceRow *row = &ir->rows[k];
-        if (row->slot < w->f->nslots) {
-            w->field[row->slot] = row->field;
-            w->lenfield[row->slot] = row->runtime_len;
+    for (uint32_t s = 0; s < w->f->nslots; s++) {
+        int32_t m = w->member[s];
+        if (m < 0) {
+            hk_cw_fail(w, NULL, "a slot without an interface row");
+            return -1;
         }
+        const HkAbiField *x = &w->abi.fields[m];
+        w->field[s] = x->name;
+        if (x->addr == HK_ABI_FLAT_LEN)
+            w->lenfield[s] = w->abi.fields[m + 1].name;
     }
+    return 0;
 }
 
 /* loop_writes: for each loop, the slots a store or accum in its body
@@ -51,19 +61,6 @@ static void map_loop_writes(HkCW *w)
                 w->loop_writes[p->serial] = hk_alloc(w->a, f->nslots + 1u);
             w->loop_writes[p->serial][i->slot] = 1;
         }
-    }
-}
-
-/* index_status by serial from the index-clamp sites. */
-static void map_index_sites(HkCW *w)
-{
-    const HkIndexResult *ix = w->l->index;
-    w->index_status = hk_alloc(w->a, w->f->nserials + 1u);
-    for (uint32_t k = 0; ix != NULL && k < ix->nsites; k++) {
-        const HkInst *i = ix->sites[k].inst;
-        if (i != NULL && i->serial < w->f->nserials)
-            w->index_status[i->serial] =
-                ix->sites[k].status == HK_IDX_PROVEN ? 1u : 2u;
     }
 }
 
@@ -101,13 +98,9 @@ static int setup(HkCW *w, HkArena *a, const HkLowered *l, HkDiags *d)
                             "to letters, digits and '_')");
         return -1;
     }
-    map_fields(w);
-    for (uint32_t s = 0; s < w->f->nslots; s++)
-        if (w->field[s] == NULL) {
-            hk_cw_fail(w, NULL, "a slot without an interface row");
-            return -1;
-        }
-    map_index_sites(w);
+    if (map_fields(w) != 0)
+        return -1;
+    w->proven = hk_plane_proven(a, l);
     map_loop_writes(w);
     return 0;
 }
@@ -209,22 +202,22 @@ static void join_conditions(HkBuf *b, const char *const *c, uint32_t n,
     }
 }
 
-/* The plane pointers (every field not passed by value) and the runtime
- * lengths, in interface order. */
+/* The members the entry checks, in declaration order (the host entry
+ * checks the same ones): every plane pointer, every runtime length. */
 static void collect_checks(HkCW *w, const char ***ptrs, uint32_t *np,
                            const char ***lens, uint32_t *nl)
 {
-    const HkInterfaceResult *ir = w->l->iface;
-    *ptrs = hk_alloc(w->a, (ir->nrows + 1u) * sizeof **ptrs);
-    *lens = hk_alloc(w->a, (ir->nrows + 1u) * sizeof **lens);
+    const HkAbiLayout *abi = &w->abi;
+    *ptrs = hk_alloc(w->a, (abi->nfields + 1u) * sizeof **ptrs);
+    *lens = hk_alloc(w->a, (abi->nfields + 1u) * sizeof **lens);
     *np = *nl = 0;
-    for (uint32_t k = 0; k < ir->nrows; k++) {
-        const HkInterfaceRow *row = &ir->rows[k];
-        if (strcmp(row->layout, "value") != 0)
-            (*ptrs)[(*np)++] = hk_asprintf(w->a, "args->%s == NULL", row->field);
-        if (row->runtime_len != NULL)
+    for (uint32_t k = 0; k < abi->nfields; k++) {
+        const HkAbiField *m = &abi->fields[k];
+        if (m->kind == HK_ABI_PLANE)
+            (*ptrs)[(*np)++] = hk_asprintf(w->a, "args->%s == NULL", m->name);
+        else if (m->kind == HK_ABI_LEN)
             (*lens)[(*nl)++] = hk_asprintf(w->a, "args->%s < INT64_C(1)",
-                                           row->runtime_len);
+                                           m->name);
     }
 }
 

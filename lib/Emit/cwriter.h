@@ -89,9 +89,11 @@ typedef struct {
 
     const char ***comps;    /* by value: the component locals of a tensor
                                load used whole */
-    uint8_t *index_status;  /* by serial: 1 proven, 2 clamped, 0 not an
-                               index site the analysis saw (clamped) */
+    uint8_t *proven;        /* by serial: an index proven inside its plane
+                               (hk_plane_proven); every other is clamped */
 
+    HkAbiLayout abi;        /* the args struct (hk_plane_members) */
+    int32_t *member;        /* by slot: its member in abi */
     const char **field;     /* by slot: the args field ("vin_state") */
     const char **lenfield;  /* by slot: "<field>_len" or NULL */
 
@@ -143,7 +145,7 @@ const char *hk_cw_soa(HkCW *w, int32_t s, uint32_t comp, const char *row,
                       uint32_t row_comps);
 /* args->f[hawk_clamp_index(k, args->f_len)]: a flat plane at index k. */
 const char *hk_cw_flat(HkCW *w, int32_t s, const char *k);
-/* Whether slot s is a flat plane of runtime length. */
+/* Whether slot s is a flat plane: of runtime length, or shared cells. */
 int hk_cw_is_flat(const HkCW *w, int32_t s);
 
 /* ---- cwriter_live.c ------------------------------------------------------- */

@@ -191,10 +191,11 @@ static const char *conversion(HkCW *w, const HkInst *i)
     }
 }
 
-/* The libm name of op on element e: sqrt, sqrtf in float. */
-static const char *libm_name(HkCW *w, const char *base, HkElem e)
+/* The libm function op calls on element e (sqrt, sqrtf in float),
+ * recorded for the report and <math.h>. */
+static const char *libm_call(HkCW *w, HkOp op, HkElem e)
 {
-    const char *name = e == HK_F32 ? hk_asprintf(w->a, "%sf", base) : base;
+    const char *name = hk_libm_name(w->a, op, e);
     hk_cw_libm(w, name);
     return name;
 }
@@ -206,7 +207,7 @@ static const char *math(HkCW *w, const HkInst *i)
         hk_cw_fail(w, i, "a libm function of an integer (int_libm)");
         return NULL;
     }
-    const char *fn = libm_name(w, hk_ops[i->op].libm, e);
+    const char *fn = libm_call(w, i->op, e);
     const char *a = hk_cw_val(w, i->ops[0]);
     if (i->op == HK_OP_RSQRT)
         return hk_asprintf(w->a, "(%s / %s(%s))", e == HK_F32 ? "1.0F" : "1.0",
@@ -241,7 +242,7 @@ static const char *abs_expr(HkCW *w, const HkInst *i)
 {
     HkElem e = elem_of(w, i->ops[0]);
     if (hk_is_float(e))
-        return hk_asprintf(w->a, "%s(%s)", libm_name(w, "fabs", e),
+        return hk_asprintf(w->a, "%s(%s)", libm_call(w, HK_OP_ABS, e),
                            hk_cw_val(w, i->ops[0]));
     if (e == HK_U32)
         return hk_cw_val(w, i->ops[0]);  /* an unsigned value is its own abs */

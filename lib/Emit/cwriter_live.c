@@ -38,11 +38,6 @@ static void mark(Live *lv, HkVal v)
     lv->work[lv->n++] = v;
 }
 
-static const HkInst *yield_of(const HkBlock *b)
-{
-    return b->last != NULL && b->last->op == HK_OP_YIELD ? b->last : NULL;
-}
-
 static uint32_t count_offset(const HkInst *l)
 {
     return l->has_count ? 1u : 0u;
@@ -55,7 +50,7 @@ static void carried_live(Live *lv, const HkInst *l, uint32_t k)
     mark(lv, l->iters[k]);
     mark(lv, l->res[k]);
     mark(lv, l->ops[count_offset(l) + k]);
-    const HkInst *y = yield_of(&l->regions[0]);
+    const HkInst *y = hk_block_yield(&l->regions[0]);
     if (y != NULL && k < y->nops)
         mark(lv, y->ops[k]);
 }
@@ -87,7 +82,7 @@ static void visit(Live *lv, HkVal v)
         return;
     if (d->op == HK_OP_IF || d->op == HK_OP_DISPATCH) {
         for (uint32_t r = 0; r < d->nregions; r++) {
-            const HkInst *y = yield_of(&d->regions[r]);
+            const HkInst *y = hk_block_yield(&d->regions[r]);
             if (y != NULL && val->index < y->nops)
                 mark(lv, y->ops[val->index]);
         }
@@ -182,8 +177,7 @@ static int element_of(const HkCW *w, const HkInst *i, int32_t *slot,
         src->def->op != HK_OP_LOAD || i->nimm != t.rank)
         return 0;
     *slot = src->def->slot;
-    *comp = t.rank == 2 ? (uint32_t)i->imm[0] * t.dim[1] + (uint32_t)i->imm[1]
-                        : (uint32_t)i->imm[0];
+    *comp = hk_flat_index(t, i->imm, i->nimm);
     return 1;
 }
 

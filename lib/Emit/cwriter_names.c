@@ -2,6 +2,7 @@
  * element, the identifier of each value, literals, and the address of a
  * plane element (docs/EmbeddedC.md, "The C unit"). */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "cwriter.h"
@@ -21,9 +22,14 @@ void hk_cw_fail(HkCW *w, const HkInst *i, const char *what)
 
 const char *hk_cw_ctype(const HkCW *w, HkElem e)
 {
+    return hk_c_elem_type(e, w->l->float32);
+}
+
+const char *hk_c_elem_type(HkElem e, int float32)
+{
     switch (e) {
-    case HK_F64: return w->l->float32 ? "double" : "hawk_real_t";
-    case HK_F32: return w->l->float32 ? "hawk_real_t" : "float";
+    case HK_F64: return float32 ? "double" : "hawk_real_t";
+    case HK_F32: return float32 ? "hawk_real_t" : "float";
     case HK_I64: return "int64_t";
     case HK_I32: return "int32_t";
     case HK_U32: return "uint32_t";
@@ -94,29 +100,29 @@ const char *hk_cw_i64(HkCW *w, int64_t v)
     return hk_asprintf(w->a, "INT64_C(%" PRId64 ")", v);
 }
 
-/* A real literal: the printer's shortest round-trip text, F in float. */
+/* A real literal: the printer's shortest round-trip text, F in float;
+ * NaN and the infinities as <math.h> spells them. */
 static const char *real_literal(HkCW *w, double x, HkElem e)
 {
+    const char *t = hk_cw_ctype(w, e);
+    if (isnan(x) || isinf(x)) {
+        w->need_math = 1;
+        if (isnan(x))
+            return hk_asprintf(w->a, "(%s)NAN", t);
+        return hk_asprintf(w->a, "%s(%s)INFINITY", x < 0 ? "-" : "", t);
+    }
     HkBuf b;
     hk_buf_init(&b, w->a);
     hk_print_float(&b, x, e);
     const char *text = hk_buf_cstr(&b);
-    const char *t = hk_cw_ctype(w, e);
-    if (strcmp(text, "nan") == 0 || strcmp(text, "inf") == 0 ||
-        strcmp(text, "-inf") == 0) {
-        w->need_math = 1;
-        if (text[0] == 'n')
-            return hk_asprintf(w->a, "(%s)NAN", t);
-        return hk_asprintf(w->a, "%s(%s)INFINITY", text[0] == '-' ? "-" : "", t);
-    }
     return e == HK_F32 ? hk_asprintf(w->a, "%sF", text) : text;
 }
 
 const char *hk_cw_literal(HkCW *w, const HkConst *c, uint32_t k, HkElem e)
 {
     if (hk_is_float(e))
-        return real_literal(w, c->f != NULL && k < c->n ? c->f[k] : 0.0, e);
-    int64_t x = c->i != NULL && k < c->n ? c->i[k] : 0;
+        return real_literal(w, hk_const_real(c, k, e), e);
+    int64_t x = hk_const_int(c, k);
     switch (e) {
     case HK_I1:
         w->need_bool = 1;
@@ -132,12 +138,16 @@ const char *hk_cw_literal(HkCW *w, const HkConst *c, uint32_t k, HkElem e)
     return "0";
 }
 
+/* How slot s's plane is addressed (its member in the args struct). */
+static HkAbiAddressing addressing(const HkCW *w, int32_t s)
+{
+    return w->abi.fields[w->member[s]].addr;
+}
+
 int hk_cw_is_flat(const HkCW *w, int32_t s)
 {
-    const HkSlot *slot = &w->f->slots[s];
-    if (hk_roles[slot->role].layout == HK_LAY_FLAT)
-        return 1;
-    return slot->type.rank >= 1 && slot->type.dim[0] == HK_DYN;
+    HkAbiAddressing a = addressing(w, s);
+    return a == HK_ABI_FLAT_LEN || a == HK_ABI_FLAT_CELLS;
 }
 
 const char *hk_cw_soa(HkCW *w, int32_t s, uint32_t comp, const char *row,
@@ -145,7 +155,7 @@ const char *hk_cw_soa(HkCW *w, int32_t s, uint32_t comp, const char *row,
 {
     const HkSlot *slot = &w->f->slots[s];
     const char *field = w->field[s];
-    if (hk_roles[slot->role].layout == HK_LAY_VALUE) {
+    if (addressing(w, s) == HK_ABI_BY_VALUE) {
         if (slot->type.rank == 0)
             return hk_asprintf(w->a, "args->%s", field);
         return hk_asprintf(w->a, "args->%s[%u]", field, comp);

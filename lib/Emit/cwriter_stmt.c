@@ -111,8 +111,7 @@ static void emit_extract(HkCW *w, const HkInst *i)
         hk_cw_fail(w, i, "an extract of a value that is not a loaded tensor");
         return;
     }
-    uint32_t c = t.rank == 2 ? (uint32_t)i->imm[0] * t.dim[1] + (uint32_t)i->imm[1]
-                             : (uint32_t)i->imm[0];
+    uint32_t c = hk_flat_index(t, i->imm, i->nimm);
     if (w->comps[src] != NULL) {
         w->cname[v] = w->comps[src][c];  /* already a local */
         return;
@@ -144,7 +143,7 @@ static const char *tape_row(HkCW *w, const HkInst *i)
 {
     const char *r = hk_cw_val(w, i->ops[i->nops - 1]);
     uint32_t rows = w->f->slots[i->slot].type.dim[0];
-    if (i->serial < w->f->nserials && w->index_status[i->serial] == 1)
+    if (i->serial < w->f->nserials && w->proven[i->serial])
         return r;
     hk_cw_need(w, HK_CH_CLAMP_INDEX);
     const char *row = hk_cw_fresh(w, hk_asprintf(w->a, "%s_row", r));

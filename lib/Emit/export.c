@@ -168,23 +168,14 @@ static void profile_options(Export *x)
  * every kernel's lowering; 0, or -1 with the diagnostic. */
 static int check_profile(Export *x)
 {
-    HawkPassManager *pm = hawk_pass_manager_create(x->ctx);
-    for (uint32_t i = 0; i < x->nopts; i++)
-        hawk_pass_manager_set_option(pm, x->keys[i], x->vals[i]);
-    HawkPassRun run;
-    memset(&run, 0, sizeof run);
-    run.ctx = x->ctx;
-    run.module = x->m;
-    run.info = &x->ctx->passes[HK_PASS_INTERFACE];
-    run.pass_index = (uint32_t)HK_PASS_INTERFACE;
-    run.pm = pm;
     HkProfile p;
-    return hk_profile_read(&run, &p);
+    return hk_lower_options(x->ctx, x->m, x->keys, x->vals, x->nopts, &p)
+               != NULL ? 0 : -1;
 }
 
 /* ---- phase 1: lower, write the texts, audit ------------------------------ */
 
-/* Every audit hit as a refusal at the kernel:
+/* Every audit hit as a refusal at the kernel, in hk_refuse's words:
  *   '<kernel>': the C target refuses line <N> under audit.<kind>: <text> */
 static int audit(Export *x, Job *j)
 {
@@ -198,13 +189,25 @@ static int audit(Export *x, Job *j)
         const HkAuditHit *h = &hits.hits[k];
         const char *kind = hk_audit_names[h->kind];
         HkDiag *d = hk_error(&x->ctx->diags, &x->m->src, j->kernel->loc,
-                             "'%s': the C target refuses line %u under "
+                             "'%s': the %s target refuses line %u under "
                              "audit.%s: %s",
-                             j->kernel->name, h->line, kind, h->text);
+                             j->kernel->name, x->target->display, h->line,
+                             kind, h->text);
         d->rule = hk_asprintf(a, "audit.%s", kind);
         d->pos = "kernel";
     }
     return -1;
+}
+
+/* Names j's files after its kernel and the row's suffixes: the source
+ * (c_name) and the artifact (h_name). */
+static void name_files(Export *x, Job *j)
+{
+    HkArena *a = x->ctx->arena;
+    const char *name = j->kernel->name;
+    j->pub.kernel = name;
+    j->pub.c_name = hk_asprintf(a, "%s%s", name, x->target->source);
+    j->pub.h_name = hk_asprintf(a, "%s%s", name, x->target->artifact);
 }
 
 /* A row built by the LLVMWriter: the object, and the IR when it is
@@ -213,10 +216,7 @@ static int render_built(Export *x, Job *j)
 {
     HkArena *a = x->ctx->arena;
     double t0 = now();
-    const char *name = j->kernel->name;
-    j->pub.kernel = name;
-    j->pub.c_name = hk_asprintf(a, "%s%s", name, x->target->source);
-    j->pub.h_name = hk_asprintf(a, "%s%s", name, x->target->artifact);
+    name_files(x, j);
     int want_ir = x->opts->emit_llvm || x->opts->print_only;
     if (hk_lower(x->ctx, x->m, j->kernel, x->keys, x->vals, x->nopts,
                  &j->low) != 0 ||
@@ -233,11 +233,8 @@ static int render(Export *x, Job *j)
 {
     HkArena *a = x->ctx->arena;
     double t0 = now();
-    const char *name = j->kernel->name;
-    j->pub.kernel = name;
-    j->pub.c_name = hk_asprintf(a, "%s%s", name, x->target->source);
-    j->pub.h_name = hk_asprintf(a, "%s%s", name, x->target->artifact);
-    j->pub.report_name = hk_asprintf(a, "%s.embedded.json", name);
+    name_files(x, j);
+    j->pub.report_name = hk_asprintf(a, "%s.embedded.json", j->kernel->name);
     if (hk_lower(x->ctx, x->m, j->kernel, x->keys, x->vals, x->nopts,
                  &j->low) != 0 ||
         hk_cwriter(a, &j->low, &j->unit, &x->ctx->diags) != 0)

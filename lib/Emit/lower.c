@@ -120,22 +120,19 @@ static void take_digests(HkArena *a, const HkModule *m, const HkFunc *k,
         out->source_digest = "unavailable";
 }
 
-/* The profile under pm's options; 0, or -1 with a diagnostic. */
-static int read_profile(HawkContext *ctx, HawkPassManager *pm, HkModule *m,
-                        HkProfile *p)
+HawkPassManager *hk_lower_options(HawkContext *ctx, HkModule *m,
+                                  const char *const *opt_keys,
+                                  const char *const *opt_vals, uint32_t nopts,
+                                  HkProfile *p)
 {
+    HawkPassManager *pm = hawk_pass_manager_create(ctx);
+    for (uint32_t i = 0; i < nopts; i++)
+        hawk_pass_manager_set_option(pm, opt_keys[i], opt_vals[i]);
     HawkPassRun run;
-    memset(&run, 0, sizeof run);
-    run.ctx = ctx;
-    run.module = m;
-    run.info = &ctx->passes[HK_PASS_INTERFACE];
-    run.pass_index = (uint32_t)HK_PASS_INTERFACE;
-    run.pm = pm;
-    return hk_profile_read(&run, p);
+    return hk_profile_of(&run, pm, m, p) == 0 ? pm : NULL;
 }
 
-/* Scalar mode: float32 when a real slot is f32 (LangRef "Types"). */
-static int is_float32(const HkFunc *k)
+int hk_kernel_float32(const HkFunc *k)
 {
     for (uint32_t s = 0; s < k->nslots; s++)
         if (k->slots[s].type.elem == HK_F32)
@@ -154,13 +151,13 @@ int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
         return -1;
     /* Before any pass: the walk digest is of the kernel as written. */
     take_digests(ctx->arena, own, own_k, out);
-    HawkPassManager *pm = hawk_pass_manager_create(ctx);
-    for (uint32_t i = 0; i < nopts; i++)
-        hawk_pass_manager_set_option(pm, opt_keys[i], opt_vals[i]);
+    HawkPassManager *pm =
+        hk_lower_options(ctx, own, opt_keys, opt_vals, nopts, &out->profile);
+    if (pm == NULL)
+        return -1;
     Capture cap = {own_k, out, 0};
     hawk_pass_manager_set_after_pass(pm, take_analyses, &cap);
-    if (read_profile(ctx, pm, own, &out->profile) != 0 ||
-        hawk_pass_manager_parse(pm, LOWER_PIPELINE) != 0 ||
+    if (hawk_pass_manager_parse(pm, LOWER_PIPELINE) != 0 ||
         hawk_pass_manager_run(pm, own) != 0)
         return -1;
     if (!cap.taken) {
@@ -169,6 +166,6 @@ int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
         return -1;
     }
     out->kernel = own_k;
-    out->float32 = is_float32(own_k);
+    out->float32 = hk_kernel_float32(own_k);
     return 0;
 }

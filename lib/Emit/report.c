@@ -52,16 +52,6 @@ static cJSON *str_list(const char *const *v, uint32_t n)
 
 /* ---- sections ----------------------------------------------------------- */
 
-/* "float64" or "float32": the element type of the real slots (LangRef
- * "Types"; the verifier has made them agree), float64 without any. */
-static const char *scalar_mode(const HkFunc *f)
-{
-    for (uint32_t s = 0; s < f->nslots; s++)
-        if (f->slots[s].type.elem == HK_F32)
-            return "float32";
-    return "float64";
-}
-
 /* One object per interface row; each carries the kernel's guard. */
 static cJSON *interface_json(const HkInterfaceResult *ir)
 {
@@ -114,18 +104,6 @@ static cJSON *static_bytes_json(const HkCostResult *c)
     return o;
 }
 
-/* The break kind as LangRef spells it. */
-static const char *break_name(HkBreakKind k)
-{
-    switch (k) {
-    case HK_BRK_NONE: return "none";
-    case HK_BRK_HEAD: return "head";
-    case HK_BRK_MIDDLE: return "middle";
-    case HK_BRK_TAIL: return "tail";
-    }
-    return "none";
-}
-
 /* One object per loop, by loop number. */
 static cJSON *loops_json(const HkTripResult *t)
 {
@@ -138,7 +116,7 @@ static cJSON *loops_json(const HkTripResult *t)
         add_int(o, "trip", li->trip);
         cJSON_AddItemToObject(o, "runtime_count",
                               cJSON_CreateBool(li->runtime_count != 0));
-        add_str(o, "break", break_name(li->brk));
+        add_str(o, "break", hk_break_name(li->brk));
         if (li->parent >= 0)
             add_int(o, "parent", li->parent);
         else
@@ -209,66 +187,60 @@ static cJSON *specials_json(const HkDomainResult *d)
 
 /* ---- the report ----------------------------------------------------------- */
 
-/* The results the report reads. */
-typedef struct {
-    const HkFeatureResult *feat;
-    const HkTripResult *trips;
-    const HkIndexResult *idx;
-    const HkDomainResult *dom;
-    const HkIntSitesResult *ints;
-    const HkCostResult *cost;
-    const HkInterfaceResult *iface;
-} Analyses;
-
-/* The verify analyses of f, feature-refusal first as in -verify-embedded;
- * 0, or -1 when one failed or refused. */
-static int get_analyses(HawkPassRun *r, HkFunc *f, Analyses *an)
+/* The verify analyses of f into l's fields, feature-refusal first as in
+ * -verify-embedded; 0, or -1 when one failed or refused. */
+static int get_analyses(HawkPassRun *r, HkFunc *f, HkLowered *l)
 {
-    return (an->feat = hk_analysis_get(r, f, HK_PASS_FEATURE_REFUSAL)) &&
-                   (an->trips = hk_analysis_get(r, f, HK_PASS_TRIP_BOUND)) &&
-                   (an->idx = hk_analysis_get(r, f, HK_PASS_INDEX_CLAMP)) &&
-                   (an->dom = hk_analysis_get(r, f, HK_PASS_FP_DOMAIN)) &&
-                   (an->ints = hk_analysis_get(r, f, HK_PASS_INT_SITES)) &&
-                   (an->cost = hk_analysis_get(r, f, HK_PASS_COST)) &&
-                   (an->iface = hk_analysis_get(r, f, HK_PASS_INTERFACE))
+    return (l->features = hk_analysis_get(r, f, HK_PASS_FEATURE_REFUSAL)) &&
+                   (l->trips = hk_analysis_get(r, f, HK_PASS_TRIP_BOUND)) &&
+                   (l->index = hk_analysis_get(r, f, HK_PASS_INDEX_CLAMP)) &&
+                   (l->domain = hk_analysis_get(r, f, HK_PASS_FP_DOMAIN)) &&
+                   (l->ints = hk_analysis_get(r, f, HK_PASS_INT_SITES)) &&
+                   (l->cost = hk_analysis_get(r, f, HK_PASS_COST)) &&
+                   (l->iface = hk_analysis_get(r, f, HK_PASS_INTERFACE))
                ? 0
                : -1;
 }
 
-/* The report object of f from the analyses an, keys added in REPORT_KEYS
- * order. */
-static cJSON *analysis_json(const Analyses *a, HkFunc *f, const HkProfile *p)
+/* The report object of l's kernel under its profile, from the analyses l
+ * holds; keys added in REPORT_KEYS order. */
+static cJSON *analysis_json(const HkLowered *l)
 {
-    const Analyses an = *a;
+    const HkFunc *f = l->kernel;
     cJSON *o = cJSON_CreateObject();
     add_str(o, "kernel", f->name);
     add_str(o, "generator", "hawk.embedded/1");
     add_str(o, "hawk_version", hawk_version());
-    add_str(o, "scalar_mode", scalar_mode(f));
-    add_str(o, "profile", hk_profile_repr(f->module->arena, p));
-    cJSON_AddItemToObject(o, "interface", interface_json(an.iface));
-    cJSON_AddItemToObject(o, "budgets", budgets_json(an.trips, an.cost));
-    cJSON_AddItemToObject(o, "indices", indices_json(an.idx));
-    cJSON_AddItemToObject(o, "fp_domain", domain_json(an.dom));
+    add_str(o, "scalar_mode", l->float32 ? "float32" : "float64");
+    add_str(o, "profile", hk_profile_repr(f->module->arena, &l->profile));
+    cJSON_AddItemToObject(o, "interface", interface_json(l->iface));
+    cJSON_AddItemToObject(o, "budgets", budgets_json(l->trips, l->cost));
+    cJSON_AddItemToObject(o, "indices", indices_json(l->index));
+    cJSON_AddItemToObject(o, "fp_domain", domain_json(l->domain));
     cJSON_AddItemToObject(o, "fp_equality_sites",
-                          str_list(an.dom->equality, an.dom->nequality));
+                          str_list(l->domain->equality, l->domain->nequality));
     cJSON_AddItemToObject(o, "int_division_sites",
-                          str_list(an.ints->division, an.ints->ndivision));
-    cJSON_AddItemToObject(o, "int_ub_sites", str_list(an.ints->ub, an.ints->nub));
-    cJSON_AddItemToObject(o, "literal_specials", specials_json(an.dom));
-    cJSON_AddItemToObject(o, "libm", str_list(an.cost->libm, an.cost->nlibm));
+                          str_list(l->ints->division, l->ints->ndivision));
+    cJSON_AddItemToObject(o, "int_ub_sites", str_list(l->ints->ub, l->ints->nub));
+    cJSON_AddItemToObject(o, "literal_specials", specials_json(l->domain));
+    cJSON_AddItemToObject(o, "libm", str_list(l->cost->libm, l->cost->nlibm));
     cJSON_AddItemToObject(o, "unsupported_checked",
-                          str_list(an.feat->checked, an.feat->nchecked));
+                          str_list(l->features->checked, l->features->nchecked));
     return o;
 }
 
-/* The report object, keys added in REPORT_KEYS order. */
+/* The report object, keys added in REPORT_KEYS order: the analyses as
+ * the lowering would take them, without the emitted unit's keys. */
 cJSON *hk_report_analysis(HawkPassRun *r, HkFunc *f, const HkProfile *p)
 {
-    Analyses an;
-    if (!f->is_kernel || get_analyses(r, f, &an) != 0)
+    HkLowered l;
+    memset(&l, 0, sizeof l);
+    l.kernel = f;
+    l.profile = *p;
+    l.float32 = hk_kernel_float32(f);
+    if (!f->is_kernel || get_analyses(r, f, &l) != 0)
         return NULL;
-    return analysis_json(&an, f, p);
+    return analysis_json(&l);
 }
 
 /* The rank of key in hk_report_keys, HK_REPORT_NKEYS when it is none. */
@@ -389,9 +361,7 @@ static cJSON *checks_json(const HkChecks *c)
 cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
                       const HkChecks *checks)
 {
-    const Analyses an = {l->features, l->trips, l->index, l->domain,
-                         l->ints,     l->cost,  l->iface};
-    cJSON *o = analysis_json(&an, l->kernel, &l->profile);
+    cJSON *o = analysis_json(l);
     add_str(o, "walk_digest", l->walk_digest);
     add_str(o, "source_digest", l->source_digest);
     cJSON_AddItemToObject(o, "helpers", str_list(u->helpers, u->nhelpers));
@@ -408,11 +378,6 @@ cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
 
 /* ---- the C API -------------------------------------------------------------- */
 
-static const HkPassInfo report_info = {
-    "analysis-report", "the JSON report of a kernel", HAWK_PASS_ANALYSIS,
-    NULL, NULL, 0, NULL, NULL,
-};
-
 /* The report of fn as indented JSON text in the context's arena. */
 const char *hawk_kernel_report(HawkPassManager *pm, HawkFunction *fn,
                                size_t *len)
@@ -426,13 +391,8 @@ const char *hawk_kernel_report(HawkPassManager *pm, HawkFunction *fn,
     /* A run of no pass in particular: it reads pm's pipeline-wide options
      * (the profile) and computes the analyses the last run left invalid. */
     HawkPassRun run;
-    memset(&run, 0, sizeof run);
-    run.ctx = ctx;
-    run.module = fn->module;
-    run.info = &report_info;
-    run.pm = pm;
     HkProfile p;
-    if (hk_profile_read(&run, &p) != 0)
+    if (hk_profile_of(&run, pm, fn->module, &p) != 0)
         return NULL;
     cJSON *o = hk_report_analysis(&run, fn, &p);
     if (o == NULL)

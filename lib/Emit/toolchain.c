@@ -65,17 +65,28 @@ static int found(HkArena *a, HkTool *out, const char *name, const char *how)
     return 1;
 }
 
+/* $var, when set and not empty, names the tool, and must resolve (a typo
+ * must not fall back to another tool): 1 with out filled, -1 with *why
+ * set; 0 when $var is unset or empty. */
+static int from_env(HkArena *a, HkTool *out, const char *var, const char **why)
+{
+    const char *env = getenv(var);
+    if (env == NULL || *env == '\0')
+        return 0;
+    if (found(a, out, env, hk_asprintf(a, "$%s", var)))
+        return 1;
+    *why = hk_asprintf(a, "$%s is '%s', which does not resolve to an executable",
+                       var, env);
+    return -1;
+}
+
 int hk_resolve_cc(HkArena *a, HkTool *out, const char **why)
 {
     memset(out, 0, sizeof *out);
-    const char *env = getenv("HAWK_CC");
-    if (env != NULL && *env != '\0') {
-        if (found(a, out, env, "$HAWK_CC"))
-            return 0;
-        *why = hk_asprintf(a, "$HAWK_CC is '%s', which does not resolve to an executable", env);
-        return -1;
-    }
-    env = getenv("HAWK_CXX");
+    int set = from_env(a, out, "HAWK_CC", why);
+    if (set != 0)
+        return set > 0 ? 0 : -1;
+    const char *env = getenv("HAWK_CXX");
     const char *twin = env && *env ? hk_cc_sibling(a, first_word(a, env)) : NULL;
     if (twin != NULL && found(a, out, twin, "$HAWK_CXX sibling"))
         return 0;
@@ -94,13 +105,9 @@ int hk_resolve_cc(HkArena *a, HkTool *out, const char **why)
 int hk_resolve_cppcheck(HkArena *a, HkTool *out, const char **why)
 {
     memset(out, 0, sizeof *out);
-    const char *env = getenv("HAWK_CPPCHECK");
-    if (env != NULL && *env != '\0') {
-        if (found(a, out, env, "$HAWK_CPPCHECK"))
-            return 0;
-        *why = hk_asprintf(a, "$HAWK_CPPCHECK is '%s', which does not resolve to an executable", env);
-        return -1;
-    }
+    int set = from_env(a, out, "HAWK_CPPCHECK", why);
+    if (set != 0)
+        return set > 0 ? 0 : -1;
     if (found(a, out, "cppcheck", "PATH"))
         return 0;
     *why = "cppcheck not found: set $HAWK_CPPCHECK or put cppcheck on PATH";

@@ -50,23 +50,9 @@ static int check_layout(HkHostGen *g)
     return -1;
 }
 
-/* Maps each slot to its pointer or value member (-1: no member). */
-static void map_slots(HkHostGen *g)
-{
-    g->slot_field = hk_alloc(g->a, (g->f->nslots + 1u) * sizeof *g->slot_field);
-    for (uint32_t s = 0; s < g->f->nslots; s++)
-        g->slot_field[s] = -1;
-    for (uint32_t k = 0; k < g->abi.nfields; k++) {
-        const HkAbiField *m = &g->abi.fields[k];
-        if (m->kind == HK_ABI_LEN)
-            continue;
-        g->slot_field[g->l->iface->rows[m->row].slot] = (int32_t)k;
-    }
-}
-
 int hk_host_args_type(HkHostGen *g)
 {
-    if (hk_abi_layout(g->a, g->f, g->l->iface, &g->abi) != 0) {
+    if (hk_plane_members(g->a, g->l, &g->abi, &g->slot_field) != 0) {
         hk_host_error(g->d, g->l, "host args struct: an interface row no C "
                                   "member spells");
         return -1;
@@ -78,7 +64,6 @@ int hk_host_args_type(HkHostGen *g)
     g->args_ty = LLVMStructCreateNamed(
         g->ctx, hk_asprintf(g->a, "%s_args_t", g->f->name));
     LLVMStructSetBody(g->args_ty, types, n, 0);
-    map_slots(g);
     return check_layout(g);
 }
 

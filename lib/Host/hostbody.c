@@ -177,7 +177,7 @@ static void lower_const(HkHostGen *g, HkInst *i)
     uint32_t n = hk_components(t);
     LLVMValueRef *c = hk_alloc(g->a, (n + 1u) * sizeof *c);
     for (uint32_t k = 0; k < n; k++)
-        c[k] = hk_host_const(g, i, (HkElem)t.elem, k < i->cst.n ? k : 0);
+        c[k] = hk_host_const(g, i, (HkElem)t.elem, k);
     g->vals[i->res[0]] = c;
 }
 
@@ -186,10 +186,7 @@ static void lower_extract(HkHostGen *g, HkInst *i)
 {
     HkType t = hk_host_type(g, i->ops[0]);
     uint32_t n = hk_components(hk_host_type(g, i->res[0]));
-    uint32_t first = (uint32_t)i->imm[0];
-    if (t.rank == 2)
-        first = (uint32_t)i->imm[0] * t.dim[1] +
-                (i->nimm == 2 ? (uint32_t)i->imm[1] : 0u);
+    uint32_t first = hk_flat_index(t, i->imm, i->nimm);
     LLVMValueRef *c = hk_alloc(g->a, (n + 1u) * sizeof *c);
     for (uint32_t k = 0; k < n; k++)
         c[k] = hk_host_comp(g, i->ops[0], first + k);
@@ -201,9 +198,7 @@ static void lower_insert(HkHostGen *g, HkInst *i)
 {
     HkType t = hk_host_type(g, i->ops[0]);
     uint32_t n = hk_components(t);
-    uint32_t at = t.rank == 2 ? (uint32_t)i->imm[0] * t.dim[1] +
-                                    (uint32_t)i->imm[1]
-                              : (uint32_t)i->imm[0];
+    uint32_t at = hk_flat_index(t, i->imm, i->nimm);
     LLVMValueRef *c = hk_alloc(g->a, (n + 1u) * sizeof *c);
     for (uint32_t k = 0; k < n; k++)
         c[k] = k == at ? hk_host_comp(g, i->ops[1], 0)

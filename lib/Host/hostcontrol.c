@@ -52,19 +52,13 @@ static void bind_from(HkHostGen *g, LLVMValueRef **slots, const HkVal *vals,
     }
 }
 
-/* The yield ending region b, or NULL. */
-static const HkInst *yield_of(const HkBlock *b)
-{
-    return b->last != NULL && b->last->op == HK_OP_YIELD ? b->last : NULL;
-}
-
 /* Lowers region b, then assigns its yield to slots and branches to join
  * (unless the region already ended). */
 static void region(HkHostGen *g, HkBlock *b, LLVMValueRef **slots,
                    const HkInst *owner, LLVMBasicBlockRef join)
 {
     hk_host_block_body(g, b);
-    const HkInst *y = yield_of(b);
+    const HkInst *y = hk_block_yield(b);
     if (y != NULL && owner->nres > 0) {
         if (y->nops != owner->nres) {
             hk_host_fail(g, y, "a yield that does not match its results");
@@ -103,7 +97,7 @@ void hk_host_loop(HkHostGen *g, HkInst *i)
     uint32_t off = i->has_count ? 1u : 0u;
     uint32_t n = i->nres;
     HkBlock *body = &i->regions[0];
-    const HkInst *y = yield_of(body);
+    const HkInst *y = hk_block_yield(body);
     if (i->nops != off + n || (n > 0 && (y == NULL || y->nops != n))) {
         hk_host_fail(g, i, "a loop whose inits or yield do not match its "
                            "carried values");
@@ -177,13 +171,9 @@ void hk_host_dispatch(HkHostGen *g, HkInst *i)
 {
     uint32_t ncase = i->nregions;
     LLVMValueRef **res = slots_for(g, i->res, i->nres);
-    LLVMValueRef sel = hk_host_comp(g, i->ops[0], 0);
-    LLVMValueRef zero = hk_host_i64(g, 0);
-    LLVMValueRef last = hk_host_i64(g, (int64_t)ncase - 1);
-    sel = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, sel, zero, ""),
-                          zero, sel, "");
-    sel = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, sel, last, ""),
-                          last, sel, "case");
+    /* hawk_clamp_index(sel, K), as the C's switch reads it */
+    LLVMValueRef sel = hk_host_clamp_index(g, hk_host_comp(g, i->ops[0], 0),
+                                           hk_host_i64(g, (int64_t)ncase));
     LLVMBasicBlockRef join = hk_host_block(g, "dispatch.end");
     LLVMBasicBlockRef *bb = hk_alloc(g->a, (ncase + 1u) * sizeof *bb);
     for (uint32_t k = 0; k < ncase; k++)
@@ -194,7 +184,7 @@ void hk_host_dispatch(HkHostGen *g, HkInst *i)
     for (uint32_t k = 0; k < ncase && !g->failed; k++) {
         LLVMPositionBuilderAtEnd(g->b, bb[k]);
         hk_host_block_body(g, &i->regions[k]);
-        const HkInst *y = yield_of(&i->regions[k]);
+        const HkInst *y = hk_block_yield(&i->regions[k]);
         if (y != NULL && i->nres > 0)
             assign(g, res, i->res, y->ops, i->nres);
         hk_host_mix_bump(g, i->slot, hk_host_i64(g, k));

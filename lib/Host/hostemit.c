@@ -18,13 +18,10 @@ typedef struct {
 /* Builds l's unit into u; 0, or -1 with a diagnostic (u is closable). */
 static int open_unit(const HkLowered *l, Unit *u, HkDiags *d)
 {
-    const char *why = NULL;
     memset(u, 0, sizeof *u);
-    u->tm = hk_host_machine(l->kernel->module->arena, &why);
-    if (u->tm == NULL) {
-        hk_host_error(d, l, why);
+    u->tm = hk_host_machine_for(l, d);
+    if (u->tm == NULL)
         return -1;
-    }
     u->ctx = LLVMContextCreate();
     return hk_host_build_for(l, u->ctx, u->tm, &u->mod, d);
 }

@@ -46,6 +46,9 @@ int hk_host_build_for(const HkLowered *l, LLVMContextRef ctx,
 
 /* A diagnostic about l's kernel, at its name. */
 void hk_host_error(HkDiags *d, const HkLowered *l, const char *what);
+/* The native target machine to build l's unit for, or NULL with a
+ * diagnostic at l's kernel saying why.  hostwriter.c. */
+LLVMTargetMachineRef hk_host_machine_for(const HkLowered *l, HkDiags *d);
 
 /* ---- the unit being built ------------------------------------------------- */
 
@@ -72,7 +75,10 @@ typedef struct {
     HkAbiLayout abi;
     LLVMTypeRef args_ty;
     LLVMValueRef args;          /* const <name>_args_t* */
-    int32_t *slot_field;        /* slot -> index of its member in abi */
+    int32_t *slot_field;        /* slot -> index of its member in abi
+                                   (hk_plane_members) */
+    uint8_t *proven;            /* by serial: an index proven inside its
+                                   plane (hk_plane_proven), not clamped */
     LLVMValueRef *field;        /* abi member -> its value: loaded once in
                                    the entry, a parameter of the loop */
 

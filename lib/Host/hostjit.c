@@ -72,12 +72,9 @@ static int add_and_lookup(const HkLowered *l, LLVMOrcLLJITRef jit,
 int hk_host_jit(const HkLowered *l, HkHostJit **out, HkHostEntry *entry,
                 HkDiags *d)
 {
-    const char *why = NULL;
-    LLVMTargetMachineRef tm = hk_host_machine(d->arena, &why);
-    if (tm == NULL) {
-        hk_host_error(d, l, why);
+    LLVMTargetMachineRef tm = hk_host_machine_for(l, d);
+    if (tm == NULL)
         return -1;
-    }
     LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
     LLVMModuleRef mod = NULL;
     if (hk_host_build_for(l, LLVMOrcThreadSafeContextGetContext(tsc), tm,

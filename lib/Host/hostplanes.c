@@ -7,9 +7,10 @@
  *   uniform                                     the member itself
  *   finished_count, mix cell k                  p[0], p[k]
  *
- * Tape rows are clamped where the index-clamp analysis marked the
- * instruction; runtime-length planes always are.  A bool plane is bytes:
- * a load reads "not zero", a store writes 0 or 1. */
+ * Tape rows are clamped unless the index-clamp analysis proved the row
+ * inside (hk_plane_proven, as the C unit reads it); runtime-length planes
+ * always are.  A bool plane is bytes: a load reads "not zero", a store
+ * writes 0 or 1. */
 #include "hostint.h"
 
 /* Slot's pointer or value member; *k its index. */
@@ -122,11 +123,12 @@ void hk_host_gather(HkHostGen *g, HkInst *i)
                                      flat_index(g, i)));
 }
 
-/* The row of tape store i, clamped when index-clamp marked it. */
+/* The row of tape store i, clamped unless index-clamp proved it inside
+ * the rows. */
 static LLVMValueRef tape_row(HkHostGen *g, HkInst *i)
 {
     LLVMValueRef r = hk_host_comp(g, i->ops[i->nops - 1], 0);
-    if (g->l->index == NULL || !g->l->index->clamp[i->serial])
+    if (i->serial < g->f->nserials && g->proven[i->serial])
         return r;
     int64_t rows = (int64_t)g->f->slots[i->slot].type.dim[0];
     return hk_host_clamp_index(g, r, hk_host_i64(g, rows));

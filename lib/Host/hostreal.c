@@ -14,6 +14,7 @@
  * The one exception is pow with a constant exponent of 0, 1, 2 or -1,
  * which every optimizing C compiler folds (pow_fold below).
  */
+#include <math.h>
 #include <string.h>
 
 #include "hostint.h"
@@ -76,13 +77,6 @@ static LLVMValueRef declare(HkHostGen *g, const char *name, LLVMTypeRef ft)
     return fn;
 }
 
-/* libm's function of op on e: "sqrt", "sqrtf" (the f32 form appends 'f'). */
-static const char *libm_name(HkHostGen *g, HkOp op, HkElem e)
-{
-    const char *base = hk_ops[op].libm;
-    return e == HK_F32 ? hk_asprintf(g->a, "%sf", base) : base;
-}
-
 /* The libm functions that are exactly rounded operations. */
 static int is_exact(HkOp op)
 {
@@ -135,7 +129,7 @@ LLVMValueRef hk_host_libm(HkHostGen *g, HkOp op, HkElem e,
     LLVMTypeRef t = hk_host_elem(g, e);
     LLVMTypeRef params[2] = {t, t};
     LLVMTypeRef ft = LLVMFunctionType(t, params, n, 0);
-    const char *name = libm_name(g, op, e);
+    const char *name = hk_libm_name(g->a, op, e);
     if (name[0] == '\0' || n < 1 || n > 2) {
         hk_host_fail(g, NULL, hk_asprintf(g->a, "'%s' calls no libm function",
                                           hk_ops[op].mnemonic));
@@ -193,12 +187,12 @@ LLVMValueRef hk_host_convert(HkHostGen *g, HkOp op, HkElem from, HkElem to,
     return LLVMGetUndef(t);
 }
 
-/* A real with the given bits: NaN is the C's NAN (positive, quiet, no
- * payload) whatever the literal's bits, as the C spells every NaN. */
+/* The real v (hk_const_real's value): NaN is the C's NAN (positive, quiet,
+ * no payload) whatever the literal's bits, as the C spells every NaN. */
 static LLVMValueRef real_bits(HkHostGen *g, HkElem e, double v)
 {
     LLVMTypeRef t = hk_host_elem(g, e);
-    if (v == v)
+    if (!isnan(v))
         return LLVMConstReal(t, v);
     if (e == HK_F32)
         return LLVMConstBitCast(
@@ -212,9 +206,8 @@ LLVMValueRef hk_host_const(HkHostGen *g, const HkInst *i, HkElem e,
                            uint32_t k)
 {
     if (hk_is_float(e))
-        return real_bits(g, e, i->cst.f != NULL ? i->cst.f[k]
-                                                : (double)i->cst.i[k]);
-    int64_t v = i->cst.i != NULL ? i->cst.i[k] : (int64_t)i->cst.f[k];
-    return LLVMConstInt(hk_host_elem(g, e), (unsigned long long)v,
+        return real_bits(g, e, hk_const_real(&i->cst, k, e));
+    return LLVMConstInt(hk_host_elem(g, e),
+                        (unsigned long long)hk_const_int(&i->cst, k),
                         e != HK_I1);
 }

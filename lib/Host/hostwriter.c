@@ -15,15 +15,6 @@ void hk_host_error(HkDiags *d, const HkLowered *l, const char *what)
              l->kernel->name, what);
 }
 
-/* The entry suffix of the row the LLVMWriter writes, or NULL. */
-static const char *entry_suffix(void)
-{
-    for (unsigned k = 0; k < hk_ntargets; k++)
-        if (hk_targets[k].writer_kind == HK_WRITER_LLVM)
-            return hk_targets[k].entry;
-    return NULL;
-}
-
 /* The machine's CPU and features on the entry, so the textual IR and the
  * object say what they were optimized for. */
 static void machine_attributes(HkHostGen *g, LLVMTargetMachineRef tm)
@@ -55,14 +46,16 @@ static int build_unit(HkHostGen *g, LLVMTargetMachineRef tm)
     g->mod = new_module(g, tm);
     g->td = LLVMGetModuleDataLayout(g->mod);
     g->vals = hk_alloc(g->a, (g->f->nvalues + 1u) * sizeof *g->vals);
+    g->proven = hk_plane_proven(g->a, g->l);
     if (hk_host_args_type(g) != 0)
         return -1;
-    const char *suffix = entry_suffix();
-    if (suffix == NULL) {
+    /* the row the LLVMWriter writes, whatever row the profile names */
+    const HkTarget *row = hk_target_written_by(HK_WRITER_LLVM);
+    if (row == NULL) {
         hk_host_error(g->d, g->l, "no target row is written by the LLVMWriter");
         return -1;
     }
-    hk_host_entry(g, hk_asprintf(g->a, "%s_%s", g->f->name, suffix));
+    hk_host_entry(g, hk_asprintf(g->a, "%s_%s", g->f->name, row->entry));
     if (g->failed)
         return -1;
     machine_attributes(g, tm);
@@ -105,15 +98,21 @@ int hk_host_build_for(const HkLowered *l, LLVMContextRef ctx,
     return 0;
 }
 
-int hk_host_build(const HkLowered *l, LLVMContextRef ctx, LLVMModuleRef *out,
-                  HkDiags *d)
+LLVMTargetMachineRef hk_host_machine_for(const HkLowered *l, HkDiags *d)
 {
     const char *why = NULL;
     LLVMTargetMachineRef tm = hk_host_machine(l->kernel->module->arena, &why);
-    if (tm == NULL) {
+    if (tm == NULL)
         hk_host_error(d, l, why);
+    return tm;
+}
+
+int hk_host_build(const HkLowered *l, LLVMContextRef ctx, LLVMModuleRef *out,
+                  HkDiags *d)
+{
+    LLVMTargetMachineRef tm = hk_host_machine_for(l, d);
+    if (tm == NULL)
         return -1;
-    }
     int rc = hk_host_build_for(l, ctx, tm, out, d);
     LLVMDisposeTargetMachine(tm);
     return rc;

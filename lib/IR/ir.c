@@ -37,6 +37,33 @@ const char *const hk_pred_names[HK_P_COUNT] = {
     "ult", "ule", "ugt", "uge",
 };
 
+const char *hk_libm_name(HkArena *a, HkOp op, HkElem e)
+{
+    const char *base = hk_ops[op].libm;
+    if (e != HK_F32 || base[0] == '\0')
+        return base;
+    return hk_asprintf(a, "%sf", base);
+}
+
+/* The entry of component k: one literal fills every component. */
+static uint32_t const_at(const HkConst *c, uint32_t k)
+{
+    return k < c->n ? k : 0u;
+}
+
+double hk_const_real(const HkConst *c, uint32_t k, HkElem e)
+{
+    if (c->f == NULL || c->n == 0)
+        return 0.0;
+    double v = c->f[const_at(c, k)];
+    return e == HK_F32 ? (double)(float)v : v;
+}
+
+int64_t hk_const_int(const HkConst *c, uint32_t k)
+{
+    return c->i != NULL && c->n > 0 ? c->i[const_at(c, k)] : 0;
+}
+
 static int name_is(const char *s, size_t n, const char *name)
 {
     return strlen(name) == n && memcmp(s, name, n) == 0;
@@ -309,6 +336,11 @@ void hk_block_append(HkBlock *b, HkInst *i)
     else
         b->first = i;
     b->last = i;
+}
+
+const HkInst *hk_block_yield(const HkBlock *b)
+{
+    return b->last != NULL && b->last->op == HK_OP_YIELD ? b->last : NULL;
 }
 
 void hk_insert_before(HkInst *pos, HkInst *i)

@@ -134,6 +134,10 @@ int hk_is_dyn(HkType t);
 const char *hk_elem_name(HkElem e);            /* "f64" */
 uint32_t hk_elem_bytes(HkElem e);
 void hk_type_print(HkBuf *b, HkType t);        /* f64, <3 x f64>, <? x f64> */
+/* The row-major index of the first component the static indices
+ * imm[0..nimm) select in t: a component, or a row (one index into a rank-2
+ * type).  Every pass and writer that takes a tensor apart counts so. */
+uint32_t hk_flat_index(HkType t, const int64_t *imm, uint32_t nimm);
 
 /* ---- ops (ops.def) and roles (roles.def) ------------------------------ */
 
@@ -182,6 +186,9 @@ typedef struct {
 
 extern const HkOpInfo hk_ops[HK_OP_COUNT];
 int hk_op_lookup(const char *s, size_t n);     /* -1 if unknown */
+/* The libm function op calls on element e: ops.def's name ("sqrt"), with
+ * C's 'f' appended for f32 ("sqrtf"); "" when op calls none. */
+const char *hk_libm_name(HkArena *a, HkOp op, HkElem e);
 
 typedef enum {
 #define ROLE(e, n, acc, lay, shp, pre) HK_ROLE_##e,
@@ -264,6 +271,14 @@ typedef struct {
     double *f;             /* float elements (NaN and infinities allowed) */
     int64_t *i;            /* integer and i1 elements */
 } HkConst;
+
+/* Component k of constant c read as real element e: the value the C and
+ * the host unit both spell, an f32 literal rounded to the float it is (a
+ * double beyond float's range is INFINITY); one literal fills every
+ * component. */
+double hk_const_real(const HkConst *c, uint32_t k, HkElem e);
+/* Component k of constant c read as an integer (or i1) element. */
+int64_t hk_const_int(const HkConst *c, uint32_t k);
 
 struct HkInst {
     HkOp op;
@@ -391,6 +406,8 @@ HkVal hk_inst_result(HkFunc *f, HkInst *i, HkType t, const char *name);
 HkBlock *hk_inst_add_regions(HkFunc *f, HkInst *i, uint32_t n);
 
 void hk_block_append(HkBlock *b, HkInst *i);
+/* The yield that ends region b, or NULL. */
+const HkInst *hk_block_yield(const HkBlock *b);
 void hk_insert_before(HkInst *pos, HkInst *i);
 void hk_inst_remove(HkInst *i);      /* unlinks; memory stays in the arena */
 

@@ -104,3 +104,14 @@ void hk_type_print(HkBuf *b, HkType t)
     }
     hk_buf_printf(b, "%s>", hk_elem_name((HkElem)t.elem));
 }
+
+uint32_t hk_flat_index(HkType t, const int64_t *imm, uint32_t nimm)
+{
+    uint32_t k = nimm > 0 ? (uint32_t)imm[0] : 0u;
+    if (t.rank == 2) {
+        k *= t.dim[1];
+        if (nimm == 2)
+            k += (uint32_t)imm[1];
+    }
+    return k;
+}

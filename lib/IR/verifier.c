@@ -31,6 +31,11 @@ static int check_value_type(Ver *v, HkVal x)
             val->name, ts(v, val->type));
         return 0;
     }
+    const char *bad = hk_verify_extents(val->type);
+    if (bad != NULL) {
+        err(v, val->loc, "'%%%s' has type '%s': %s", val->name, ts(v, val->type), bad);
+        return 0;
+    }
     return 1;
 }
 
@@ -524,9 +529,14 @@ static void verify_signature(Ver *v)
         err(v, f->loc, "func '@%s' cannot have slots", f->name);
     if (f->nrtypes == 0)
         err(v, f->loc, "func '@%s' needs a result type", f->name);
-    for (uint32_t k = 0; k < f->nrtypes; k++)
+    for (uint32_t k = 0; k < f->nrtypes; k++) {
+        const char *bad = hk_verify_extents(f->rtypes[k]);
         if (f->rtypes[k].elem == HK_VOID || hk_is_dyn(f->rtypes[k]))
             err(v, f->loc, "func '@%s' cannot return '%s'", f->name, ts(v, f->rtypes[k]));
+        else if (bad != NULL)
+            err(v, f->loc, "func '@%s' cannot return '%s': %s", f->name,
+                ts(v, f->rtypes[k]), bad);
+    }
     for (uint32_t k = 0; k < f->nparams; k++)
         define(v, f->params[k], f->loc, 0);
 }

@@ -122,6 +122,10 @@ static inline int is_scalar_of(HkType t, HkElem e)
 void hk_verify_types(Ver *v, const HkInst *i);
 /* A slot's shape and element obey its role (roles.def's shape column). */
 void hk_verify_slot_type(Ver *v, const HkSlot *s);
+/* Why t's extents are not the parser's (each static extent at least 1,
+ * fewer than 2^31 components), or NULL when they are.  Only IR built
+ * through the API can break them; passes and writers count on them. */
+const char *hk_verify_extents(HkType t);
 /* i's slot, or NULL after a diagnostic (a slot without a role was
  * reported at the slot). */
 const HkSlot *hk_verify_slot_of(Ver *v, const HkInst *i);

@@ -613,11 +613,31 @@ static void verify_bump(Ver *v, const HkInst *i)
         hk_verify_slot_use(v, i, s, HK_R_BUMP, 1);
 }
 
+const char *hk_verify_extents(HkType t)
+{
+    uint64_t n = 1;
+    for (unsigned k = 0; k < t.rank && k < 2; k++) {
+        if (t.dim[k] == HK_DYN)
+            continue;
+        if (t.dim[k] < 1)
+            return "a tensor extent must be at least 1";
+        n *= t.dim[k];
+    }
+    if (n >= UINT64_C(1) << 31)
+        return "a tensor must have fewer than 2^31 components";
+    return NULL;
+}
+
 /* A slot's shape and element obey its role (roles.def shape column). */
 void hk_verify_slot_type(Ver *v, const HkSlot *s)
 {
     HkType t = s->type;
     const HkRoleInfo *ri = &hk_roles[s->role];
+    const char *bad = hk_verify_extents(t);
+    if (bad != NULL) {
+        err(v, s->loc, "slot '%%%s' has type '%s': %s", s->name, ts(v, t), bad);
+        return;
+    }
     int dyn = hk_is_dyn(t), ok = 1;
     const char *need = "";
     switch (ri->shape) {

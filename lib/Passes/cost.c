@@ -300,11 +300,10 @@ static void fill_libm(HkArena *a, const Cx *cx, HkCostResult *res)
     const char **names = hk_alloc(a, 2 * HK_OP_COUNT * sizeof *names);
     uint32_t n = 0;
     for (int op = 0; op < HK_OP_COUNT; op++) {
-        const char *base = hk_ops[op].libm;
         if (cx->libm[op][0])
-            names[n++] = base;
+            names[n++] = hk_libm_name(a, (HkOp)op, HK_F64);
         if (cx->libm[op][1])
-            names[n++] = hk_asprintf(a, "%sf", base);
+            names[n++] = hk_libm_name(a, (HkOp)op, HK_F32);
     }
     qsort(names, n, sizeof *names, by_name);
     uint32_t u = 0;

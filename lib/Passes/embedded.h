@@ -38,6 +38,16 @@ typedef struct {
 /* Fills p from r's options; returns 0, or -1 with a diagnostic naming the
  * bad option and value. */
 int hk_profile_read(HawkPassRun *r, HkProfile *p);
+/* Makes *run a run of no pass in particular over m under pm (it reads
+ * pm's pipeline-wide options and computes, through hk_analysis_get, the
+ * analyses an earlier run left invalid) and reads its profile into p:
+ * what the export, the lowering and hawk_kernel_report read.  0, or -1
+ * as hk_profile_read. */
+int hk_profile_of(HawkPassRun *run, HawkPassManager *pm, HkModule *m,
+                  HkProfile *p);
+/* The row target=<id> names (the default row when absent), or NULL for
+ * an unknown id; hk_profile_read reports that one. */
+const HkTarget *hk_profile_target(const HawkPassRun *r);
 /* "EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None,
  *  fp_domain='record', index_policy='clamp', require_cppcheck=False,
  *  c_std='c99')" */
@@ -56,9 +66,10 @@ const char *hk_pos(const HkPositions *p, const HkInst *i);
 
 /* ---- refuse.c: the refusal shape ---------------------------------------
  * Appends, at loc (the instruction's, or the kernel's for at == NULL):
- *   '<kernel>': the C target refuses node <pos> (<kind>) under <rule>:
- *   <why>; <fix>
- * with <pos> the walk position of at, or "kernel".  The diagnostic's rule
+ *   '<kernel>': the <target> target refuses node <pos> (<kind>) under
+ *   <rule>: <why>; <fix>
+ * with <target> the display name of the profile's row (targets.c) and
+ * <pos> the walk position of at, or "kernel".  The diagnostic's rule
  * and pos fields are set for the report and the C API. */
 void hk_refuse(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *kind,
                const char *rule, const char *why, const char *fix);
@@ -107,8 +118,8 @@ typedef struct {
 
 typedef struct {
     uint32_t nsites;
-    HkIndexSite *sites;
-    uint8_t *clamp;           /* by serial: 1 where the writer clamps */
+    HkIndexSite *sites;       /* the writers clamp all but the proven ones
+                                 (hk_plane_proven) */
 } HkIndexResult;
 
 /* ---- fp-domain ----------------------------------------------------------- */

@@ -107,12 +107,8 @@ static HkIv extract_iv(const Facts *F, const HkInst *i)
 {
     HkVal v = i->ops[0];
     HkType t = F->f->values[v].type;
-    uint32_t cols = t.rank == 2 ? t.dim[1] : 1;
-    uint32_t first = (uint32_t)i->imm[0] * cols, count = cols;
-    if (t.rank == 2 && i->nimm == 2)
-        first += (uint32_t)i->imm[1], count = 1;
-    if (t.rank == 1)
-        count = 1;
+    uint32_t first = hk_flat_index(t, i->imm, i->nimm);
+    uint32_t count = t.rank == 2 && i->nimm == 1 ? t.dim[1] : 1u;
     const HkInst *d = def_of(F->f, v);
     if (d != NULL && d->op == HK_OP_CONST)
         return const_iv(d, first, count);
@@ -541,8 +537,8 @@ static void add_specials(Lists *L, HkArena *a, const HkPositions *p,
     if (i->op != HK_OP_CONST || !hk_is_float(e) || i->cst.f == NULL)
         return;
     for (uint32_t k = 0; k < i->cst.n; k++) {
-        /* an f32 literal is the float it rounds to: 1e39 is INFINITY */
-        double v = e == HK_F32 ? (double)(float)i->cst.f[k] : i->cst.f[k];
+        /* the value the writers spell (an f32 literal rounded) */
+        double v = hk_const_real(&i->cst, k, e);
         seen[0] |= isnan(v);
         seen[1] |= v == INFINITY;
         seen[2] |= v == -INFINITY;

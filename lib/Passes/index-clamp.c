@@ -1,7 +1,7 @@
 /* index-clamp.c -- the index-clamp analysis: every runtime index site of a
  * kernel (gather, indexed store, indexed accum) is proven inside its
- * extent or clamped, with the reason; clamped sites are marked by serial
- * for the writers, and refused under index-policy=refuse (index.unproven).
+ * extent or clamped, with the reason; the writers clamp every site not
+ * proven, and index-policy=refuse refuses the clamped ones (index.unproven).
  * docs/Passes.md "index-clamp" lists the rules. */
 #include <inttypes.h>
 
@@ -130,8 +130,6 @@ int hk_pass_index_clamp(HawkPassRun *r, HkFunc *f)
 {
     HkArena *a = f->module->arena;
     HkIndexResult *res = hk_alloc(a, sizeof *res);
-    uint32_t ns = f->nserials ? f->nserials : 1;
-    res->clamp = hk_alloc(a, ns);
     if (!f->is_kernel) {
         res->sites = hk_alloc(a, sizeof *res->sites);
         hk_analysis_set(f, HK_PASS_INDEX_CLAMP, res);
@@ -152,8 +150,6 @@ int hk_pass_index_clamp(HawkPassRun *r, HkFunc *f)
         HkIndexSite *s = &res->sites[res->nsites++];
         classify(a, f, i, v, s);
         s->pos = hk_pos(pos, i);
-        if (s->status == HK_IDX_CLAMPED && i->serial < ns)
-            res->clamp[i->serial] = 1;
     }
     /* A refused kernel caches nothing: asking again refuses again. */
     if (prof.index_policy == HK_IDX_REFUSE && refuse_clamped(r, f, res) != 0)

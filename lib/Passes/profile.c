@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "embedded.h"
 
 static const HkLoc noloc = {0, 0, 0};
@@ -49,15 +50,21 @@ static int read_choice(HawkPassRun *r, const char *key, const char *a,
     return bad_option(r, key, what, s);
 }
 
+const HkTarget *hk_profile_target(const HawkPassRun *r)
+{
+    const char *s = hk_option(r, "target", NULL);
+    return s == NULL ? hk_target_default() : hk_target_lookup(s);
+}
+
 /* target=<id>: a row of the targets table, the default when absent. */
 static int read_target(HawkPassRun *r, const HkTarget **out)
 {
-    const char *s = hk_option(r, "target", NULL);
-    *out = s == NULL ? hk_target_default() : hk_target_lookup(s);
+    *out = hk_profile_target(r);
     if (*out != NULL)
         return 0;
     hk_error(hk_run_diags(r), NULL, noloc,
-             "unknown target '%s'; valid targets: %s", s, hk_target_ids());
+             "unknown target '%s'; valid targets: %s",
+             hk_option(r, "target", NULL), hk_target_ids());
     return -1;
 }
 
@@ -80,6 +87,23 @@ int hk_profile_read(HawkPassRun *r, HkProfile *p)
     p->require_cppcheck = cpp;
     p->c_std = c11 ? 11 : 99;
     return 0;
+}
+
+/* The pass a run of no pass in particular names (hk_profile_of). */
+static const HkPassInfo profile_info = {
+    "profile", "the EmbeddedProfile of the pipeline-wide options",
+    HAWK_PASS_ANALYSIS, NULL, NULL, 0, NULL, NULL,
+};
+
+int hk_profile_of(HawkPassRun *run, HawkPassManager *pm, HkModule *m,
+                  HkProfile *p)
+{
+    memset(run, 0, sizeof *run);
+    run->ctx = pm->ctx;
+    run->module = m;
+    run->info = &profile_info;
+    run->pm = pm;
+    return hk_profile_read(run, p);
 }
 
 /* A cap as Python prints it: None, or the number. */

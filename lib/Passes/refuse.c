@@ -18,11 +18,15 @@ void hk_refuse(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *kind,
     }
     if (kind == NULL)
         kind = at != NULL ? hk_ops[at->op].mnemonic : "kernel";
+    /* An unknown target= is the profile's error to report, not ours. */
+    const HkTarget *t = hk_profile_target(r);
+    if (t == NULL)
+        t = hk_target_default();
     HkLoc loc = at != NULL ? at->loc : f->loc;
     HkDiag *d = hk_error(hk_run_diags(r), &f->module->src, loc,
-                         "'%s': the C target refuses node %s (%s) under %s: "
+                         "'%s': the %s target refuses node %s (%s) under %s: "
                          "%s; %s",
-                         f->name, pos, kind, rule, why, fix);
+                         f->name, t->display, pos, kind, rule, why, fix);
     d->rule = hk_strdup(a, rule);
     d->pos = hk_strdup(a, pos);
 }

@@ -152,14 +152,6 @@ static HkVal emit2(Sc *s, HkOp op, HkElem e, HkVal a, HkVal b,
     return emit(s, op, e, ops, 2, name, take);
 }
 
-/* The flat index of static indices imm into type t. */
-static uint32_t flat_index(HkType t, const int64_t *imm)
-{
-    if (t.rank == 2)
-        return (uint32_t)imm[0] * t.dim[1] + (uint32_t)imm[1];
-    return (uint32_t)imm[0];
-}
-
 /* Sets extract x's static indices for flat component k of type t. */
 static void set_index(HkInst *x, HkType t, uint32_t k)
 {
@@ -194,7 +186,7 @@ static int64_t extract_index(const Sc *s, const HkInst *x, HkVal v)
     HkType t = type_of(s, v);
     if (x->nimm != t.rank)
         return -1;
-    return flat_index(t, x->imm);
+    return hk_flat_index(t, x->imm, x->nimm);
 }
 
 /* The instruction after pos, or the first of b when pos is NULL. */
@@ -432,11 +424,11 @@ static void lower_extract(Sc *s, HkInst *i)
     if (c == NULL)
         return;
     if (i->nimm == t.rank) {
-        s->repl[i->res[0]] = c[flat_index(t, i->imm)];
+        s->repl[i->res[0]] = c[hk_flat_index(t, i->imm, i->nimm)];
         return;
     }
     HkVal *row = new_comps(s, i->res[0]);
-    uint32_t start = (uint32_t)i->imm[0] * t.dim[1];
+    uint32_t start = hk_flat_index(t, i->imm, i->nimm);
     memcpy(row, c + start, t.dim[1] * sizeof *row);
 }
 
@@ -448,7 +440,7 @@ static void lower_insert(Sc *s, HkInst *i)
         return;
     HkVal *n = new_comps(s, i->res[0]);
     memcpy(n, c, hk_components(t) * sizeof *n);
-    n[flat_index(t, i->imm)] = scalar(s, i->ops[1]);
+    n[hk_flat_index(t, i->imm, i->nimm)] = scalar(s, i->ops[1]);
 }
 
 static void lower_build(Sc *s, HkInst *i)

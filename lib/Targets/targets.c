@@ -11,22 +11,23 @@ const HkFeatureInfo hk_features[HK_FEAT_COUNT] = {
 #undef FEATURE
 };
 
-/* TARGET(id, about, writer, wrapper, toolchain, entry, format, artifact,
- *        source, features, writer_kind): one row per target.  ORDER: the
- * first row is the default target; hk_target_ids lists them in this
- * order. */
+/* TARGET(id, display, about, writer, wrapper, toolchain, entry, format,
+ *        artifact, source, features, writer_kind): one row per target.
+ * display is the name a message gives the row ("the C target refuses
+ * ...").  ORDER: the first row is the default target; hk_target_ids lists
+ * them in this order. */
 #define TARGETS(X)                                                           \
-    X("c", "exports freestanding MISRA C:2012 for embedded builds",          \
+    X("c", "C", "exports freestanding MISRA C:2012 for embedded builds",     \
       "CWriter", NULL, HK_TOOLCHAIN_NONE, "c", "c-source", ".h", ".c",       \
       0 /* builds none of features.def */, HK_WRITER_C)                     \
-    X("host", "builds the reference unit through the LLVM C API",            \
+    X("host", "host", "builds the reference unit through the LLVM C API",    \
       "LLVMWriter", NULL, HK_TOOLCHAIN_CPU, "host", "elf-object",            \
       ".host.o", ".ll", 0 /* builds none of features.def */, HK_WRITER_LLVM)
 
-#define ROW(id, about, writer, wrapper, tc, entry, format, artifact, source, \
-            features, kind)                                                  \
-    {id, about, writer, wrapper, tc, entry, format, artifact, source,        \
-     features, kind},
+#define ROW(id, display, about, writer, wrapper, tc, entry, format,         \
+            artifact, source, features, kind)                                \
+    {id, display, about, writer, wrapper, tc, entry, format, artifact,       \
+     source, features, kind},
 const HkTarget hk_targets[] = {TARGETS(ROW)};
 #undef ROW
 
@@ -37,6 +38,15 @@ const HkTarget *hk_target_lookup(const char *id)
 {
     for (unsigned i = 0; id != NULL && i < hk_ntargets; i++)
         if (strcmp(hk_targets[i].id, id) == 0)
+            return &hk_targets[i];
+    return NULL;
+}
+
+/* The table is short: a linear search. */
+const HkTarget *hk_target_written_by(HkWriterKind k)
+{
+    for (unsigned i = 0; i < hk_ntargets; i++)
+        if (hk_targets[i].writer_kind == k)
             return &hk_targets[i];
     return NULL;
 }

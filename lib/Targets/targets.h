@@ -34,6 +34,7 @@ typedef enum { HK_WRITER_C, HK_WRITER_LLVM } HkWriterKind;
 
 typedef struct HkTarget {
     const char *id;
+    const char *display;     /* the name messages give it: "the C target" */
     const char *about;
     const char *writer;      /* the Writer that spells the language */
     const char *wrapper;     /* NULL: the writer produces the whole file */
@@ -51,6 +52,8 @@ extern const unsigned hk_ntargets;
 
 /* The row with this id, or NULL. */
 const HkTarget *hk_target_lookup(const char *id);
+/* The first row whose writer is k, or NULL. */
+const HkTarget *hk_target_written_by(HkWriterKind k);
 /* The default target row (the first). */
 const HkTarget *hk_target_default(void);
 /* "c, host": every id, for diagnostics; a static string. */

@@ -9,27 +9,13 @@
  * without their directory) and exits 1 when there is any; silent, exit 0,
  * on a clean unit. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "capi_test.h"
 #include "emit.h"
 
 #define TOOL "hawk-capi-audit"
-
-/* Reads path whole into the arena, NUL-terminated; NULL when unreadable. */
-static const char *slurp(HkArena *a, const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    HkBuf b;
-    hk_buf_init(&b, a);
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        hk_buf_put(&b, chunk, n);
-    fclose(f);
-    return hk_buf_cstr(&b);
-}
 
 static const char *base_name(const char *path)
 {
@@ -43,15 +29,17 @@ int main(int argc, char **argv)
         fputs("usage: " TOOL " FILE.c [FILE.h]\n", stderr);
         return 2;
     }
-    HkArena *a = hk_arena_new();
-    const char *c_text = slurp(a, argv[1]);
-    const char *h_text = argc == 3 ? slurp(a, argv[2]) : NULL;
+    size_t len;
+    char *c_text = capi_read_file(argv[1], &len);
+    char *h_text = argc == 3 ? capi_read_file(argv[2], &len) : NULL;
     if (c_text == NULL || (argc == 3 && h_text == NULL)) {
         fprintf(stderr, TOOL ": cannot read %s\n",
                 c_text == NULL ? argv[1] : argv[2]);
-        hk_arena_free(a);
+        free(c_text);
+        free(h_text);
         return 2;
     }
+    HkArena *a = hk_arena_new();
     HkAuditHits hits = {0, 0, NULL};
     uint32_t n = hk_audit_unit(a, base_name(argv[1]), c_text,
                                argc == 3 ? base_name(argv[2]) : NULL, h_text,
@@ -60,5 +48,7 @@ int main(int argc, char **argv)
         printf("%s:%u: audit.%s: %s\n", hits.hits[i].file, hits.hits[i].line,
                hk_audit_names[hits.hits[i].kind], hits.hits[i].text);
     hk_arena_free(a);
+    free(c_text);
+    free(h_text);
     return n ? 1 : 0;
 }

@@ -241,6 +241,31 @@ static void const_range(B *b)
     ret(b, k, NULL, 0);
 }
 
+/* A const of type <0 x f64>: the parser refuses the extent, the API
+ * does not. */
+static void zero_extent(B *b)
+{
+    HkFunc *k = kernel(b, "k");
+    literals(b, k, hk_vec(HK_F64, 0), 1, 0, "c");
+    ret(b, k, NULL, 0);
+}
+
+/* A mat_in slot typed <3 x 0 x f64>. */
+static void slot_zero_extent(B *b)
+{
+    HkFunc *k = kernel(b, "k");
+    slot(b, k, "m", HK_ROLE_MAT_IN, hk_mat(HK_F64, 3, 0));
+    ret(b, k, NULL, 0);
+}
+
+/* A mat_in slot of 2^31 components, whose count overflows int32. */
+static void slot_huge(B *b)
+{
+    HkFunc *k = kernel(b, "k");
+    slot(b, k, "m", HK_ROLE_MAT_IN, hk_mat(HK_F64, 65536, 32768));
+    ret(b, k, NULL, 0);
+}
+
 /* A load without a slot. */
 static void no_slot(B *b)
 {
@@ -485,6 +510,9 @@ static const Case cases[] = {
     {"const-count-many", const_count_many},
     {"const-no-literal", const_no_literal},
     {"const-range", const_range},
+    {"zero-extent", zero_extent},
+    {"slot-zero-extent", slot_zero_extent},
+    {"slot-huge", slot_huge},
     {"no-slot", no_slot},
     {"store-operands", store_operands},
     {"slot-inner-dyn", slot_inner_dyn},

@@ -13,8 +13,8 @@
 
 #include "hawk/hawk.h"
 
-/* Reads path whole into a malloc'd buffer (*len bytes); NULL if it
- * cannot. */
+/* Reads path whole into a malloc'd buffer (*len bytes, then a NUL, so
+ * the text is also a C string); NULL if it cannot. */
 static inline char *capi_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -37,6 +37,8 @@ static inline char *capi_read_file(const char *path, size_t *len)
         n += got;
     } while (got > 0);
     fclose(f);
+    /* The last read found at least 4096 free bytes: room for the NUL. */
+    buf[n] = '\0';
     *len = n;
     return buf;
 }

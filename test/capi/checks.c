@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "capi_test.h"
 #include "checks.h"
+#include "context.h"
 #include "emit.h"
 
 #define TOOL "hawk-capi-checks"
@@ -44,7 +46,8 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *dir = argv[1 + require], *c_path = argv[2 + require];
-    HkArena *a = hk_arena_new();
+    HawkContext *ctx = hawk_context_create();
+    HkArena *a = ctx->arena;
     size_t n = strcspn(c_path, ".");
     const char *name = hk_strndup(a, c_path, n);
     const char *text = hk_asprintf(a, "kernel @%s() {\n  ret\n}\n", name);
@@ -55,22 +58,15 @@ int main(int argc, char **argv)
     p.max_trips = p.max_ops = p.max_stack_bytes = HK_NONE;
     p.require_cppcheck = require;
     p.c_std = 99;
-    HkDiags d;
-    hk_diags_init(&d, a);
     HkChecks out;
-    int rc = hk_run_checks(a, dir, c_path, argv[3 + require], &p, &out, &d,
-                           &src, loc);
+    int rc = hk_run_checks(a, dir, c_path, argv[3 + require], &p, &out,
+                           &ctx->diags, &src, loc);
     for (uint32_t i = 0; i < out.n; i++)
         print_check(&out.items[i]);
     printf("failed: %d\n", out.failed);
     /* The checks first, then the diagnostics, also under 2>&1. */
     fflush(stdout);
-    for (uint32_t i = 0; i < d.n; i++) {
-        HkBuf b;
-        hk_buf_init(&b, a);
-        hk_diag_render(&d.items[i], &b);
-        fputs(hk_buf_cstr(&b), stderr);
-    }
-    hk_arena_free(a);
+    capi_print_diags(TOOL, ctx);
+    hawk_context_destroy(ctx);
     return rc == 0 ? 0 : 1;
 }

@@ -2,6 +2,7 @@
 #include "tool_opts.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 int tool_error(const char *tool, const char *fmt, ...)
@@ -102,6 +103,30 @@ int tool_one_input(const char *tool, const char **input, const char *arg)
                           *input, arg);
     *input = arg;
     return 0;
+}
+
+int tool_pairs_add(const char *tool, ToolPairs *p, const char *key,
+                   const char *value)
+{
+    const char **k = realloc(p->keys, (p->n + 1) * sizeof *k);
+    if (k != NULL)
+        p->keys = k;
+    const char **v = realloc(p->vals, (p->n + 1) * sizeof *v);
+    if (v != NULL)
+        p->vals = v;
+    if (k == NULL || v == NULL)
+        return tool_error(tool, "out of memory");
+    p->keys[p->n] = key;
+    p->vals[p->n++] = value;
+    return 0;
+}
+
+void tool_pairs_free(ToolPairs *p)
+{
+    free(p->keys);
+    free(p->vals);
+    p->keys = p->vals = NULL;
+    p->n = 0;
 }
 
 /* "-name=META", "-name[=true|false]" or "-name" into head. */

@@ -57,6 +57,42 @@ typedef struct {
     {"c-std", TOOL_VALUE, fn, "c99|c11",                                     \
      "profile: the C dialect of the consumer (default c99)"}
 
+/* A ToolOptFn named fn that sets the int member field of the tool's state
+ * (of type T) to 1: a flag that only switches something on. */
+#define TOOL_FLAG_FN(fn, T, field)                                           \
+    static int fn(void *st, const ToolOpt *row, const char *v)               \
+    {                                                                        \
+        (void)row;                                                           \
+        (void)v;                                                             \
+        ((T *)st)->field = 1;                                                \
+        return 0;                                                            \
+    }
+
+/* A ToolOptFn named fn that stores its value in member field of T; an
+ * empty value is "<tool>: error: option '-NAME' needs <what>". */
+#define TOOL_VALUE_FN(fn, T, field, tool, what)                              \
+    static int fn(void *st, const ToolOpt *row, const char *v)               \
+    {                                                                        \
+        if (*v == '\0')                                                      \
+            return tool_error(tool, "option '-%s' needs %s", row->name,      \
+                              what);                                         \
+        ((T *)st)->field = v;                                                \
+        return 0;                                                            \
+    }
+
+/* Options as key = value pairs in the order given (the profile flags;
+ * a later key overrides an earlier one where they are read): parallel
+ * arrays, as hawk_export and the pass manager take them.  malloc'd. */
+typedef struct {
+    const char **keys, **vals;
+    size_t n;
+} ToolPairs;
+
+/* Appends key = value to p; 0, or 1 after "out of memory". */
+int tool_pairs_add(const char *tool, ToolPairs *p, const char *key,
+                   const char *value);
+void tool_pairs_free(ToolPairs *p);
+
 /* Parses argv[1..argc) against spec; 0, or 1 after an error message. */
 int tool_parse_args(const ToolSpec *spec, int argc, char **argv, void *state);
 

@@ -18,9 +18,7 @@ typedef struct {
     const char *target;       /* -target=; NULL: the default row */
     const char *out_dir;      /* -o; NULL: "." */
     const char *kernel;       /* -kernel=; NULL: every kernel */
-    const char **keys;        /* the profile flags, malloc'd */
-    const char **vals;
-    size_t nopts;
+    ToolPairs profile;        /* the profile flags */
     int no_check, print, time, help, version;
     int emit_llvm;            /* -emit-llvm: also <name>.ll (host row) */
 } EmitConfig;

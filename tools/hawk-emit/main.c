@@ -50,9 +50,9 @@ static int run(const EmitConfig *cfg, HawkContext *ctx)
         o.target = cfg->target;
         o.out_dir = cfg->out_dir;
         o.kernel = cfg->kernel;
-        o.opt_keys = cfg->keys;
-        o.opt_vals = cfg->vals;
-        o.nopts = cfg->nopts;
+        o.opt_keys = cfg->profile.keys;
+        o.opt_vals = cfg->profile.vals;
+        o.nopts = cfg->profile.n;
         o.check = !cfg->no_check;
         o.print_only = cfg->print;
         o.on_unit = on_unit;

@@ -99,9 +99,9 @@ static int setup_pipeline(OptRun *r)
     const OptConfig *cfg = r->cfg;
     r->pm = hawk_pass_manager_create(r->ctx);
     hawk_pass_manager_set_verify_each(r->pm, cfg->verify_each);
-    for (size_t i = 0; i < cfg->nglobals; i++)
-        hawk_pass_manager_set_option(r->pm, cfg->globals[i].key,
-                                     cfg->globals[i].value);
+    for (size_t i = 0; i < cfg->globals.n; i++)
+        hawk_pass_manager_set_option(r->pm, cfg->globals.keys[i],
+                                     cfg->globals.vals[i]);
     hawk_pass_manager_set_after_pass(r->pm, after_pass, r);
     if (hawk_pass_manager_parse(r->pm, cfg->passes) != 0) {
         tool_print_diags(OPT_TOOL, r->ctx, 0);

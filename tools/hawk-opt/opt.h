@@ -11,10 +11,6 @@
 
 #define OPT_TOOL "hawk-opt"
 
-typedef struct {
-    const char *key, *value;
-} OptKV;
-
 /* What the command line asked for (options.c). */
 typedef struct {
     const char *input;         /* NULL until given; "-" is stdin */
@@ -22,8 +18,7 @@ typedef struct {
     const char *passes;        /* -passes= */
     const char **print_after;  /* -print-after=, malloc'd */
     size_t nprint_after;
-    OptKV *globals;            /* pipeline-wide pass options, malloc'd */
-    size_t nglobals;
+    ToolPairs globals;         /* pipeline-wide pass options */
     int verify_each;
     int print_passes, print_after_all, time_passes, split_input,
         verify_diags, disable_output, help, version;

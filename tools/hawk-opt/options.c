@@ -12,17 +12,9 @@ static int set_passes(void *st, const ToolOpt *row, const char *v)
 }
 
 /* -o FILE, -analysis-report=FILE: a file name, which must not be empty. */
-#define FILE_FN(fn, field)                                                   \
-    static int fn(void *st, const ToolOpt *row, const char *v)               \
-    {                                                                        \
-        if (*v == '\0')                                                      \
-            return tool_error(OPT_TOOL, "option '-%s' needs a file name",     \
-                              row->name);                                    \
-        ((OptConfig *)st)->field = v;                                        \
-        return 0;                                                            \
-    }
-FILE_FN(set_output, output)
-FILE_FN(set_analysis_report, analysis_report)
+TOOL_VALUE_FN(set_output, OptConfig, output, OPT_TOOL, "a file name")
+TOOL_VALUE_FN(set_analysis_report, OptConfig, analysis_report, OPT_TOOL,
+              "a file name")
 
 /* -verify-each[=bool]: the value is "true" or "false" (tool_opts.c). */
 static int set_verify_each(void *st, const ToolOpt *row, const char *v)
@@ -49,34 +41,19 @@ static int add_print_after(void *st, const ToolOpt *row, const char *v)
  * profile flag is one row (e.g. {"max-trips", TOOL_VALUE, set_global}). */
 static int set_global(void *st, const ToolOpt *row, const char *v)
 {
-    OptConfig *cfg = st;
-    OptKV *p = realloc(cfg->globals, (cfg->nglobals + 1) * sizeof *p);
-    if (p == NULL)
-        return tool_error(OPT_TOOL, "out of memory");
-    p[cfg->nglobals].key = row->name;
-    p[cfg->nglobals++].value = v;
-    cfg->globals = p;
-    return 0;
+    return tool_pairs_add(OPT_TOOL, &((OptConfig *)st)->globals, row->name, v);
 }
 
-/* Flags that only switch something on: the row says which field. */
-#define FLAG_FN(fn, field)                                                   \
-    static int fn(void *st, const ToolOpt *row, const char *v)               \
-    {                                                                        \
-        (void)row;                                                           \
-        (void)v;                                                             \
-        ((OptConfig *)st)->field = 1;                                        \
-        return 0;                                                            \
-    }
-FLAG_FN(set_print_passes, print_passes)
-FLAG_FN(set_print_after_all, print_after_all)
-FLAG_FN(set_time_passes, time_passes)
-FLAG_FN(set_split_input, split_input)
-FLAG_FN(set_verify_diags, verify_diags)
-FLAG_FN(set_disable_output, disable_output)
-FLAG_FN(set_help, help)
-FLAG_FN(set_version, version)
-FLAG_FN(set_verify_embedded, verify_embedded)
+/* Flags that only switch something on. */
+TOOL_FLAG_FN(set_print_passes, OptConfig, print_passes)
+TOOL_FLAG_FN(set_print_after_all, OptConfig, print_after_all)
+TOOL_FLAG_FN(set_time_passes, OptConfig, time_passes)
+TOOL_FLAG_FN(set_split_input, OptConfig, split_input)
+TOOL_FLAG_FN(set_verify_diags, OptConfig, verify_diags)
+TOOL_FLAG_FN(set_disable_output, OptConfig, disable_output)
+TOOL_FLAG_FN(set_help, OptConfig, help)
+TOOL_FLAG_FN(set_version, OptConfig, version)
+TOOL_FLAG_FN(set_verify_embedded, OptConfig, verify_embedded)
 
 static const ToolOpt opt_table[] = {
     {"passes", TOOL_VALUE, set_passes, "PIPELINE",
@@ -148,5 +125,5 @@ void opt_print_help(void)
 void opt_config_free(OptConfig *cfg)
 {
     free(cfg->print_after);
-    free(cfg->globals);
+    tool_pairs_free(&cfg->globals);
 }

@@ -21,34 +21,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../capi_test.h"
 #include "abi.h"
 #include "context.h"
 #include "host.h"
 
 #define TOOL "hawk-capi-hostjit"
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf != NULL && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap)
-            buf = realloc(buf, cap *= 2);
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
+/* Prints ctx's diagnostics; returns 1, the exit status. */
 static int diags(HawkContext *ctx)
 {
-    for (size_t i = 0; i < hawk_diag_count(ctx); i++)
-        fputs(hawk_diag_render(ctx, i), stderr);
+    capi_print_diags(TOOL, ctx);
     return 1;
 }
 
@@ -219,7 +202,7 @@ int main(int argc, char **argv)
         return 1;
     }
     size_t len = 0;
-    char *text = read_file(argv[1], &len);
+    char *text = capi_read_file(argv[1], &len);
     if (text == NULL) {
         fprintf(stderr, "%s: cannot read '%s'\n", TOOL, argv[1]);
         return 1;

@@ -1,0 +1,39 @@
+/* planes.c -- what the two writers (the CWriter here, the LLVMWriter in
+ * lib/Host) read alike about a kernel's planes, so that both units
+ * address them the same way: the member of the args struct each slot is
+ * reached through (abi.c's layout of the interface rows, which also says
+ * how the plane is addressed) and the index sites the index-clamp
+ * analysis proved inside their plane, the only ones neither unit
+ * clamps. */
+#include "cunit.h"
+
+int hk_plane_members(HkArena *a, const HkLowered *l, HkAbiLayout *abi,
+                     int32_t **by_slot)
+{
+    const HkFunc *f = l->kernel;
+    if (hk_abi_layout(a, f, l->iface, abi) != 0)
+        return -1;
+    int32_t *m = hk_alloc(a, (f->nslots + 1u) * sizeof *m);
+    for (uint32_t s = 0; s < f->nslots; s++)
+        m[s] = -1;
+    /* hk_abi_layout has checked every row's slot */
+    for (uint32_t k = 0; k < abi->nfields; k++)
+        if (abi->fields[k].kind != HK_ABI_LEN)
+            m[l->iface->rows[abi->fields[k].row].slot] = (int32_t)k;
+    *by_slot = m;
+    return 0;
+}
+
+uint8_t *hk_plane_proven(HkArena *a, const HkLowered *l)
+{
+    const HkFunc *f = l->kernel;
+    const HkIndexResult *ix = l->index;
+    uint8_t *proven = hk_alloc(a, f->nserials + 1u);
+    for (uint32_t k = 0; ix != NULL && k < ix->nsites; k++) {
+        const HkInst *i = ix->sites[k].inst;
+        if (i != NULL && i->serial < f->nserials &&
+            ix->sites[k].status == HK_IDX_PROVEN)
+            proven[i->serial] = 1;
+    }
+    return proven;
+}

@@ -61,42 +61,11 @@ static int set_cflags(void *st, const ToolOpt *row, const char *v)
     return 0;
 }
 
-static int set_kernel(void *st, const ToolOpt *row, const char *v)
-{
-    if (*v == '\0')
-        return tool_error(RUN_TOOL, "option '-%s' needs a kernel name",
-                          row->name);
-    ((RunConfig *)st)->kernel = v;
-    return 0;
-}
-
-static int set_exact_nan(void *st, const ToolOpt *row, const char *v)
-{
-    (void)row, (void)v;
-    ((RunConfig *)st)->exact_nan = 1;
-    return 0;
-}
-
-static int set_print_layout(void *st, const ToolOpt *row, const char *v)
-{
-    (void)row, (void)v;
-    ((RunConfig *)st)->print_layout = 1;
-    return 0;
-}
-
-static int set_help(void *st, const ToolOpt *row, const char *v)
-{
-    (void)row, (void)v;
-    ((RunConfig *)st)->help = 1;
-    return 0;
-}
-
-static int set_version(void *st, const ToolOpt *row, const char *v)
-{
-    (void)row, (void)v;
-    ((RunConfig *)st)->version = 1;
-    return 0;
-}
+TOOL_VALUE_FN(set_kernel, RunConfig, kernel, RUN_TOOL, "a kernel name")
+TOOL_FLAG_FN(set_exact_nan, RunConfig, exact_nan)
+TOOL_FLAG_FN(set_print_layout, RunConfig, print_layout)
+TOOL_FLAG_FN(set_help, RunConfig, help)
+TOOL_FLAG_FN(set_version, RunConfig, version)
 
 static const ToolOpt run_table[] = {
     {"samples", TOOL_VALUE, set_samples, "N",
@@ -117,15 +86,10 @@ static const ToolOpt run_table[] = {
     {"version", TOOL_FLAG, set_version, NULL, "print the version and exit"},
 };
 
-/* The input file operand: at most one. */
+/* The input file operand: at most one (none reads stdin). */
 static int set_input(void *st, const char *arg)
 {
-    RunConfig *cfg = st;
-    if (cfg->input != NULL)
-        return tool_error(RUN_TOOL, "more than one input file ('%s', '%s')",
-                          cfg->input, arg);
-    cfg->input = arg;
-    return 0;
+    return tool_one_input(RUN_TOOL, &((RunConfig *)st)->input, arg);
 }
 
 static const ToolSpec run_spec = {

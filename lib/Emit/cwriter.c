@@ -98,6 +98,13 @@ static int setup(HkCW *w, HkArena *a, const HkLowered *l, HkDiags *d)
                             "to letters, digits and '_')");
         return -1;
     }
+    /* C99 6.7.2.1: a struct needs a member, and a kernel with no plane
+     * could change nothing a caller sees. */
+    if (w->f->nslots == 0) {
+        hk_cw_fail(w, NULL, "a kernel without planes (its args struct would "
+                            "be empty; give it the planes it reads and writes)");
+        return -1;
+    }
     if (map_fields(w) != 0)
         return -1;
     w->proven = hk_plane_proven(a, l);

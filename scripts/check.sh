@@ -4,7 +4,8 @@
 # lit's summary for each, then one line "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-lit="$(llvm-config --prefix)/build/utils/lit/lit.py"
+llvm_config=$(command -v llvm-config-14 || command -v llvm-config)
+lit="$($llvm_config --prefix)/build/utils/lit/lit.py"
 passed=0
 failed=0
 for dir in "$@"; do

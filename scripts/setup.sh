@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   make cmake pkg-config gcc clang libclang-rt-14-dev python3
-  llvm-14-dev llvm-14-tools        # llvm-config, FileCheck, lit, the C API
+  llvm llvm-14-dev llvm-14-tools   # llvm-config, FileCheck, lit, the C API
   libcjson-dev                     # the JSON reports
   libssl-dev                       # sha256 through libcrypto
   cppcheck                         # the MISRA addon checks

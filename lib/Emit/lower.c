@@ -2,11 +2,11 @@
  * becomes the scalar IR the writers read, with the verify analyses taken
  * on the way (docs/EmbeddedC.md, "The C unit").
  *
- * The kernel is lowered in a module of its own: the module's source with
- * every other kernel blanked out (each byte but a line end becomes a
- * space) is parsed again, so a refusal of another kernel cannot stop this
- * one, the caller's module is never changed, and every line, column and
- * byte offset stays what it was.  One pipeline then runs: inline, the
+ * The kernel is lowered in a module of its own: a deep copy of it and of
+ * the module's funcs (hk_module_clone_kernel), so a refusal of another
+ * kernel cannot stop this one, the caller's module is never changed, what
+ * the caller's own passes did to it is what gets lowered, and every line,
+ * column and position stays what it was.  One pipeline then runs: inline, the
  * analyses, scalarize, cse, dce.  The analyses' results are taken when
  * the last analysis has run, before scalarize invalidates the cache; they
  * live in the arena and stay valid.
@@ -60,51 +60,20 @@ static void take_analyses(void *user, const char *pass, const HkModule *m)
                c->out->iface != NULL;
 }
 
-/* m's source with every function but k blanked, except the funcs (a
- * kernel may call them).  NULL when m has no source text. */
-static char *isolate_source(HkArena *a, const HkModule *m, const HkFunc *k)
-{
-    if (m->src.text == NULL || m->src.len == 0)
-        return NULL;
-    char *text = hk_strndup(a, m->src.text, m->src.len);
-    for (uint32_t i = 0; i < m->nfuncs; i++) {
-        const HkFunc *f = m->funcs[i];
-        if (f == k || !f->is_kernel || f->src_end > m->src.len)
-            continue;
-        for (uint32_t p = f->src_begin; p < f->src_end; p++)
-            if (text[p] != '\n' && text[p] != '\r')
-                text[p] = ' ';
-    }
-    return text;
-}
-
-/* The function named name in m, or NULL. */
-static HkFunc *find_func(HkModule *m, const char *name)
-{
-    uint32_t id = hk_func_index(m, name, strlen(name));
-    return id < m->nfuncs ? m->funcs[id] : NULL;
-}
-
-/* A module holding k alone among the kernels: parsed again from the
- * blanked source, or m itself when it has no source.  *kout gets the
+/* A module holding k alone among the kernels, verified; *kout gets the
  * kernel in it.  NULL after a diagnostic. */
 static HkModule *own_module(HawkContext *ctx, HkModule *m, HkFunc *k,
                             HkFunc **kout)
 {
-    char *text = isolate_source(ctx->arena, m, k);
-    if (text == NULL) {
-        *kout = k;
-        return m;
-    }
-    HkModule *own = hawk_parse_chunk(ctx, m->src.name, text, m->src.len,
-                                     m->src.line_base);
-    if (own == NULL || hawk_verify(ctx, own) != 0)
+    HkModule *own = hk_module_clone_kernel(ctx->arena, m, k);
+    if (hawk_verify(ctx, own) != 0)
         return NULL;
-    *kout = find_func(own, k->name);
-    return *kout != NULL ? own : NULL;
+    *kout = own->funcs[hk_func_index(own, k->name, strlen(k->name))];
+    return own;
 }
 
-/* Digests of k as parsed: its canonical text and its source span. */
+/* Digests of k before any pass of the lowering: its canonical text and
+ * its source span. */
 static void take_digests(HkArena *a, const HkModule *m, const HkFunc *k,
                          HkLowered *out)
 {

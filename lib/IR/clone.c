@@ -1,0 +1,121 @@
+/* clone.c -- a deep copy of one kernel and the funcs it may call, in a new
+ * module, so a target lowers the IR as the caller left it (after any
+ * passes the caller ran) without changing the caller's module.
+ *
+ * Values keep their indices and instructions their serials and locations:
+ * walk positions, diagnostics and side tables read the copy exactly as
+ * they read the original.
+ */
+#include <string.h>
+
+#include "ir.h"
+
+static void *dup(HkArena *a, const void *p, size_t n)
+{
+    if (p == NULL || n == 0)
+        return NULL;
+    void *q = hk_alloc(a, n);
+    memcpy(q, p, n);
+    return q;
+}
+
+static void clone_block(HkArena *a, HkFunc *nf, const HkBlock *from,
+                        HkBlock *to);
+
+/* A copy of i whose result, index and carried values point back at it. */
+static HkInst *clone_inst(HkArena *a, HkFunc *nf, const HkInst *i)
+{
+    HkInst *c = hk_alloc(a, sizeof *c);
+    *c = *i;
+    c->prev = c->next = NULL;
+    c->block = NULL;
+    c->res = dup(a, i->res, i->nres * sizeof *i->res);
+    c->ops = dup(a, i->ops, i->nops * sizeof *i->ops);
+    c->iters = dup(a, i->iters, i->iters ? i->nres * sizeof *i->iters : 0);
+    c->cst.f = dup(a, i->cst.f, i->cst.f ? i->cst.n * sizeof *i->cst.f : 0);
+    c->cst.i = dup(a, i->cst.i, i->cst.i ? i->cst.n * sizeof *i->cst.i : 0);
+    c->text = i->text ? hk_strdup(a, i->text) : NULL;
+    for (uint32_t r = 0; r < i->nres; r++)
+        nf->values[i->res[r]].def = c;
+    if (i->ivar != HK_NOVAL)
+        nf->values[i->ivar].def = c;
+    for (uint32_t r = 0; c->iters != NULL && r < i->nres; r++)
+        nf->values[i->iters[r]].def = c;
+    c->regions = i->nregions ? hk_alloc(a, i->nregions * sizeof *c->regions) : NULL;
+    for (uint32_t k = 0; k < i->nregions; k++) {
+        c->regions[k].parent = c;
+        c->regions[k].func = nf;
+        clone_block(a, nf, &i->regions[k], &c->regions[k]);
+    }
+    return c;
+}
+
+static void clone_block(HkArena *a, HkFunc *nf, const HkBlock *from,
+                        HkBlock *to)
+{
+    for (const HkInst *i = from->first; i != NULL; i = i->next)
+        hk_block_append(to, clone_inst(a, nf, i));
+}
+
+/* Values and slots, same indices, and the name table over them. */
+static void clone_names(HkArena *a, HkFunc *nf, const HkFunc *f)
+{
+    nf->values = dup(a, f->values, f->nvalues * sizeof *f->values);
+    nf->nvalues = nf->cap_values = f->nvalues;
+    for (uint32_t v = 0; v < f->nvalues; v++) {
+        nf->values[v].name = hk_strdup(a, f->values[v].name);
+        hk_symtab_put(nf->syms, nf->values[v].name, strlen(nf->values[v].name), v);
+    }
+    nf->slots = dup(a, f->slots, f->nslots * sizeof *f->slots);
+    nf->nslots = nf->cap_slots = f->nslots;
+    for (uint32_t s = 0; s < f->nslots; s++) {
+        nf->slots[s].name = hk_strdup(a, f->slots[s].name);
+        hk_symtab_put(nf->syms, nf->slots[s].name, strlen(nf->slots[s].name),
+                      HK_SYM_SLOT | s);
+    }
+}
+
+static HkFunc *clone_func(HkModule *nm, const HkFunc *f)
+{
+    HkArena *a = nm->arena;
+    HkFunc *nf = hk_func_new(nm, f->name, f->is_kernel, f->loc);
+    nf->src_begin = f->src_begin;
+    nf->src_end = f->src_end;
+    clone_names(a, nf, f);
+    nf->params = dup(a, f->params, f->nparams * sizeof *f->params);
+    nf->nparams = f->nparams;
+    nf->rtypes = dup(a, f->rtypes, f->nrtypes * sizeof *f->rtypes);
+    nf->nrtypes = f->nrtypes;
+    nf->guard = f->guard;
+    nf->sink = f->sink;
+    nf->segmented = f->segmented;
+    nf->fused_lanes = f->fused_lanes;
+    nf->two_path = f->two_path;
+    nf->fresh = f->fresh;
+    nf->nserials = f->nserials;
+    clone_block(a, nf, &f->body, &nf->body);
+    return nf;
+}
+
+HkModule *hk_module_clone_kernel(HkArena *a, const HkModule *m, const HkFunc *k)
+{
+    HkModule *nm = hk_module_new(a);
+    nm->src = m->src;
+    /* Old function index -> new one; the other kernels are left out, so
+     * every call's callee index is renumbered. */
+    uint32_t *index = hk_alloc(a, (m->nfuncs + 1) * sizeof *index);
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        const HkFunc *f = m->funcs[i];
+        index[i] = UINT32_MAX;
+        if (f == k || !f->is_kernel) {
+            index[i] = nm->nfuncs;
+            clone_func(nm, f);
+        }
+    }
+    for (uint32_t i = 0; i < nm->nfuncs; i++)
+        for (HkInst *c = nm->funcs[i]->body.first; c != NULL;
+             c = hk_preorder_next(c))
+            if (c->op == HK_OP_CALL && c->callee < m->nfuncs)
+                c->callee = index[c->callee];
+    return nm;
+}

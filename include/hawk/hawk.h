@@ -62,6 +62,11 @@ int hawk_verify(HawkContext *ctx, const HawkModule *m);
  * receives its length. */
 const char *hawk_print(HawkContext *ctx, const HawkModule *m, size_t *len);
 
+/* Writes len bytes to path whole: through a temporary file beside it and
+ * a rename, so a reader never sees a partly written file and a failure
+ * leaves none.  Returns 0, or the errno value of the step that failed. */
+int hawk_write_file(const char *path, const void *data, size_t len);
+
 /* ---- diagnostics ------------------------------------------------------ */
 
 size_t hawk_diag_count(const HawkContext *ctx);

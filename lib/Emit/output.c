@@ -1,5 +1,7 @@
 /* output.c -- files written whole: a temporary beside the target, then a
- * rename, so a reader never sees a partly written file. */
+ * rename, so a reader never sees a partly written file, and a failure
+ * leaves no file and no temporary behind.  Every output of every tool goes
+ * through hawk_write_file. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,33 +11,63 @@
 
 #include "emit.h"
 
+/* Writes all of data to fd; 0, or an errno value. */
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(fd, data, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return w < 0 ? errno : EIO;
+        data += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The mode a newly created file gets: 0666 less the umask (mkstemp's
+ * temporary is 0600, which an ordinary output file is not). */
+static mode_t new_file_mode(void)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return (mode_t)(0666 & ~mask);
+}
+
+int hawk_write_file(const char *path, const void *data, size_t len)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + sizeof ".tmp.XXXXXX");
+    if (tmp == NULL)
+        return ENOMEM;
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return e;
+    }
+    int err = write_all(fd, data, len);
+    if (err == 0 && fchmod(fd, new_file_mode()) != 0)
+        err = errno;
+    if (close(fd) != 0 && err == 0)
+        err = errno;
+    if (err == 0 && rename(tmp, path) != 0)
+        err = errno;
+    if (err != 0)
+        unlink(tmp);
+    free(tmp);
+    return err;
+}
+
 int hk_write_whole(HkArena *a, const char *path, const char *data, size_t n,
                    const char **why)
 {
-    char *tmp = hk_asprintf(a, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        *why = hk_asprintf(a, "cannot create '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    size_t done = 0;
-    while (done < n) {
-        ssize_t w = write(fd, data + done, n - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            *why = hk_asprintf(a, "cannot write '%s': %s", path, strerror(errno));
-            close(fd);
-            unlink(tmp);
-            return -1;
-        }
-        done += (size_t)w;
-    }
-    /* mkstemp makes the file 0600; an emitted source is an ordinary file. */
-    if (fchmod(fd, 0644) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
-        *why = hk_asprintf(a, "cannot write '%s': %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    int err = hawk_write_file(path, data, n);
+    if (err == 0)
+        return 0;
+    *why = hk_asprintf(a, "cannot write '%s': %s", path, strerror(err));
+    return -1;
 }

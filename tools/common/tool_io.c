@@ -63,29 +63,6 @@ int tool_read_file(const char *tool, const char *path, ToolBuf *out)
     return 0;
 }
 
-/* Writes all of data to fd; 0, or an errno value. */
-static int write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, data, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return w < 0 ? errno : EIO;
-        data += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
-/* The mode a newly created file gets: 0666 less the umask. */
-static mode_t new_file_mode(void)
-{
-    mode_t mask = umask(0);
-    umask(mask);
-    return (mode_t)(0666 & ~mask);
-}
-
 int tool_write_file(const char *tool, const char *path, const char *data,
                     size_t len)
 {
@@ -95,28 +72,7 @@ int tool_write_file(const char *tool, const char *path, const char *data,
                               strerror(errno));
         return fflush(stdout) != 0;
     }
-    size_t n = strlen(path);
-    char *tmp = malloc(n + sizeof ".tmp.XXXXXX");
-    if (tmp == NULL)
-        return tool_error(tool, "out of memory");
-    memcpy(tmp, path, n);
-    memcpy(tmp + n, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return tool_error(tool, "cannot open '%s': %s", path, strerror(e));
-    }
-    int err = write_all(fd, data, len);
-    if (err == 0 && fchmod(fd, new_file_mode()) != 0)
-        err = errno;
-    if (close(fd) != 0 && err == 0)
-        err = errno;
-    if (err == 0 && rename(tmp, path) != 0)
-        err = errno;
-    if (err != 0)
-        unlink(tmp);
-    free(tmp);
+    int err = hawk_write_file(path, data, len);
     if (err != 0)
         return tool_error(tool, "cannot write '%s': %s", path, strerror(err));
     return 0;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capi_test.h"
 #include "hawk/emit.h"
 #include "hawk/hawk.h"
 
@@ -18,36 +19,9 @@ static void print_c(void *user, const HawkExportUnit *u)
     printf("==> %s <==\n%s", u->c_name, u->c_text);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0, got;
-    do {
-        if (n + 4096 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *grown = realloc(buf, cap);
-            if (grown == NULL) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = grown;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 static int fail(HawkContext *ctx)
 {
-    for (size_t i = 0; i < hawk_diag_count(ctx); i++)
-        fputs(hawk_diag_render(ctx, i), stderr);
+    capi_print_diags("hawk-capi-export_after", ctx);
     hawk_context_destroy(ctx);
     return 1;
 }
@@ -59,7 +33,7 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t len = 0;
-    char *text = slurp(argv[1], &len);
+    char *text = capi_read_file(argv[1], &len);
     if (text == NULL) {
         fprintf(stderr, "cannot read '%s'\n", argv[1]);
         return 1;

@@ -10,7 +10,18 @@
  * Tape rows are clamped unless the index-clamp analysis proved the row
  * inside (hk_plane_proven, as the C unit reads it); runtime-length planes
  * always are.  A bool plane is bytes: a load reads "not zero", a store
- * writes 0 or 1. */
+ * writes 0 or 1.
+ *
+ * A shared cell (a scattered accumulate's cell, finished_count, a mix
+ * cell) is read, added to and written back by one sample after another,
+ * and two samples may hit the same cell.  Its load and store are volatile
+ * so that no pass reorders them across samples: LLVM 14's loop access
+ * analysis takes a read-modify-write through one pointer, alone in its
+ * alias set, for a same-iteration update and vectorizes it into a
+ * gather, an add and a scatter, which loses every update but one of the
+ * lanes that hit one cell.  Volatile accesses are never vectorized,
+ * interleaved, merged or reordered among themselves, so the cells are
+ * updated in sample order, as the C unit updates them. */
 #include "hostint.h"
 
 /* Slot's pointer or value member; *k its index. */
@@ -190,6 +201,20 @@ void hk_host_store(HkHostGen *g, HkInst *i)
     store_own(g, i, NULL);
 }
 
+/* *ptr, read in sample order (a shared cell, see the top). */
+static LLVMValueRef load_cell(HkHostGen *g, LLVMTypeRef et, LLVMValueRef ptr)
+{
+    LLVMValueRef v = LLVMBuildLoad2(g->b, et, ptr, "");
+    LLVMSetVolatile(v, 1);
+    return v;
+}
+
+/* *ptr = v, written in sample order (a shared cell, see the top). */
+static void store_cell(HkHostGen *g, LLVMValueRef v, LLVMValueRef ptr)
+{
+    LLVMSetVolatile(LLVMBuildStore(g->b, v, ptr), 1);
+}
+
 /* An own-column accumulate stores (the plain and atomic sinks); a
  * scattered one adds into the clamped cell, wrapping on integers. */
 void hk_host_accum(HkHostGen *g, HkInst *i)
@@ -202,7 +227,7 @@ void hk_host_accum(HkHostGen *g, HkInst *i)
     LLVMValueRef p = plane(g, i->slot, &et);
     HkElem e = slot_elem(g, i->slot);
     LLVMValueRef ptr = at(g, et, p, flat_index(g, i));
-    LLVMValueRef old = LLVMBuildLoad2(g->b, et, ptr, "");
+    LLVMValueRef old = load_cell(g, et, ptr);
     LLVMValueRef v = hk_host_comp(g, i->ops[0], 0);
     LLVMValueRef sum;
     if (hk_is_float(e))
@@ -213,7 +238,7 @@ void hk_host_accum(HkHostGen *g, HkInst *i)
         hk_host_fail(g, i, "a scattered accumulate of a mask");
         return;
     }
-    LLVMBuildStore(g->b, sum, ptr);
+    store_cell(g, sum, ptr);
 }
 
 /* p[k] += 1, wrapping (a uint32_t cell). */
@@ -222,9 +247,8 @@ static void bump_cell(HkHostGen *g, int32_t slot, LLVMValueRef k)
     LLVMTypeRef et;
     LLVMValueRef p = plane(g, slot, &et);
     LLVMValueRef ptr = at(g, et, p, k);
-    LLVMValueRef old = LLVMBuildLoad2(g->b, et, ptr, "");
-    LLVMBuildStore(g->b, LLVMBuildAdd(g->b, old, LLVMConstInt(et, 1, 0), ""),
-                   ptr);
+    LLVMValueRef old = load_cell(g, et, ptr);
+    store_cell(g, LLVMBuildAdd(g->b, old, LLVMConstInt(et, 1, 0), ""), ptr);
 }
 
 void hk_host_bump(HkHostGen *g, HkInst *i)

@@ -1,7 +1,7 @@
 /* bench.c -- hawk-bench: ns/sample of kernels of examples/ built four
  * ways in one run: the host build (LLVM ORC JIT) serial and threaded over
  * two partitions, the emitted C unit compiled with the resolved C compiler
- * (-O2 -ffp-contract=off, as hawk-run builds it), and a hand-written C
+ * (-O2 and the unit's own flags, as hawk-run builds it), and a hand-written C
  * version (bench/hand/).  Every variant's output planes are checked equal,
  * byte for byte, to the emitted C's.  bench/run.sh is the usual driver. */
 #include <inttypes.h>
@@ -490,7 +490,8 @@ static void print_header(const BenchConfig *cfg)
            " launches, ns/sample\n", cfg->samples, cfg->reps);
     printf("  host-1t, host-2t: host build, LLVM ORC JIT, one thread / two "
            "partitions on two threads\n");
-    printf("  emitted-c: the C unit, -std=c99 -O2 -ffp-contract=off, cc %s\n",
+    printf("  emitted-c: the C unit, -std=c99 -O2 and its own flags "
+           "(-ffp-contract=off, -fno-builtin-<f>), cc %s\n",
            ccname);
     printf("  hand-c: bench/hand/, the same compiler, -O2 -ffp-contract=off\n");
     printf("%-16s %9s %9s %9s %9s | %7s %9s %9s | %s\n", "kernel", "host-1t",

@@ -64,6 +64,12 @@ typedef struct {
                                                 emitted, sorted */
     const char **libm; uint32_t nlibm;       /* libm functions the .c
                                                 calls, sorted */
+    const char **cflags; uint32_t ncflags;   /* the C compiler flags the
+                                                unit's bit identity needs:
+                                                -ffp-contract=off, then
+                                                -fno-builtin-<f> per libm
+                                                function that is not
+                                                exactly rounded */
 } HkCUnit;
 
 /* ---- planes.c: what both writers read alike of the planes ---------------- */

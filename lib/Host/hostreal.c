@@ -5,14 +5,15 @@
  * every operation rounds on its own as LangRef states.
  *
  * libm functions are called by name.  sqrt, fabs, floor and ceil are
- * exactly rounded (IEEE 754): every implementation gives the same bits, so
- * they are declared readnone and the optimizer may inline, fold or
- * vectorize them.  Every other call (exp, sin, pow, ...) is marked
- * nobuiltin: LLVM keeps it as written, never folds it at a constant and
- * never rewrites it (pow(2, x) into exp2, which gcc does not do), so the
- * unit computes what the process's libm computes, as the C unit does.
- * The one exception is pow with a constant exponent of 0, 1, 2 or -1,
- * which every optimizing C compiler folds (pow_fold below).
+ * exactly rounded (IEEE 754, EXACT in ops.def): every implementation gives
+ * the same bits, so they are declared readnone and the optimizer may
+ * inline, fold or vectorize them.  Every other call (exp, sin, pow, ...)
+ * is marked nobuiltin: LLVM keeps it as written, never folds it at a
+ * constant and never rewrites it (pow(x, 2) into x * x, pow(2, x) into
+ * exp2, sin and cos into sincos), so the unit computes what the process's
+ * libm computes.  The C unit's build contract asks the same of the C
+ * compiler (-fno-builtin-<f> for each such function it calls,
+ * docs/EmbeddedC.md).
  */
 #include <math.h>
 #include <string.h>
@@ -80,8 +81,7 @@ static LLVMValueRef declare(HkHostGen *g, const char *name, LLVMTypeRef ft)
 /* The libm functions that are exactly rounded operations. */
 static int is_exact(HkOp op)
 {
-    return op == HK_OP_SQRT || op == HK_OP_RSQRT || op == HK_OP_ABS ||
-           op == HK_OP_FLOOR || op == HK_OP_CEIL;
+    return (hk_ops[op].flags & HK_F_EXACT) != 0u;
 }
 
 /* LLVM's enum attribute of this name. */
@@ -101,28 +101,6 @@ static void add_attr(HkHostGen *g, LLVMValueRef fn, const char *name)
     LLVMAddAttributeAtIndex(fn, FUNCTION_INDEX, enum_attr(g, name));
 }
 
-/* pow(x, c) for a constant c of 0, 1, 2 or -1 as 1, x, x * x, 1 / x: the
- * folds gcc and clang both apply to the C unit's pow call at -O1 and above
- * (without any fast-math flag), so the host unit spells them too.  NULL
- * for any other pow, which stays a call. */
-static LLVMValueRef pow_fold(HkHostGen *g, LLVMTypeRef t, LLVMValueRef x,
-                             LLVMValueRef y)
-{
-    if (LLVMIsAConstantFP(y) == NULL)
-        return NULL;
-    LLVMBool loses = 0;
-    double c = LLVMConstRealGetDouble(y, &loses);
-    if (c == 0.0)
-        return LLVMConstReal(t, 1.0);
-    if (c == 1.0)
-        return x;
-    if (c == 2.0)
-        return LLVMBuildFMul(g->b, x, x, "");
-    if (c == -1.0)
-        return LLVMBuildFDiv(g->b, LLVMConstReal(t, 1.0), x, "");
-    return NULL;
-}
-
 LLVMValueRef hk_host_libm(HkHostGen *g, HkOp op, HkElem e,
                           LLVMValueRef *args, unsigned n)
 {
@@ -134,11 +112,6 @@ LLVMValueRef hk_host_libm(HkHostGen *g, HkOp op, HkElem e,
         hk_host_fail(g, NULL, hk_asprintf(g->a, "'%s' calls no libm function",
                                           hk_ops[op].mnemonic));
         return LLVMGetUndef(t);
-    }
-    if (op == HK_OP_POW) {
-        LLVMValueRef folded = pow_fold(g, t, args[0], args[1]);
-        if (folded != NULL)
-            return folded;
     }
     LLVMValueRef fn = declare(g, name, ft);
     LLVMValueRef r = LLVMBuildCall2(g->b, ft, fn, args, n, "");

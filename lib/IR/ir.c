@@ -13,6 +13,7 @@ const HkOpInfo hk_ops[HK_OP_COUNT] = {
 #define TERM HK_F_TERM
 #define FOLD HK_F_FOLD
 #define SIDE HK_F_SIDE
+#define EXACT HK_F_EXACT
 #include "ops.def"
 #undef PURE
 #undef ELEM
@@ -21,6 +22,7 @@ const HkOpInfo hk_ops[HK_OP_COUNT] = {
 #undef TERM
 #undef FOLD
 #undef SIDE
+#undef EXACT
 #undef OP
 };
 
@@ -43,6 +45,21 @@ const char *hk_libm_name(HkArena *a, HkOp op, HkElem e)
     if (e != HK_F32 || base[0] == '\0')
         return base;
     return hk_asprintf(a, "%sf", base);
+}
+
+int hk_libm_exact(const char *name)
+{
+    size_t n = strlen(name);
+    for (int op = 0; op < (int)HK_OP_COUNT; op++) {
+        const char *base = hk_ops[op].libm;
+        size_t m = strlen(base);
+        if ((hk_ops[op].flags & HK_F_EXACT) == 0u || m == 0 ||
+            strncmp(name, base, m) != 0)
+            continue;
+        if (n == m || (n == m + 1u && name[m] == 'f'))
+            return 1;
+    }
+    return 0;
 }
 
 /* The entry of component k: one literal fills every component. */

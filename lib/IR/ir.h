@@ -167,6 +167,8 @@ enum {
     HK_F_TERM = 1u << 4,    /* ends a block */
     HK_F_FOLD = 1u << 5,    /* tensor fold or product */
     HK_F_SIDE = 1u << 6,    /* writes a plane or has another effect */
+    HK_F_EXACT = 1u << 7,   /* its libm function is exactly rounded (IEEE
+                               754): every libm gives the same bits */
 };
 
 typedef enum {
@@ -189,6 +191,11 @@ int hk_op_lookup(const char *s, size_t n);     /* -1 if unknown */
 /* The libm function op calls on element e: ops.def's name ("sqrt"), with
  * C's 'f' appended for f32 ("sqrtf"); "" when op calls none. */
 const char *hk_libm_name(HkArena *a, HkOp op, HkElem e);
+/* Whether the libm function called name (either form) is exactly rounded:
+ * it is the function of an op flagged EXACT in ops.def.  A compiler may
+ * fold or rewrite such a call freely; any other must be called as written
+ * for the unit to compute what the libm computes. */
+int hk_libm_exact(const char *name);
 
 typedef enum {
 #define ROLE(e, n, acc, lay, shp, pre) HK_ROLE_##e,

@@ -14,10 +14,11 @@
 #include "tool_io.h"
 #include "tool_opts.h"
 
-/* The flags every C build gets, before the user's -cflags: the build
- * the bit-identity promise is made for (docs/EmbeddedC.md). */
+/* The flags every C build gets, then the unit's own (-ffp-contract=off
+ * and its -fno-builtin-<f>), then the user's -cflags: the build the
+ * bit-identity promise is made for (docs/EmbeddedC.md). */
 static const char *const base_flags[] = {
-    "-std=c99", "-O2", "-ffp-contract=off", "-fPIC", "-shared",
+    "-std=c99", "-O2", "-fPIC", "-shared",
 };
 
 /* The files of one build, relative to dir. */
@@ -61,18 +62,23 @@ static int write_unit(HkArena *a, const char *kernel, const BuildDir *b,
     return 0;
 }
 
-/* The compiler's argv: cc, the base flags, cflags split at blanks, the
- * output and the source (named relative to the build directory), libm. */
+/* The compiler's argv: cc, the base flags, the unit's flags, cflags split
+ * at blanks, the output and the source (named relative to the build
+ * directory), libm. */
 static const char **compile_argv(HkArena *a, const char *cc,
-                                 const char *cflags, const BuildDir *b)
+                                 const HkCUnit *u, const char *cflags,
+                                 const BuildDir *b)
 {
     size_t nwords = cflags ? strlen(cflags) / 2 + 1 : 0;
     size_t nbase = sizeof base_flags / sizeof base_flags[0];
-    const char **argv = hk_alloc(a, (nbase + nwords + 6) * sizeof *argv);
+    const char **argv =
+        hk_alloc(a, (nbase + u->ncflags + nwords + 6) * sizeof *argv);
     size_t n = 0;
     argv[n++] = cc;
     for (size_t k = 0; k < nbase; k++)
         argv[n++] = base_flags[k];
+    for (uint32_t k = 0; k < u->ncflags; k++)
+        argv[n++] = u->cflags[k];
     for (const char *p = cflags; p != NULL && *p != '\0';) {
         p += strspn(p, " \t\n");
         size_t len = strcspn(p, " \t\n");
@@ -89,14 +95,15 @@ static const char **compile_argv(HkArena *a, const char *cc,
 }
 
 /* Compiles b's .c into b's .so with the resolved C compiler. */
-static int compile(HkArena *a, const char *kernel, const char *cflags,
-                   const BuildDir *b, const char **command)
+static int compile(HkArena *a, const char *kernel, const HkCUnit *u,
+                   const char *cflags, const BuildDir *b,
+                   const char **command)
 {
     HkTool cc;
     const char *why;
     if (hk_resolve_cc(a, &cc, &why) != 0)
         return tool_error(RUN_TOOL, "'%s': %s", kernel, why);
-    const char **argv = compile_argv(a, cc.path, cflags, b);
+    const char **argv = compile_argv(a, cc.path, u, cflags, b);
     *command = hk_command_text(a, argv);
     HkRunResult r = hk_run_in(a, b->dir, argv);
     if (!r.started)
@@ -175,7 +182,7 @@ int cbuild_load(HawkContext *ctx, const HkLowered *l, const char *cflags,
         return 1;
     const char *command = "";
     int rc = write_unit(a, kernel, &b, &u) ||
-             compile(a, kernel, cflags, &b, &command) ||
+             compile(a, kernel, &u, cflags, &b, &command) ||
              load(a, kernel, &b, command, out);
     /* a loaded object stays mapped after its file is gone */
     remove_dir(a, &b);

@@ -3,6 +3,8 @@
  * allocation-free; complementary_filter.h states the interface contract.
  * Build it with -ffp-contract=off: every operation rounds on its own,
  * in the order the kernel states, as in the host build.
+ * With gcc or clang, also -fno-builtin-atan2f -fno-builtin-hypotf:
+ * every libm call is made as written, never folded or rewritten.
  * walk digest  96a73b57e2a6e474d4872bd07205b73552ceed39a3a8a587f9cfdad267e37164
  */
 #include <math.h>

@@ -3,6 +3,8 @@
  * allocation-free; friction.h states the interface contract.
  * Build it with -ffp-contract=off: every operation rounds on its own,
  * in the order the kernel states, as in the host build.
+ * With gcc or clang, also -fno-builtin-exp:
+ * every libm call is made as written, never folded or rewritten.
  * walk digest  29f237eb784cfc15c29e48c63df5f869d41961ec8371b3938dc9ea1a3e438566
  */
 #include <math.h>

@@ -3,6 +3,9 @@
  * allocation-free; haversine.h states the interface contract.
  * Build it with -ffp-contract=off: every operation rounds on its own,
  * in the order the kernel states, as in the host build.
+ * With gcc or clang, also -fno-builtin-asin -fno-builtin-cos
+ * -fno-builtin-sin:
+ * every libm call is made as written, never folded or rewritten.
  * walk digest  cecb83cef07861bfe6ebcbf94ec4351f6ec2e49704ba1cae9f50fb7ad5666973
  */
 #include <math.h>

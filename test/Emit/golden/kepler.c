@@ -3,6 +3,8 @@
  * allocation-free; kepler.h states the interface contract.
  * Build it with -ffp-contract=off: every operation rounds on its own,
  * in the order the kernel states, as in the host build.
+ * With gcc or clang, also -fno-builtin-cos -fno-builtin-sin:
+ * every libm call is made as written, never folded or rewritten.
  * walk digest  8574eff2f71e2d1d3f4f34fd06f51f960be9935db7801c09bb83d17dd59512b3
  */
 #include <math.h>

@@ -3,6 +3,8 @@
  * allocation-free; rk4.h states the interface contract.
  * Build it with -ffp-contract=off: every operation rounds on its own,
  * in the order the kernel states, as in the host build.
+ * With gcc or clang, also -fno-builtin-sin:
+ * every libm call is made as written, never folded or rewritten.
  * walk digest  533d87ad821f51e9a88fb2d68b9610225704b830e1dc544156a0398a50753d8d
  */
 #include <math.h>

@@ -255,6 +255,23 @@ static int has_runtime_len(const HkInterfaceResult *ir)
     return 0;
 }
 
+/* The largest n_samples the entry takes (hk_plane_sample_bound), when a
+ * plane bounds it. */
+static void sample_bound(HkBuf *b, HkArena *a, const HkLowered *l)
+{
+    HkAbiLayout abi;
+    int32_t *by_slot;
+    if (hk_plane_members(a, l, &abi, &by_slot) != 0)
+        return;
+    HkSampleBound sb = hk_plane_sample_bound(&abi);
+    if (sb.max == INT64_MAX)
+        return;
+    hk_buf_printf(b,
+        " *   n_samples above %lld is HAWK_E_RANGE too: the end of %s, %u * n_samples\n"
+        " *   elements of %u bytes, would be past the largest int64_t byte offset.\n",
+        (long long)sb.max, sb.plane->name, sb.plane->comps, sb.plane->elem_bytes);
+}
+
 /* The INTERFACE CONTRACT: the fixed paragraph, the table, the guard
  * lines, the entry paragraph; it closes the comment. */
 static void interface_contract(HkBuf *b, HkArena *a, const HkLowered *l)
@@ -271,6 +288,7 @@ static void interface_contract(HkBuf *b, HkArena *a, const HkLowered *l)
         " *   %s_%s() validates args and every pointer, 0 <= base <= n_samples and\n"
         " *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.\n",
         l->kernel->name, l->profile.target->entry);
+    sample_bound(b, a, l);
     if (has_runtime_len(ir))
         hk_buf_puts(b, " *   Every runtime length must be at least 1 (HAWK_E_RANGE otherwise).\n");
     hk_buf_puts(b, " *   Re-entrant, allocation-free. */\n");

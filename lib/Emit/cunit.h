@@ -82,6 +82,19 @@ typedef struct {
 int hk_plane_members(HkArena *a, const HkLowered *l, HkAbiLayout *abi,
                      int32_t **by_slot);
 
+/* The largest n_samples an entry accepts, and the plane that bounds it.
+ * Component c of sample i of a per-sample plane lies comps * n_samples
+ * elements from its base at most, and no object is longer than the
+ * largest int64_t byte offset (PTRDIFF_MAX on a 64-bit target), so a
+ * caller whose n_samples puts that end past INT64_MAX bytes cannot have
+ * the memory it promises, and an entry that took it would compute wrapped
+ * offsets.  Both units refuse it (HAWK_E_RANGE); the header states it. */
+typedef struct {
+    int64_t max;               /* INT64_MAX when no plane bounds it */
+    const HkAbiField *plane;   /* the SoA plane that bounds it, or NULL */
+} HkSampleBound;
+HkSampleBound hk_plane_sample_bound(const HkAbiLayout *abi);
+
 /* By serial of l's kernel: 1 where the index-clamp analysis proved the
  * instruction's index inside its plane.  Both units clamp every other
  * runtime index. */

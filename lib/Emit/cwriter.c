@@ -305,6 +305,11 @@ static void entry(HkBuf *b, HkCW *w, int has_body)
                    "               (count < INT64_C(0)) || (count > (n_samples - "
                    "base))) {\n"
                    "        status = HAWK_E_RANGE;\n");
+    HkSampleBound sb = hk_plane_sample_bound(&w->abi);
+    if (sb.max < INT64_MAX)
+        hk_buf_printf(b, "    } else if (n_samples > INT64_C(%lld)) {\n"
+                         "        status = HAWK_E_RANGE;\n",
+                      (long long)sb.max);
     if (nl > 0) {
         hk_buf_puts(b, "    } else if (");
         join_conditions(b, lens, nl, "||", "               ");

@@ -24,6 +24,24 @@ int hk_plane_members(HkArena *a, const HkLowered *l, HkAbiLayout *abi,
     return 0;
 }
 
+HkSampleBound hk_plane_sample_bound(const HkAbiLayout *abi)
+{
+    HkSampleBound b = {INT64_MAX, NULL};
+    for (uint32_t k = 0; k < abi->nfields; k++) {
+        const HkAbiField *m = &abi->fields[k];
+        if (m->kind != HK_ABI_PLANE || m->addr != HK_ABI_SOA)
+            continue;
+        uint64_t stride = (uint64_t)m->comps * m->elem_bytes;
+        int64_t max = stride > 1u ? (int64_t)((uint64_t)INT64_MAX / stride)
+                                  : INT64_MAX;
+        if (b.plane == NULL || max < b.max) {
+            b.max = max;
+            b.plane = m;
+        }
+    }
+    return b;
+}
+
 uint8_t *hk_plane_proven(HkArena *a, const HkLowered *l)
 {
     const HkFunc *f = l->kernel;

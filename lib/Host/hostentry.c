@@ -60,6 +60,11 @@ static LLVMValueRef any_range(HkHostGen *g, LLVMValueRef base,
     /* n - base cannot wrap once 0 <= base <= n */
     LLVMValueRef room = LLVMBuildSub(g->b, n, base, "");
     bad = either(g, bad, LLVMBuildICmp(g->b, LLVMIntSGT, count, room, ""));
+    /* the C entry's bound: no plane ends past the largest int64_t offset */
+    HkSampleBound sb = hk_plane_sample_bound(&g->abi);
+    if (sb.max < INT64_MAX)
+        bad = either(g, bad, LLVMBuildICmp(g->b, LLVMIntSGT, n,
+                                           hk_host_i64(g, sb.max), ""));
     for (uint32_t k = 0; k < g->abi.nfields; k++)
         if (g->abi.fields[k].kind == HK_ABI_LEN)
             bad = either(g, bad,

@@ -53,6 +53,8 @@ hawk_status_t complementary_filter_c(const complementary_filter_args_t* args, in
     } else if ((base < INT64_C(0)) || (base > n_samples) ||
                (count < INT64_C(0)) || (count > (n_samples - base))) {
         status = HAWK_E_RANGE;
+    } else if (n_samples > INT64_C(768614336404564650)) {
+        status = HAWK_E_RANGE;
     } else {
         int64_t i;
         for (i = base; i < (base + count); ++i) {

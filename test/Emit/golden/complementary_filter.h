@@ -26,6 +26,8 @@
  *   uni_alpha  uniform     in     f32   ()     yes (by value)
  *   complementary_filter_c() validates args and every pointer, 0 <= base <= n_samples and
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
+ *   n_samples above 768614336404564650 is HAWK_E_RANGE too: the end of vin_accel, 3 * n_samples
+ *   elements of 4 bytes, would be past the largest int64_t byte offset.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_COMPLEMENTARY_FILTER_H
 #define HAWK_COMPLEMENTARY_FILTER_H

@@ -24,6 +24,8 @@
  *   uni_rho    uniform  in   f64   ()     yes (by value)
  *   drag_c() validates args and every pointer, 0 <= base <= n_samples and
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
+ *   n_samples above 384307168202282325 is HAWK_E_RANGE too: the end of mut_out, 3 * n_samples
+ *   elements of 8 bytes, would be past the largest int64_t byte offset.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_DRAG_H
 #define HAWK_DRAG_H

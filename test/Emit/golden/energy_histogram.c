@@ -87,6 +87,8 @@ hawk_status_t energy_histogram_c(const energy_histogram_args_t* args, int64_t ba
     } else if ((base < INT64_C(0)) || (base > n_samples) ||
                (count < INT64_C(0)) || (count > (n_samples - base))) {
         status = HAWK_E_RANGE;
+    } else if (n_samples > INT64_C(384307168202282325)) {
+        status = HAWK_E_RANGE;
     } else if (args->acc_hist_len < INT64_C(1)) {
         status = HAWK_E_RANGE;
     } else {

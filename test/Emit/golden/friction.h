@@ -31,6 +31,8 @@
  *   uni_v_coul     uniform     in     f64   ()     yes (by value)
  *   friction_c() validates args and every pointer, 0 <= base <= n_samples and
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
+ *   n_samples above 1152921504606846975 is HAWK_E_RANGE too: the end of mut_force, 1 * n_samples
+ *   elements of 8 bytes, would be past the largest int64_t byte offset.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_FRICTION_H
 #define HAWK_FRICTION_H

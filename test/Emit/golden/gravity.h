@@ -24,6 +24,8 @@
  *   uni_mu  uniform  in   f64   ()     yes (by value)
  *   gravity_c() validates args and every pointer, 0 <= base <= n_samples and
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
+ *   n_samples above 384307168202282325 is HAWK_E_RANGE too: the end of mut_a, 3 * n_samples
+ *   elements of 8 bytes, would be past the largest int64_t byte offset.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_GRAVITY_H
 #define HAWK_GRAVITY_H

@@ -25,6 +25,8 @@
  *   uni_Q  uniform  in     f64   (2, 2)  yes (by value)
  *   kalman_predict_c() validates args and every pointer, 0 <= base <= n_samples and
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
+ *   n_samples above 288230376151711743 is HAWK_E_RANGE too: the end of mut_P, 4 * n_samples
+ *   elements of 8 bytes, would be past the largest int64_t byte offset.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_KALMAN_PREDICT_H
 #define HAWK_KALMAN_PREDICT_H

@@ -78,6 +78,8 @@ hawk_status_t kepler_c(const kepler_args_t* args, int64_t base, int64_t count, i
     } else if ((base < INT64_C(0)) || (base > n_samples) ||
                (count < INT64_C(0)) || (count > (n_samples - base))) {
         status = HAWK_E_RANGE;
+    } else if (n_samples > INT64_C(576460752303423487)) {
+        status = HAWK_E_RANGE;
     } else {
         int64_t i;
         for (i = base; i < (base + count); ++i) {

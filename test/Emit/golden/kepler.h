@@ -25,6 +25,8 @@
  *   uni_a    uniform     in   f64   ()     yes (by value)
  *   kepler_c() validates args and every pointer, 0 <= base <= n_samples and
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
+ *   n_samples above 576460752303423487 is HAWK_E_RANGE too: the end of mut_pos, 2 * n_samples
+ *   elements of 8 bytes, would be past the largest int64_t byte offset.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_KEPLER_H
 #define HAWK_KEPLER_H

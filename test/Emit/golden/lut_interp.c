@@ -93,6 +93,8 @@ hawk_status_t lut_interp_c(const lut_interp_args_t* args, int64_t base, int64_t 
     } else if ((base < INT64_C(0)) || (base > n_samples) ||
                (count < INT64_C(0)) || (count > (n_samples - base))) {
         status = HAWK_E_RANGE;
+    } else if (n_samples > INT64_C(1152921504606846975)) {
+        status = HAWK_E_RANGE;
     } else if (args->lut_table_len < INT64_C(1)) {
         status = HAWK_E_RANGE;
     } else {

@@ -85,6 +85,8 @@ hawk_status_t masked_integrator_c(const masked_integrator_args_t* args, int64_t 
     } else if ((base < INT64_C(0)) || (base > n_samples) ||
                (count < INT64_C(0)) || (count > (n_samples - base))) {
         status = HAWK_E_RANGE;
+    } else if (n_samples > INT64_C(1152921504606846975)) {
+        status = HAWK_E_RANGE;
     } else {
         int64_t i;
         for (i = base; i < (base + count); ++i) {

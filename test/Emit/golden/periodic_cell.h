@@ -27,6 +27,8 @@
  *   uni_ny     uniform  in   i64   ()     yes (by value)
  *   periodic_cell_c() validates args and every pointer, 0 <= base <= n_samples and
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
+ *   n_samples above 576460752303423487 is HAWK_E_RANGE too: the end of mut_image, 2 * n_samples
+ *   elements of 8 bytes, would be past the largest int64_t byte offset.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_PERIODIC_CELL_H
 #define HAWK_PERIODIC_CELL_H

@@ -73,6 +73,8 @@ hawk_status_t quat_rotate_c(const quat_rotate_args_t* args, int64_t base, int64_
     } else if ((base < INT64_C(0)) || (base > n_samples) ||
                (count < INT64_C(0)) || (count > (n_samples - base))) {
         status = HAWK_E_RANGE;
+    } else if (n_samples > INT64_C(288230376151711743)) {
+        status = HAWK_E_RANGE;
     } else {
         int64_t i;
         for (i = base; i < (base + count); ++i) {

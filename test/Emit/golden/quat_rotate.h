@@ -24,6 +24,8 @@
  *   vin_v    vec_in   in   f64   (3,)   yes
  *   quat_rotate_c() validates args and every pointer, 0 <= base <= n_samples and
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
+ *   n_samples above 288230376151711743 is HAWK_E_RANGE too: the end of vin_q, 4 * n_samples
+ *   elements of 8 bytes, would be past the largest int64_t byte offset.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_QUAT_ROTATE_H
 #define HAWK_QUAT_ROTATE_H

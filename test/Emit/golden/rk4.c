@@ -91,6 +91,8 @@ hawk_status_t rk4_c(const rk4_args_t* args, int64_t base, int64_t count, int64_t
     } else if ((base < INT64_C(0)) || (base > n_samples) ||
                (count < INT64_C(0)) || (count > (n_samples - base))) {
         status = HAWK_E_RANGE;
+    } else if (n_samples > INT64_C(576460752303423487)) {
+        status = HAWK_E_RANGE;
     } else {
         int64_t i;
         for (i = base; i < (base + count); ++i) {

@@ -48,6 +48,8 @@ hawk_status_t spring_damper_c(const spring_damper_args_t* args, int64_t base, in
     } else if ((base < INT64_C(0)) || (base > n_samples) ||
                (count < INT64_C(0)) || (count > (n_samples - base))) {
         status = HAWK_E_RANGE;
+    } else if (n_samples > INT64_C(1152921504606846975)) {
+        status = HAWK_E_RANGE;
     } else {
         int64_t i;
         for (i = base; i < (base + count); ++i) {

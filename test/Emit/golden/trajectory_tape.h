@@ -28,6 +28,8 @@
  *   uni_dt      uniform  in     f64   ()       yes (by value)
  *   trajectory_tape_c() validates args and every pointer, 0 <= base <= n_samples and
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
+ *   n_samples above 36028797018963967 is HAWK_E_RANGE too: the end of tape_track, 32 * n_samples
+ *   elements of 8 bytes, would be past the largest int64_t byte offset.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_TRAJECTORY_TAPE_H
 #define HAWK_TRAJECTORY_TAPE_H

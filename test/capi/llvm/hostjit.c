@@ -14,7 +14,8 @@
  * The entry runs on samples [0, N) and every written plane is printed,
  * one element a line: "NAME[k] = <%.17g> (<bits in hex>)" for reals, the
  * decimal for integers.  Then the entry's refusals are shown: "null args: 1",
- * "bad range: 2".  Exit status 0, or 1 with the diagnostics on stderr. */
+ * "bad range: 2", "n_samples INT64_MAX / 2 + 1: 2" (when a plane bounds
+ * n_samples below it).  Exit status 0, or 1 with the diagnostics on stderr. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -187,6 +188,9 @@ static int run(HawkContext *ctx, const HkLowered *l, int64_t n, int argc,
     }
     printf("null args: %d\n", (int)entry(NULL, 0, n, n));
     printf("bad range: %d\n", (int)entry(args, 1, n, n));
+    /* one sample of an n_samples whose planes could not exist */
+    printf("n_samples INT64_MAX / 2 + 1: %d\n",
+           (int)entry(args, 0, 1, INT64_MAX / 2 + 1));
     for (uint32_t k = 0; k < abi.nfields; k++)
         free(bufs[k]);
     free(bufs);

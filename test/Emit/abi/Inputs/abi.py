@@ -203,6 +203,21 @@ def harness(rep):
             w("    a = make_args();")
             w("    a.%s = %s;" % (ln, v))
             w('    expect("%s = %s", %s(&a, 0, n, n), HAWK_E_RANGE, 1);' % (ln, v, e))
+    # the largest n_samples: no per-sample plane ends past INT64_MAX bytes
+    w("    a = make_args();")
+    w("    int64_t bound = INT64_MAX;")
+    for r in per_sample:
+        f = r["field"]
+        w("    if (INT64_MAX / (int64_t)(%d * sizeof *a.%s) < bound)"
+          % (components(r["shape"]), f))
+        w("        bound = INT64_MAX / (int64_t)(%d * sizeof *a.%s);"
+          % (components(r["shape"]), f))
+    w("    if (bound < INT64_MAX) {")
+    w('        expect("n_samples one past the bound", %s(&a, 0, 1, bound + 1), HAWK_E_RANGE, 1);' % e)
+    w('        expect("n_samples at INT64_MAX / 2 + 1", %s(&a, 0, 1, INT64_MAX / 2 + 1), HAWK_E_RANGE, 1);' % e)
+    w('        expect("n_samples at INT64_MAX", %s(&a, 0, 1, INT64_MAX), HAWK_E_RANGE, 1);' % e)
+    w('        expect("n_samples at the bound, no samples", %s(&a, 0, 0, bound), HAWK_OK, 1);' % e)
+    w("    }")
     w("    fill(0);")
     w("    a = make_args();")
     w('    expect("empty partition at 0", %s(&a, 0, 0, n), HAWK_OK, 1);' % e)

@@ -227,6 +227,7 @@ static HkVal define(P *p, uint32_t k, HkType t, HkDefKind kind, HkInst *def,
 /* value ::= '%' name, naming a value already defined. */
 static int use_value(P *p, HkVal *v)
 {
+    *v = HK_NOVAL; /* defined on every path, as callers read it */
     if (!is(p, HK_TK_LOCAL))
         return syntax(p, "expected value name");
     uint32_t id = hk_symtab_get(p->f->syms, p->tok.text, p->tok.len);
@@ -242,6 +243,7 @@ static int use_value(P *p, HkVal *v)
 /* '%' slot, naming a slot of the kernel. */
 static int use_slot(P *p, int32_t *s)
 {
+    *s = -1;
     if (!is(p, HK_TK_LOCAL))
         return syntax(p, "expected slot name");
     uint32_t id = hk_symtab_get(p->f->syms, p->tok.text, p->tok.len);

@@ -127,6 +127,11 @@ size_t hawk_pass_count(const HawkContext *ctx);
 const char *hawk_pass_name(const HawkContext *ctx, size_t i);
 const char *hawk_pass_summary(const HawkContext *ctx, size_t i);
 HawkPassKind hawk_pass_kind(const HawkContext *ctx, size_t i);
+/* The options pass i takes in name{key=value}, as "key=VALUES" words
+ * ("max-trips=N fp-domain=record|refuse ..."); "" when it takes none, "*"
+ * for a pass of the C API (it reads its own).  A built-in pass refuses any
+ * other key, and a value outside its kind, when the pipeline is parsed. */
+const char *hawk_pass_options(const HawkContext *ctx, size_t i);
 
 /* ---- pass manager ----------------------------------------------------- */
 
@@ -137,7 +142,11 @@ HawkPassManager *hawk_pass_manager_create(HawkContext *ctx); /* ctx owns it */
 int hawk_pass_manager_parse(HawkPassManager *pm, const char *pipeline);
 
 /* A pipeline-wide option every pass sees when its own name{key=value} text
- * does not set key (hawk-opt's profile flags: max-trips, fp-domain, ...). */
+ * does not set key (hawk-opt's profile flags: max-trips, fp-domain, ...).
+ * An option of the built-in passes (hawk_pass_options) must have a valid
+ * value, whether or not a pass of the pipeline reads it; any other key is
+ * taken only by a pipeline that holds a pass of the C API (which reads its
+ * own).  hawk_pass_manager_run fails first otherwise. */
 void hawk_pass_manager_set_option(HawkPassManager *pm, const char *key,
                                   const char *value);
 

@@ -9,13 +9,21 @@ typedef void (*HkPrintFn)(HkBuf *b, const HkFunc *f, const void *result);
 
 /* Built-in pass ids, from passes.def. */
 typedef enum {
-#define PASS(id, name, summary, kind, run, print, preserves) HK_PASS_##id,
+#define PASS(id, name, summary, kind, run, print, preserves, opts) HK_PASS_##id,
 #include "passes.def"
 #undef PASS
     HK_PASS_BUILTIN_COUNT
 } HkPassId;
 
 #define HK_PRESERVE(id) (UINT64_C(1) << HK_PASS_##id)
+
+/* Which options a pass takes (passes.def's Opts column). */
+typedef enum {
+    HK_OPTS_NONE,             /* none */
+    HK_OPTS_PROFILE,          /* every option of options.def */
+    HK_OPTS_ANY,              /* not declared (a pass of the C API): any
+                                 key, read by the pass itself */
+} HkOptSet;
 
 typedef struct {
     const char *name;
@@ -26,7 +34,45 @@ typedef struct {
     uint64_t preserves;
     HawkPassFn user_run;      /* passes registered through the C API */
     void *user;
+    HkOptSet opts;
 } HkPassInfo;
+
+/* ---- passopts.c: the options of options.def ------------------------------ */
+
+typedef enum {
+#define OPTION(id, key, kind, values, help) HK_OPT_##id,
+#include "options.def"
+#undef OPTION
+    HK_OPT_COUNT
+} HkOptId;
+
+typedef enum { HK_OPTK_CAP, HK_OPTK_CHOICE, HK_OPTK_TARGET } HkOptKind;
+
+typedef struct {
+    const char *key;
+    HkOptKind kind;
+    const char *values;       /* "N", "record|refuse", "ID" */
+    const char *help;
+} HkOptInfo;
+
+extern const HkOptInfo hk_opts[HK_OPT_COUNT];
+
+/* Checks key=value of a pipeline entry of pass info: the pass must take
+ * key and value must be of its kind.  0, or -1 with a diagnostic naming
+ * the pass, suggesting the nearest key and listing the valid ones. */
+int hk_opt_check_entry(HawkContext *ctx, const HkPassInfo *info,
+                       const char *key, const char *value);
+/* Checks a pipeline-wide option likewise: key must be an option of
+ * options.def, or any key when open_keys (the pipeline holds a pass of the
+ * C API, which reads its own).  0, or -1 with a diagnostic. */
+int hk_opt_check_global(HawkContext *ctx, const char *key, const char *value,
+                        int open_keys);
+/* Checks value against option id's kind; 0, or -1 with "option 'key'
+ * expects <what>, got 'value'" in d. */
+int hk_opt_check_value(HkDiags *d, HkArena *a, HkOptId id, const char *value);
+/* The options pass info takes, as --print-passes lists them
+ * ("max-trips=N fp-domain=record|refuse ..."), or "" for none. */
+const char *hk_opt_list(HkArena *a, const HkPassInfo *info);
 
 /* One pass of a pipeline as it runs on one function. */
 struct HawkPassRun {
@@ -57,7 +103,7 @@ const char *hk_option(const HawkPassRun *run, const char *key, const char *def);
 int hk_option_int(HawkPassRun *run, const char *key, int64_t def, int64_t *out);
 
 /* Built-in pass entry points. */
-#define PASS(id, name, summary, kind, run, print, preserves)                 \
+#define PASS(id, name, summary, kind, run, print, preserves, opts)                 \
     int run(HawkPassRun *r, HkFunc *f);
 #include "passes.def"
 #undef PASS

@@ -152,7 +152,11 @@ static int parse_option(PipeLex *lx, HkPipeEntry *e)
     e->vals = hk_grow(ctx->arena, e->vals, &e->cap_kv, e->nkv + 1,
                       sizeof *e->vals);
     e->keys[e->nkv] = hk_strndup(ctx->arena, key, nk);
-    e->vals[e->nkv++] = hk_strndup(ctx->arena, val, nv);
+    e->vals[e->nkv] = hk_strndup(ctx->arena, val, nv);
+    if (hk_opt_check_entry(ctx, &ctx->passes[e->pass], e->keys[e->nkv],
+                           e->vals[e->nkv]) != 0)
+        return -1;
+    e->nkv++;
     return 0;
 }
 
@@ -441,6 +445,17 @@ static int verify_after(HawkPassManager *pm, const char *label, HkModule *m)
 int hawk_pass_manager_run(HawkPassManager *pm, HawkModule *m)
 {
     hk_buf_init(&pm->out, pm->ctx->arena);
+    /* every pipeline-wide option, read by a pass of this pipeline or not;
+     * a key of no built-in pass only where a pass of the C API, which
+     * reads its own, may take it */
+    int open_keys = 0, bad = 0;
+    for (uint32_t i = 0; i < pm->n; i++)
+        open_keys |= pm->ctx->passes[pm->entries[i].pass].opts == HK_OPTS_ANY;
+    for (uint32_t i = 0; i < pm->ng; i++)
+        bad |= hk_opt_check_global(pm->ctx, pm->gkeys[i], pm->gvals[i],
+                                   open_keys) != 0;
+    if (bad)
+        return 1;
     for (uint32_t i = 0; i < pm->n; i++)
         pm->entries[i].seconds = 0.0;
     for (uint32_t i = 0; i < pm->n; i++) {

@@ -92,7 +92,7 @@ int hk_profile_read(HawkPassRun *r, HkProfile *p)
 /* The pass a run of no pass in particular names (hk_profile_of). */
 static const HkPassInfo profile_info = {
     "profile", "the EmbeddedProfile of the pipeline-wide options",
-    HAWK_PASS_ANALYSIS, NULL, NULL, 0, NULL, NULL,
+    HAWK_PASS_ANALYSIS, NULL, NULL, 0, NULL, NULL, HK_OPTS_PROFILE,
 };
 
 int hk_profile_of(HawkPassRun *run, HawkPassManager *pm, HkModule *m,

@@ -6,14 +6,19 @@
 
 #define ANALYSIS HAWK_PASS_ANALYSIS
 #define TRANSFORM HAWK_PASS_TRANSFORM
+#define NONE HK_OPTS_NONE
+#define PROFILE HK_OPTS_PROFILE
 static const HkPassInfo builtin[HK_PASS_BUILTIN_COUNT] = {
-#define PASS(id, name, summary, kind, run, print, preserves)                 \
-    [HK_PASS_##id] = {name, summary, kind, run, print, preserves, NULL, NULL},
+#define PASS(id, name, summary, kind, run, print, preserves, opts)           \
+    [HK_PASS_##id] = {name, summary, kind, run, print, preserves,           \
+                      NULL, NULL, opts},
 #include "passes.def"
 #undef PASS
 };
 #undef ANALYSIS
 #undef TRANSFORM
+#undef NONE
+#undef PROFILE
 
 /* Appends info to ctx's registry under its name; 0, or -1 if taken. */
 static int add_pass(HawkContext *ctx, const HkPassInfo *info)
@@ -70,6 +75,7 @@ int hawk_register_pass(HawkContext *ctx, const char *name,
                                             : HAWK_PASS_ANALYSIS;
     info.user_run = fn;
     info.user = user;
+    info.opts = HK_OPTS_ANY;
     return add_pass(ctx, &info);
 }
 
@@ -86,6 +92,11 @@ const char *hawk_pass_name(const HawkContext *ctx, size_t i)
 const char *hawk_pass_summary(const HawkContext *ctx, size_t i)
 {
     return i < ctx->npasses ? ctx->passes[i].summary : NULL;
+}
+
+const char *hawk_pass_options(const HawkContext *ctx, size_t i)
+{
+    return i < ctx->npasses ? hk_opt_list(ctx->arena, &ctx->passes[i]) : NULL;
 }
 
 HawkPassKind hawk_pass_kind(const HawkContext *ctx, size_t i)

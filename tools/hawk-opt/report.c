@@ -17,6 +17,9 @@ void opt_print_passes(const HawkContext *ctx)
                                : "analysis";
         printf("  %-*s  %-9s  %s\n", (int)width, hawk_pass_name(ctx, i), kind,
                hawk_pass_summary(ctx, i));
+        const char *opts = hawk_pass_options(ctx, i);
+        if (*opts != '\0')
+            printf("  %-*s  %-9s  options: %s\n", (int)width, "", "", opts);
     }
 }
 

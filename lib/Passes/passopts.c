@@ -1,0 +1,202 @@
+/* passopts.c -- the options of the built-in passes (options.def): which
+ * pass takes which key, whether a value is of the key's kind, the nearest
+ * valid key to a mistyped one.  Checked when a pipeline is parsed and
+ * before it runs, so a typo never silently drops a cap. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "targets.h"
+
+static const HkLoc noloc = {0, 0, 0};
+
+const HkOptInfo hk_opts[HK_OPT_COUNT] = {
+#define CAP HK_OPTK_CAP
+#define CHOICE HK_OPTK_CHOICE
+#define TARGET HK_OPTK_TARGET
+#define OPTION(id, key, kind, values, help)                                  \
+    [HK_OPT_##id] = {key, kind, values, help},
+#include "options.def"
+#undef OPTION
+#undef CAP
+#undef CHOICE
+#undef TARGET
+};
+
+/* The option called key, or HK_OPT_COUNT. */
+static HkOptId find_opt(const char *key)
+{
+    for (int i = 0; i < (int)HK_OPT_COUNT; i++)
+        if (strcmp(hk_opts[i].key, key) == 0)
+            return (HkOptId)i;
+    return HK_OPT_COUNT;
+}
+
+/* Levenshtein distance of a and b (short words: option keys). */
+static size_t distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na > 64 || nb > 64)
+        return (size_t)-1;
+    size_t row[65];
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+/* " (did you mean 'k'?)" for the option nearest key (within a third of its
+ * length, at least 2 edits), or "". */
+static const char *suggestion(HkArena *a, const char *key)
+{
+    size_t best = (size_t)-1;
+    const char *near = NULL;
+    for (int i = 0; i < (int)HK_OPT_COUNT; i++) {
+        size_t d = distance(key, hk_opts[i].key);
+        if (d < best) {
+            best = d;
+            near = hk_opts[i].key;
+        }
+    }
+    size_t limit = strlen(key) / 3 > 2 ? strlen(key) / 3 : 2;
+    if (near == NULL || best > limit)
+        return "";
+    return hk_asprintf(a, " (did you mean '%s'?)", near);
+}
+
+/* "max-trips, max-ops, ..." */
+static const char *keys(HkArena *a)
+{
+    HkBuf b;
+    hk_buf_init(&b, a);
+    for (int i = 0; i < (int)HK_OPT_COUNT; i++)
+        hk_buf_printf(&b, "%s%s", i ? ", " : "", hk_opts[i].key);
+    return hk_buf_cstr(&b);
+}
+
+/* "'record' or 'refuse'" from "record|refuse". */
+static const char *choices(HkArena *a, const char *values)
+{
+    HkBuf b;
+    hk_buf_init(&b, a);
+    const char *bar = strchr(values, '|');
+    size_t n = bar != NULL ? (size_t)(bar - values) : strlen(values);
+    hk_buf_printf(&b, "'%.*s'", (int)n, values);
+    while (bar != NULL) {
+        const char *w = bar + 1;
+        bar = strchr(w, '|');
+        n = bar != NULL ? (size_t)(bar - w) : strlen(w);
+        hk_buf_printf(&b, " or '%.*s'", (int)n, w);
+    }
+    return hk_buf_cstr(&b);
+}
+
+/* Whether value is one of the '|'-separated words of values. */
+static int is_choice(const char *values, const char *value)
+{
+    size_t n = strlen(value);
+    for (const char *w = values; w != NULL;) {
+        const char *bar = strchr(w, '|');
+        size_t m = bar != NULL ? (size_t)(bar - w) : strlen(w);
+        if (m == n && memcmp(w, value, n) == 0)
+            return 1;
+        w = bar != NULL ? bar + 1 : NULL;
+    }
+    return 0;
+}
+
+int hk_opt_check_value(HkDiags *d, HkArena *a, HkOptId id, const char *value)
+{
+    const HkOptInfo *o = &hk_opts[id];
+    switch (o->kind) {
+    case HK_OPTK_CAP:
+        /* digits only: strtoll alone would take a sign, spaces and hex */
+        if (*value != '\0' && strspn(value, "0123456789") == strlen(value)) {
+            errno = 0;
+            (void)strtoll(value, NULL, 10);
+            if (errno != ERANGE)
+                return 0;
+        }
+        hk_error(d, NULL, noloc,
+                 "option '%s' expects a non-negative integer, got '%s'",
+                 o->key, value);
+        return -1;
+    case HK_OPTK_CHOICE:
+        if (is_choice(o->values, value))
+            return 0;
+        hk_error(d, NULL, noloc, "option '%s' expects %s, got '%s'", o->key,
+                 choices(a, o->values), value);
+        return -1;
+    case HK_OPTK_TARGET:
+        if (hk_target_lookup(value) != NULL)
+            return 0;
+        hk_error(d, NULL, noloc, "unknown target '%s'; valid targets: %s",
+                 value, hk_target_ids());
+        return -1;
+    }
+    return -1;
+}
+
+int hk_opt_check_entry(HawkContext *ctx, const HkPassInfo *info,
+                       const char *key, const char *value)
+{
+    if (info->opts == HK_OPTS_ANY)
+        return 0;
+    HkOptId id = find_opt(key);
+    if (info->opts == HK_OPTS_NONE) {
+        hk_error(&ctx->diags, NULL, noloc,
+                 "pass '%s' takes no options, got '%s'; see --print-passes",
+                 info->name, key);
+        return -1;
+    }
+    if (id == HK_OPT_COUNT) {
+        hk_error(&ctx->diags, NULL, noloc,
+                 "pass '%s' has no option '%s'%s; its options: %s", info->name,
+                 key, suggestion(ctx->arena, key), keys(ctx->arena));
+        return -1;
+    }
+    return hk_opt_check_value(&ctx->diags, ctx->arena, id, value);
+}
+
+int hk_opt_check_global(HawkContext *ctx, const char *key, const char *value,
+                        int open_keys)
+{
+    HkOptId id = find_opt(key);
+    if (id == HK_OPT_COUNT && open_keys)
+        return 0;
+    if (id == HK_OPT_COUNT) {
+        hk_error(&ctx->diags, NULL, noloc,
+                 "unknown pipeline-wide option '%s'%s; the options: %s", key,
+                 suggestion(ctx->arena, key), keys(ctx->arena));
+        return -1;
+    }
+    return hk_opt_check_value(&ctx->diags, ctx->arena, id, value);
+}
+
+const char *hk_opt_list(HkArena *a, const HkPassInfo *info)
+{
+    if (info->opts == HK_OPTS_ANY)
+        return "*";
+    if (info->opts == HK_OPTS_NONE)
+        return "";
+    HkBuf b;
+    hk_buf_init(&b, a);
+    for (int i = 0; i < (int)HK_OPT_COUNT; i++)
+        hk_buf_printf(&b, "%s%s=%s", i ? " " : "", hk_opts[i].key,
+                      hk_opts[i].values);
+    return hk_buf_cstr(&b);
+}

@@ -105,6 +105,27 @@ int tool_one_input(const char *tool, const char **input, const char *arg)
     return 0;
 }
 
+int tool_inputs_add(const char *tool, ToolInputs *in, const char *arg)
+{
+    if (strcmp(arg, "-") == 0)
+        for (size_t k = 0; k < in->n; k++)
+            if (strcmp(in->names[k], "-") == 0)
+                return tool_error(tool, "standard input ('-') given twice");
+    const char **names = realloc(in->names, (in->n + 1) * sizeof *names);
+    if (names == NULL)
+        return tool_error(tool, "out of memory");
+    names[in->n++] = arg;
+    in->names = names;
+    return 0;
+}
+
+void tool_inputs_free(ToolInputs *in)
+{
+    free(in->names);
+    in->names = NULL;
+    in->n = 0;
+}
+
 int tool_pairs_add(const char *tool, ToolPairs *p, const char *key,
                    const char *value)
 {

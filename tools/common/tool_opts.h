@@ -101,6 +101,18 @@ int tool_parse_args(const ToolSpec *spec, int argc, char **argv, void *state);
  * set already. */
 int tool_one_input(const char *tool, const char **input, const char *arg);
 
+/* The input files of a tool that takes several, in command-line order;
+ * "-" (standard input) at most once.  malloc'd. */
+typedef struct {
+    const char **names;
+    size_t n;
+} ToolInputs;
+
+/* For a ToolSpec's operand handler: appends arg to in; 0, or 1 after an
+ * error ("-" given twice, out of memory). */
+int tool_inputs_add(const char *tool, ToolInputs *in, const char *arg);
+void tool_inputs_free(ToolInputs *in);
+
 /* Writes "USAGE: tool usage" and one line per option to out. */
 void tool_print_help(const ToolSpec *spec, FILE *out);
 

@@ -1,5 +1,5 @@
 /* hawk_emit.h -- hawk-emit's pieces: the configuration its flags fill
- * (options.c) and the run over one input (main.c). */
+ * (options.c) and the run over the inputs (main.c). */
 #ifndef HAWK_EMIT_TOOL_H
 #define HAWK_EMIT_TOOL_H
 
@@ -14,7 +14,8 @@
 
 /* What the command line asked for. */
 typedef struct {
-    const char *input;        /* NULL until given; "-" is stdin */
+    ToolInputs inputs;        /* the .hir files in order; "-" is stdin;
+                                 none reads stdin */
     const char *target;       /* -target=; NULL: the default row */
     const char *out_dir;      /* -o; NULL: "." */
     const char *kernel;       /* -kernel=; NULL: every kernel */

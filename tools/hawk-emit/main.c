@@ -1,5 +1,5 @@
-/* main.c -- hawk-emit: read HIR, verify it, export its kernels through a
- * target (hawk_export), print the diagnostics.  Exit status 0 on success,
+/* main.c -- hawk-emit: read each HIR input, verify it, export its kernels
+ * through a target (hawk_export), print the diagnostics.  Exit status 0 on success,
  * 1 on any error. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,10 +32,90 @@ static void on_unit(void *user, const HawkExportUnit *u)
     r->check_seconds += u->check_seconds;
 }
 
-/* Parses, verifies and exports the input; 0, or 1 after diagnostics. */
-static int run(const EmitConfig *cfg, HawkContext *ctx)
+/* The kernels exported so far, by name, with the input each came from:
+ * two kernels of one name would write the same files. */
+typedef struct {
+    const char **names;        /* malloc'd copies */
+    const char **inputs;
+    size_t n, cap;
+} Exported;
+
+/* The name an input is reported by. */
+static const char *input_name(const char *input)
 {
-    const char *name = cfg->input ? cfg->input : "-";
+    return strcmp(input, "-") == 0 ? "<stdin>" : input;
+}
+
+/* Checks m's kernels (cfg->kernel alone, when given) against done, then
+ * records them; 0, or 1 after an error naming the first clash.  *seen
+ * counts the kernels selected. */
+static int claim_names(const EmitConfig *cfg, HawkModule *m,
+                       const char *input, Exported *done, size_t *seen)
+{
+    for (size_t k = 0; k < hawk_module_function_count(m); k++) {
+        const HawkFunction *f = hawk_module_function(m, k);
+        const char *name = hawk_function_name(f);
+        if (!hawk_function_is_kernel(f) ||
+            (cfg->kernel != NULL && strcmp(cfg->kernel, name) != 0))
+            continue;
+        for (size_t j = 0; j < done->n; j++)
+            if (strcmp(done->names[j], name) == 0)
+                return tool_error(EMIT_TOOL,
+                                  "kernel '%s' of '%s' has the name of a "
+                                  "kernel of '%s': their units would be "
+                                  "the same files; nothing of '%s' is "
+                                  "exported",
+                                  name, input_name(input),
+                                  input_name(done->inputs[j]),
+                                  input_name(input));
+    }
+    for (size_t k = 0; k < hawk_module_function_count(m); k++) {
+        const HawkFunction *f = hawk_module_function(m, k);
+        const char *name = hawk_function_name(f);
+        if (!hawk_function_is_kernel(f) ||
+            (cfg->kernel != NULL && strcmp(cfg->kernel, name) != 0))
+            continue;
+        if (done->n == done->cap) {
+            size_t cap = done->cap ? 2 * done->cap : 16;
+            const char **n = realloc(done->names, cap * sizeof *n);
+            if (n != NULL)
+                done->names = n;
+            const char **i = realloc(done->inputs, cap * sizeof *i);
+            if (i != NULL)
+                done->inputs = i;
+            if (n == NULL || i == NULL)
+                return tool_error(EMIT_TOOL, "out of memory");
+            done->cap = cap;
+        }
+        /* the name outlives the input's context */
+        char *copy = strdup(name);
+        if (copy == NULL)
+            return tool_error(EMIT_TOOL, "out of memory");
+        done->names[done->n] = copy;
+        done->inputs[done->n++] = input;
+        (*seen)++;
+    }
+    return 0;
+}
+
+/* Whether m holds a kernel called name. */
+static int has_kernel(HawkModule *m, const char *name)
+{
+    for (size_t k = 0; k < hawk_module_function_count(m); k++) {
+        const HawkFunction *f = hawk_module_function(m, k);
+        if (hawk_function_is_kernel(f) &&
+            strcmp(hawk_function_name(f), name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Parses, verifies and exports one input in ctx; 0, or 1 after
+ * diagnostics. */
+static int run_input(const EmitConfig *cfg, HawkContext *ctx,
+                     const char *name, int many, Exported *done,
+                     size_t *seen, EmitRun *r)
+{
     ToolBuf in = {0};
     if (tool_read_file(EMIT_TOOL, name, &in) != 0) {
         tool_buf_free(&in);
@@ -43,29 +123,64 @@ static int run(const EmitConfig *cfg, HawkContext *ctx)
     }
     HawkModule *m = hawk_parse(ctx, name, in.data, in.len);
     int rc = m == NULL || hawk_verify(ctx, m) != 0;
-    EmitRun r = {cfg, 0, 0};
-    if (rc == 0) {
-        HawkExportOptions o;
-        hawk_export_options_init(&o);
-        o.target = cfg->target;
-        o.out_dir = cfg->out_dir;
-        o.kernel = cfg->kernel;
-        o.opt_keys = cfg->profile.keys;
-        o.opt_vals = cfg->profile.vals;
-        o.nopts = cfg->profile.n;
-        o.check = !cfg->no_check;
-        o.print_only = cfg->print;
-        o.on_unit = on_unit;
-        o.user = &r;
-        o.llvm_writer = hk_host_writer(); /* rows whose writer is LLVM's */
-        o.emit_llvm = cfg->emit_llvm;
-        rc = hawk_export(ctx, m, &o) != 0;
+    if (rc == 0 && many && cfg->kernel != NULL &&
+        !has_kernel(m, cfg->kernel)) {
+        /* another input may hold it (alone, hawk_export names the ones
+         * this input has) */
+    } else if (rc == 0) {
+        rc = claim_names(cfg, m, name, done, seen);
+        if (rc == 0) {
+            HawkExportOptions o;
+            hawk_export_options_init(&o);
+            o.target = cfg->target;
+            o.out_dir = cfg->out_dir;
+            o.kernel = cfg->kernel;
+            o.opt_keys = cfg->profile.keys;
+            o.opt_vals = cfg->profile.vals;
+            o.nopts = cfg->profile.n;
+            o.check = !cfg->no_check;
+            o.print_only = cfg->print;
+            o.on_unit = on_unit;
+            o.user = r;
+            o.llvm_writer = hk_host_writer(); /* rows whose writer is LLVM's */
+            o.emit_llvm = cfg->emit_llvm;
+            rc = hawk_export(ctx, m, &o) != 0;
+        }
     }
     tool_print_diags(EMIT_TOOL, ctx, 0);
+    tool_buf_free(&in);
+    return rc;
+}
+
+/* Every input in order, each in a context of its own; a failing one does
+ * not stop the others. */
+static int run(const EmitConfig *cfg)
+{
+    static const char *const stdin_only[] = {"-"};
+    const char *const *inputs = cfg->inputs.n ? cfg->inputs.names : stdin_only;
+    size_t n = cfg->inputs.n ? cfg->inputs.n : 1;
+    Exported done = {0};
+    EmitRun r = {cfg, 0, 0};
+    size_t seen = 0;
+    int rc = 0;
+    for (size_t k = 0; k < n; k++) {
+        HawkContext *ctx = hawk_context_create();
+        rc |= ctx == NULL ? tool_error(EMIT_TOOL, "out of memory")
+                          : run_input(cfg, ctx, inputs[k], n > 1, &done,
+                                      &seen, &r);
+        hawk_context_destroy(ctx);
+    }
+    if (rc == 0 && seen == 0 && cfg->kernel != NULL)
+        rc = tool_error(EMIT_TOOL, "no kernel named '%s' in any of the "
+                                   "inputs",
+                        cfg->kernel);
     if (cfg->time)
         fprintf(stderr, "%s: total: hawk %.4f s, checks %.4f s\n", EMIT_TOOL,
                 r.hawk_seconds, r.check_seconds);
-    tool_buf_free(&in);
+    for (size_t k = 0; k < done.n; k++)
+        free((void *)done.names[k]);
+    free(done.names);
+    free(done.inputs);
     return rc;
 }
 
@@ -82,10 +197,7 @@ int main(int argc, char **argv)
     } else if (cfg.version) {
         printf("%s (hawk) %s\n", EMIT_TOOL, hawk_version());
     } else {
-        HawkContext *ctx = hawk_context_create();
-        rc = ctx == NULL ? tool_error(EMIT_TOOL, "out of memory")
-                         : run(&cfg, ctx);
-        hawk_context_destroy(ctx);
+        rc = run(&cfg);
     }
     emit_config_free(&cfg);
     return rc;

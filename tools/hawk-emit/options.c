@@ -45,21 +45,28 @@ static const ToolOpt emit_table[] = {
     {"version", TOOL_FLAG, set_version, NULL, "print the version and exit"},
 };
 
-/* The input file operand: at most one (none reads stdin). */
+/* An input file operand: any number, in order (none reads stdin). */
 static int set_input(void *st, const char *arg)
 {
-    return tool_one_input(EMIT_TOOL, &((EmitConfig *)st)->input, arg);
+    return tool_inputs_add(EMIT_TOOL, &((EmitConfig *)st)->inputs, arg);
 }
 
 static const ToolSpec emit_spec = {
-    EMIT_TOOL, "[options] [input.hir | -]", emit_table,
+    EMIT_TOOL, "[options] [input.hir... | -]", emit_table,
     sizeof emit_table / sizeof emit_table[0], set_input,
 };
 
 int emit_parse_command_line(EmitConfig *cfg, int argc, char **argv)
 {
     memset(cfg, 0, sizeof *cfg);
-    return tool_parse_args(&emit_spec, argc, argv, cfg);
+    if (tool_parse_args(&emit_spec, argc, argv, cfg) != 0)
+        return 1;
+    /* -o names a directory; the units go to stdout only under -print */
+    if (cfg->out_dir != NULL && strcmp(cfg->out_dir, "-") == 0)
+        return tool_error(EMIT_TOOL, "-o names the output directory; '-' "
+                                     "is none (to print the units to "
+                                     "standard output, use -print)");
+    return 0;
 }
 
 void emit_print_help(void)
@@ -70,4 +77,5 @@ void emit_print_help(void)
 void emit_config_free(EmitConfig *cfg)
 {
     tool_pairs_free(&cfg->profile);
+    tool_inputs_free(&cfg->inputs);
 }

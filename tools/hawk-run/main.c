@@ -1,4 +1,4 @@
-/* main.c -- hawk-run: for every kernel of a .hir file, build the host unit
+/* main.c -- hawk-run: for every kernel of each .hir file, build the host unit
  * in memory and the C unit as a shared object, run both over identical
  * seeded planes (whole range and a partition) and compare every byte.
  * One line per kernel; exit status 1 on any mismatch or error. */
@@ -168,58 +168,86 @@ static int run_kernel(const RunConfig *cfg, HawkContext *ctx, HkModule *m,
     return rc;
 }
 
-/* Runs every kernel of m (or cfg->kernel alone). */
-static int run_module(const RunConfig *cfg, HawkContext *ctx, HkModule *m)
+/* The name an input is reported by. */
+static const char *input_name(const char *input)
 {
-    int rc = 0, seen = 0;
+    return strcmp(input, "-") == 0 ? "<stdin>" : input;
+}
+
+/* Runs every kernel of m (or cfg->kernel alone); *seen counts them. */
+static int run_module(const RunConfig *cfg, HawkContext *ctx, HkModule *m,
+                      const char *input, uint32_t *seen)
+{
+    int rc = 0;
+    uint32_t before = *seen;
     for (uint32_t k = 0; k < m->nfuncs; k++) {
         HkFunc *f = m->funcs[k];
         if (!f->is_kernel ||
             (cfg->kernel != NULL && strcmp(cfg->kernel, f->name) != 0))
             continue;
-        seen = 1;
+        (*seen)++;
         rc |= cfg->print_layout ? print_layout(ctx, m, f)
                                 : run_kernel(cfg, ctx, m, f);
     }
-    const char *name = strcmp(cfg->input, "-") == 0 ? "<stdin>" : cfg->input;
-    if (!seen && cfg->kernel != NULL)
-        return tool_error(RUN_TOOL, "no kernel named '%s' in '%s'",
-                          cfg->kernel, name);
-    if (!seen)
-        return tool_error(RUN_TOOL, "'%s' holds no kernel", name);
+    if (*seen == before && cfg->kernel == NULL)
+        return tool_error(RUN_TOOL, "'%s' holds no kernel", input_name(input));
+    return rc;
+}
+
+/* Reads, verifies and runs one input in a context of its own. */
+static int run_input(const RunConfig *cfg, const char *input, uint32_t *seen)
+{
+    ToolBuf text = {0};
+    if (tool_read_file(RUN_TOOL, input, &text) != 0)
+        return 1;
+    HawkContext *ctx = hawk_context_create();
+    HawkModule *m = hawk_parse(ctx, input, text.data, text.len);
+    int rc;
+    if (m == NULL || hawk_verify(ctx, m) != 0)
+        rc = fail_diags(ctx, 0);
+    else
+        rc = run_module(cfg, ctx, m, input, seen);
+    hawk_context_destroy(ctx);
+    tool_buf_free(&text);
+    return rc;
+}
+
+/* Every input in order: a failing one does not stop the others. */
+static int run_inputs(RunConfig *cfg)
+{
+    static const char *const stdin_only[] = {"-"};
+    const char *const *inputs = cfg->inputs.n ? cfg->inputs.names : stdin_only;
+    size_t n = cfg->inputs.n ? cfg->inputs.n : 1;
+    uint32_t seen = 0;
+    int rc = 0;
+    for (size_t k = 0; k < n; k++)
+        rc |= run_input(cfg, inputs[k], &seen);
+    if (seen == 0 && cfg->kernel != NULL)
+        return tool_error(RUN_TOOL, "no kernel named '%s' in %s%s%s",
+                          cfg->kernel, n > 1 ? "any of the " : "'",
+                          n > 1 ? "inputs" : input_name(inputs[0]),
+                          n > 1 ? "" : "'");
     return rc;
 }
 
 int main(int argc, char **argv)
 {
     RunConfig cfg;
-    if (run_parse_command_line(&cfg, argc, argv) != 0)
-        return 1;
-    if (cfg.help) {
+    int rc = run_parse_command_line(&cfg, argc, argv);
+    if (rc != 0) {
+        /* the error is printed */
+    } else if (cfg.help) {
         run_print_help();
-        return 0;
-    }
-    if (cfg.version) {
+    } else if (cfg.version) {
         printf("%s (hawk) %s\n", RUN_TOOL, hawk_version());
-        return 0;
+    } else {
+        if (compare_perturb_armed())
+            fprintf(stderr, "%s: note: HAWK_RUN_TEST_PERTURB is set: one "
+                            "output bit of each C unit is flipped (a test "
+                            "hook)\n",
+                    RUN_TOOL);
+        rc = run_inputs(&cfg);
     }
-    if (cfg.input == NULL)
-        cfg.input = "-";
-    if (compare_perturb_armed())
-        fprintf(stderr, "%s: note: HAWK_RUN_TEST_PERTURB is set: one output "
-                        "bit of each C unit is flipped (a test hook)\n",
-                RUN_TOOL);
-    ToolBuf text = {0};
-    if (tool_read_file(RUN_TOOL, cfg.input, &text) != 0)
-        return 1;
-    HawkContext *ctx = hawk_context_create();
-    HawkModule *m = hawk_parse(ctx, cfg.input, text.data, text.len);
-    int rc;
-    if (m == NULL || hawk_verify(ctx, m) != 0)
-        rc = fail_diags(ctx, 0);
-    else
-        rc = run_module(&cfg, ctx, m);
-    hawk_context_destroy(ctx);
-    tool_buf_free(&text);
+    tool_inputs_free(&cfg.inputs);
     return rc;
 }

@@ -86,14 +86,14 @@ static const ToolOpt run_table[] = {
     {"version", TOOL_FLAG, set_version, NULL, "print the version and exit"},
 };
 
-/* The input file operand: at most one (none reads stdin). */
+/* An input file operand: any number, in order (none reads stdin). */
 static int set_input(void *st, const char *arg)
 {
-    return tool_one_input(RUN_TOOL, &((RunConfig *)st)->input, arg);
+    return tool_inputs_add(RUN_TOOL, &((RunConfig *)st)->inputs, arg);
 }
 
 static const ToolSpec run_spec = {
-    RUN_TOOL, "[options] [input.hir | -]", run_table,
+    RUN_TOOL, "[options] [input.hir... | -]", run_table,
     sizeof run_table / sizeof run_table[0], set_input,
 };
 

@@ -11,12 +11,14 @@
 #include "context.h"
 #include "cunit.h"
 #include "emit.h"
+#include "tool_opts.h"
 
 #define RUN_TOOL "hawk-run"
 
 /* What the command line asked for (options.c). */
 typedef struct {
-    const char *input;        /* the .hir file; "-" is stdin */
+    ToolInputs inputs;        /* the .hir files in order; "-" is stdin;
+                                 none reads stdin */
     const char *kernel;       /* -kernel=NAME, or NULL for every kernel */
     const char *cflags;       /* -cflags='...': extra words for the C build */
     int64_t samples;          /* -samples=N: samples compared per kernel */

@@ -72,8 +72,21 @@ static HkModule *own_module(HawkContext *ctx, HkModule *m, HkFunc *k,
     return own;
 }
 
+/* Whether the kernel k of m, with the funcs it may inline, went through
+ * a transform after parsing (the caller's own pipeline). */
+static int derived(const HkModule *m, const HkFunc *k)
+{
+    if (k->derived)
+        return 1;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (!m->funcs[i]->is_kernel && m->funcs[i]->derived)
+            return 1;
+    return 0;
+}
+
 /* Digests of k before any pass of the lowering: its canonical text and
- * its source span. */
+ * its source span, "unavailable" for a kernel derived by the caller's
+ * transforms (the span spells the kernel as parsed, not as exported). */
 static void take_digests(HkArena *a, const HkModule *m, const HkFunc *k,
                          HkLowered *out)
 {
@@ -81,7 +94,7 @@ static void take_digests(HkArena *a, const HkModule *m, const HkFunc *k,
     hk_buf_init(&b, a);
     hk_print_func(&b, k);
     out->walk_digest = hk_sha256_hex(a, b.data ? b.data : "", b.len);
-    if (m->src.text != NULL && k->src_end <= m->src.len &&
+    if (!derived(m, k) && m->src.text != NULL && k->src_end <= m->src.len &&
         k->src_begin <= k->src_end)
         out->source_digest = hk_sha256_hex(a, m->src.text + k->src_begin,
                                            k->src_end - k->src_begin);

@@ -81,6 +81,7 @@ static HkFunc *clone_func(HkModule *nm, const HkFunc *f)
     HkFunc *nf = hk_func_new(nm, f->name, f->is_kernel, f->loc);
     nf->src_begin = f->src_begin;
     nf->src_end = f->src_end;
+    nf->derived = f->derived;
     clone_names(a, nf, f);
     nf->params = dup(a, f->params, f->nparams * sizeof *f->params);
     nf->nparams = f->nparams;

@@ -341,6 +341,8 @@ struct HkFunc {
     int is_kernel;         /* kernel (slots) or func (params, result) */
     HkLoc loc;
     uint32_t src_begin, src_end;  /* byte span of the definition's text */
+    int derived;           /* a transform ran on it after parsing: its IR
+                              is no longer what its source text says */
 
     HkSlot *slots;         /* kernels */
     uint32_t nslots, cap_slots;

@@ -378,6 +378,9 @@ static int run_on_function(HawkPassRun *run, const HkPipeEntry *e, HkFunc *f)
             info->print(&run->pm->out, f, res);
         return 0;
     }
+    /* a transform may change f: its source no longer spells it */
+    if (info->kind == HAWK_PASS_TRANSFORM)
+        f->derived = 1;
     if (info->user_run != NULL) {
         int rc = info->user_run(run, f);
         if (info->kind == HAWK_PASS_TRANSFORM)

@@ -2,8 +2,9 @@
  * C unit is lowered from the module as the caller left it, and the
  * caller's module is not changed by the export.  Public API only.
  *
- *   hawk-capi-export_after FILE PIPELINE   prints the module, then the .c
- *   of every kernel, then "module unchanged" or "module CHANGED".
+ *   hawk-capi-export_after FILE PIPELINE   prints the module, then the
+ *   header's "kernel sha256" line and the .c of every kernel, then
+ *   "module unchanged" or "module CHANGED".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,9 @@
 static void print_c(void *user, const HawkExportUnit *u)
 {
     (void)user;
+    const char *sha = strstr(u->h_text, "kernel sha256");
+    if (sha != NULL)
+        printf("%.*s\n", (int)strcspn(sha, "\n"), sha);
     printf("==> %s <==\n%s", u->c_name, u->c_text);
 }
 

@@ -43,14 +43,16 @@ typedef struct {
     HkLoc loc;
 } Ctx;
 
-/* The kernel's name from its .c file name: "out/drag.c" -> "drag". */
-static const char *kernel_of(HkArena *a, const char *c_path)
+/* The kernel's name from its source file name and the row's source
+ * suffix: "out/drag.c" -> "drag". */
+static const char *kernel_of(HkArena *a, const char *c_path,
+                             const char *suffix)
 {
     const char *base = strrchr(c_path, '/');
     base = base ? base + 1 : c_path;
-    size_t n = strlen(base);
-    if (n > 2 && strcmp(base + n - 2, ".c") == 0)
-        n -= 2;
+    size_t n = strlen(base), m = strlen(suffix);
+    if (n > m && strcmp(base + n - m, suffix) == 0)
+        n -= m;
     return hk_strndup(a, base, n);
 }
 
@@ -224,7 +226,8 @@ int hk_run_checks(HkArena *a, const char *dir, const char *c_path,
 {
     memset(out, 0, sizeof *out);
     out->items = hk_alloc(a, N_CHECKS * sizeof *out->items);
-    Ctx c = {a, dir, kernel_of(a, c_path), out, d, src, loc};
+    const HkTarget *row = p->target != NULL ? p->target : hk_target_default();
+    Ctx c = {a, dir, kernel_of(a, c_path, row->source), out, d, src, loc};
     /* The header is checked through the .c's include; a unit that does
      * not include it names it on the command line instead. */
     const char *files[3] = {c_path, NULL, NULL};

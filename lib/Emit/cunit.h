@@ -29,6 +29,12 @@ typedef struct {
     int float32;               /* scalar mode: 1 for float32 */
 } HkLowered;
 
+/* The files of l's unit as its target row names them (targets.c): the
+ * source "<name><source>" ("drag.c") and the header "<name><artifact>"
+ * ("drag.h").  lower.c. */
+const char *hk_unit_source_name(HkArena *a, const HkLowered *l);
+const char *hk_unit_header_name(HkArena *a, const HkLowered *l);
+
 /* Whether kernel k's scalar mode is float32: a real slot is f32 (LangRef
  * "Types"; the verifier makes the real slots agree).  lower.c. */
 int hk_kernel_float32(const HkFunc *k);

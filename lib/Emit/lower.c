@@ -151,3 +151,14 @@ int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
     out->float32 = hk_kernel_float32(own_k);
     return 0;
 }
+
+const char *hk_unit_source_name(HkArena *a, const HkLowered *l)
+{
+    return hk_asprintf(a, "%s%s", l->kernel->name, l->profile.target->source);
+}
+
+const char *hk_unit_header_name(HkArena *a, const HkLowered *l)
+{
+    return hk_asprintf(a, "%s%s", l->kernel->name,
+                       l->profile.target->artifact);
+}

@@ -137,9 +137,9 @@ static const char *load_refusal_class(const char *path, const char *err)
     return "load defect: the library the C compiler built does not load";
 }
 
-/* Loads b's .so and finds <name>_c. */
-static int load(HkArena *a, const char *kernel, const BuildDir *b,
-                const char *command, CUnitLib *out)
+/* Loads b's .so and finds <name>_<entry>, the row's entry. */
+static int load(HkArena *a, const char *kernel, const char *entry,
+                const BuildDir *b, const char *command, CUnitLib *out)
 {
     const char *path = hk_asprintf(a, "%s/%s", b->dir, b->so);
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -150,7 +150,7 @@ static int load(HkArena *a, const char *kernel, const BuildDir *b,
                                     "%s; built with: %s",
                           kernel, load_refusal_class(path, err), err, command);
     }
-    const char *sym = hk_asprintf(a, "%s_c", kernel);
+    const char *sym = hk_asprintf(a, "%s_%s", kernel, entry);
     void *fn = dlsym(h, sym);
     if (fn == NULL) {
         dlclose(h);
@@ -175,15 +175,14 @@ int cbuild_load(HawkContext *ctx, const HkLowered *l, const char *cflags,
     if (hk_cwriter(a, l, &u, &ctx->diags) != 0)
         return 1;
     hk_cheader(a, l, &u);
-    BuildDir b = {NULL, hk_asprintf(a, "%s.c", kernel),
-                  hk_asprintf(a, "%s.h", kernel),
+    BuildDir b = {NULL, hk_unit_source_name(a, l), hk_unit_header_name(a, l),
                   hk_asprintf(a, "%s.so", kernel)};
     if (make_dir(a, kernel, &b) != 0)
         return 1;
     const char *command = "";
     int rc = write_unit(a, kernel, &b, &u) ||
              compile(a, kernel, &u, cflags, &b, &command) ||
-             load(a, kernel, &b, command, out);
+             load(a, kernel, l->profile.target->entry, &b, command, out);
     /* a loaded object stays mapped after its file is gone */
     remove_dir(a, &b);
     return rc;

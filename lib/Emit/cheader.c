@@ -79,10 +79,15 @@ static const char *member_type(HkArena *a, const HkLowered *l,
 {
     /* hawk_real_t for a real: the verifier makes every real slot agree
      * with the scalar mode */
-    const char *t = hk_c_elem_type((HkElem)row_slot(l, row)->type.elem,
-                                   l->float32);
+    HkElem e = (HkElem)row_slot(l, row)->type.elem;
+    const char *t = hk_c_elem_type(e, l->float32);
     if (is_value(row))
         return t;
+    /* a mask plane is bytes, so that any byte of caller memory is a
+     * defined read (0 false, any other true); a bool object holding a byte
+     * other than 0 or 1 is undefined behaviour in C */
+    if (e == HK_I1)
+        t = "uint8_t";
     return strcmp(row->dir, "in") == 0 ? hk_asprintf(a, "const %s*", t)
                                        : hk_asprintf(a, "%s*", t);
 }
@@ -296,12 +301,13 @@ static void interface_contract(HkBuf *b, HkArena *a, const HkLowered *l)
 
 /* ---- the declarations ------------------------------------------------------ */
 
-/* Whether a member is a bool (a mask plane): the header then needs
- * <stdbool.h> to compile alone. */
+/* Whether a member is a bool (an i1 uniform by value; a mask plane is
+ * bytes): the header then needs <stdbool.h> to compile alone. */
 static int needs_bool(const HkLowered *l)
 {
     for (uint32_t k = 0; k < l->iface->nrows; k++)
-        if (row_slot(l, &l->iface->rows[k])->type.elem == HK_I1)
+        if (row_slot(l, &l->iface->rows[k])->type.elem == HK_I1 &&
+            is_value(&l->iface->rows[k]))
             return 1;
     return 0;
 }

@@ -267,10 +267,9 @@ static void sample_loop(HkBuf *b, HkCW *w)
         hk_buf_printf(b, "            %s\n        }\n", call);
         return;
     }
-    w->need_bool = 1;
     const char **masks = hk_alloc(w->a, (ir->nguard + 1u) * sizeof *masks);
-    for (uint32_t k = 0; k < ir->nguard; k++)
-        masks[k] = hk_asprintf(w->a, "!args->%s[i]", ir->guard[k]);
+    for (uint32_t k = 0; k < ir->nguard; k++)  /* a mask byte: 0 is clear */
+        masks[k] = hk_asprintf(w->a, "args->%s[i] == 0U", ir->guard[k]);
     hk_buf_puts(b, "            /* The mask guard: a sample whose mask is set is "
                    "skipped entirely,\n"
                    "             * so it keeps every plane as the caller left "

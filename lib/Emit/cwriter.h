@@ -145,6 +145,13 @@ const char *hk_cw_soa(HkCW *w, int32_t s, uint32_t comp, const char *row,
                       uint32_t row_comps);
 /* args->f[hawk_clamp_index(k, args->f_len)]: a flat plane at index k. */
 const char *hk_cw_flat(HkCW *w, int32_t s, const char *k);
+/* A plane element access (hk_cw_soa, hk_cw_flat) of slot s as the value
+ * it holds: a mask plane's byte as "(p[i] != 0U)" (any byte defined: 0
+ * false, else true), any other element as it is. */
+const char *hk_cw_plane_read(HkCW *w, int32_t s, const char *access);
+/* Value x as slot s's plane stores it: a bool as "(x ? 1U : 0U)" into a
+ * mask plane's byte, any other value as it is. */
+const char *hk_cw_plane_value(HkCW *w, int32_t s, const char *x);
 /* Whether slot s is a flat plane: of runtime length, or shared cells. */
 int hk_cw_is_flat(const HkCW *w, int32_t s);
 

@@ -179,6 +179,23 @@ const char *hk_cw_soa(HkCW *w, int32_t s, uint32_t comp, const char *row,
     return hk_asprintf(w->a, "args->%s[(%u * n_samples) + i]", field, comp);
 }
 
+/* Whether slot s's plane holds masks (bytes, i1 in the IR). */
+static int mask_plane(const HkCW *w, int32_t s)
+{
+    return w->f->slots[s].type.elem == HK_I1 &&
+           addressing(w, s) != HK_ABI_BY_VALUE;
+}
+
+const char *hk_cw_plane_read(HkCW *w, int32_t s, const char *access)
+{
+    return mask_plane(w, s) ? hk_asprintf(w->a, "(%s != 0U)", access) : access;
+}
+
+const char *hk_cw_plane_value(HkCW *w, int32_t s, const char *x)
+{
+    return mask_plane(w, s) ? hk_asprintf(w->a, "(%s ? 1U : 0U)", x) : x;
+}
+
 const char *hk_cw_flat(HkCW *w, int32_t s, const char *k)
 {
     hk_cw_need(w, HK_CH_CLAMP_INDEX);

@@ -84,7 +84,8 @@ static void emit_load(HkCW *w, const HkInst *i)
     HkType t = type_of(w, v);
     if (t.rank == 0) {
         hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
-                   hk_cw_soa(w, i->slot, 0, NULL, 0));
+                   hk_cw_plane_read(w, i->slot,
+                                    hk_cw_soa(w, i->slot, 0, NULL, 0)));
         return;
     }
     /* A tensor load is read component by component where it is taken
@@ -97,7 +98,8 @@ static void emit_load(HkCW *w, const HkInst *i)
     for (uint32_t c = 0; c < n; c++) {
         w->comps[v][c] = hk_cw_name_value(w, v, comp_suffix(w, t, c));
         hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), w->comps[v][c],
-                   hk_cw_soa(w, i->slot, c, NULL, 0));
+                   hk_cw_plane_read(w, i->slot,
+                                    hk_cw_soa(w, i->slot, c, NULL, 0)));
     }
 }
 
@@ -117,7 +119,7 @@ static void emit_extract(HkCW *w, const HkInst *i)
         return;
     }
     hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
-               hk_cw_soa(w, d->slot, c, NULL, 0));
+               hk_cw_plane_read(w, d->slot, hk_cw_soa(w, d->slot, c, NULL, 0)));
 }
 
 static void clamp_comment(HkCW *w, int32_t s)
@@ -132,7 +134,9 @@ static void emit_gather(HkCW *w, const HkInst *i)
     HkVal v = i->res[0];
     clamp_comment(w, i->slot);
     hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
-               hk_cw_flat(w, i->slot, hk_cw_val(w, i->ops[i->nops - 1])));
+               hk_cw_plane_read(w, i->slot,
+                                hk_cw_flat(w, i->slot,
+                                           hk_cw_val(w, i->ops[i->nops - 1]))));
 }
 
 /* ---- writes ----------------------------------------------------------------- */
@@ -166,7 +170,8 @@ static void write_columns(HkCW *w, const HkInst *i, HkVal v, const char *row)
         const char *x = component(w, i, v, c);
         if (x == NULL)
             return;
-        hk_cw_line(w, "%s = %s;", hk_cw_soa(w, i->slot, c, row, row_comps), x);
+        hk_cw_line(w, "%s = %s;", hk_cw_soa(w, i->slot, c, row, row_comps),
+                   hk_cw_plane_value(w, i->slot, x));
     }
 }
 
@@ -180,7 +185,8 @@ static void write_flat(HkCW *w, const HkInst *i, HkVal v, const char *k, int add
         return;
     clamp_comment(w, i->slot);
     if (!add) {
-        hk_cw_line(w, "%s = %s;", hk_cw_flat(w, i->slot, k), x);
+        hk_cw_line(w, "%s = %s;", hk_cw_flat(w, i->slot, k),
+                   hk_cw_plane_value(w, i->slot, x));
         return;
     }
     if (e != HK_I64 && e != HK_I32) {

@@ -179,6 +179,17 @@ static void put_value(Rng *r, HkElem e, unsigned char *dst,
     }
 }
 
+void gen_fill_masks(Rng *r, void *dst, size_t n, unsigned set_percent)
+{
+    /* a set mask is any byte but 0 (docs/EmbeddedC.md, "Planes") */
+    static const unsigned char set[] = {1u, 2u, 0x7fu, 0x80u, 0xffu};
+    unsigned char *p = dst;
+    for (size_t k = 0; k < n; k++)
+        p[k] = rng_below(r, 100) < set_percent
+                   ? set[rng_below(r, sizeof set)]
+                   : 0u;
+}
+
 void gen_fill(Rng *r, HkElem e, void *dst, size_t n, unsigned set_percent)
 {
     uint64_t size, align;

@@ -106,6 +106,8 @@ void launch_fill(Launch *l, const LaunchShape *s, Rng *r)
         l->data[k] = xmalloc(p->bytes);
         if (p->field->zeroed)
             memset(l->data[k], 0, p->bytes);
+        else if (p->field->elem == HK_I1)
+            gen_fill_masks(r, l->data[k], p->nelem, set_percent(p->field));
         else
             gen_fill(r, p->field->elem, l->data[k], p->nelem,
                      set_percent(p->field));

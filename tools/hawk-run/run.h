@@ -49,6 +49,10 @@ uint64_t rng_below(Rng *r, uint64_t n);  /* uniform in [0, n), n >= 1 */
  * the special grid and ordinary magnitudes, integers over their boundary
  * grids and small values, i1 as 0/1 with about set_percent percent set. */
 void gen_fill(Rng *r, HkElem e, void *dst, size_t n, unsigned set_percent);
+/* Writes n mask bytes to dst: about set_percent percent set, a set one
+ * any of 1, 2, 0x7f, 0x80, 0xff (a mask plane's byte means "set" when it
+ * is not 0, so every unit must read them alike). */
+void gen_fill_masks(Rng *r, void *dst, size_t n, unsigned set_percent);
 
 /* ---- planes.c: the planes and args struct of one launch --------------- */
 

@@ -64,7 +64,7 @@ static void masked_integrator_sample(const masked_integrator_args_t* args, int64
     const bool v_hit = v_down;
     args->mut_h[i] = v_hf;
     args->mut_v[i] = v_vf;
-    args->trm_done[i] = v_hit;
+    args->trm_done[i] = (v_hit ? 1U : 0U);
     if (v_hit) {
         args->fin_landed[0] += 1U;
     }
@@ -92,7 +92,7 @@ hawk_status_t masked_integrator_c(const masked_integrator_args_t* args, int64_t 
         for (i = base; i < (base + count); ++i) {
             /* The mask guard: a sample whose mask is set is skipped entirely,
              * so it keeps every plane as the caller left it. */
-            if (!args->trm_done[i]) {
+            if (args->trm_done[i] == 0U) {
                 masked_integrator_sample(args, i);
             }
         }

@@ -38,7 +38,6 @@
 #define HAWK_MASKED_INTEGRATOR_H
 #include <stdint.h>
 #include <stddef.h>
-#include <stdbool.h>
 #ifndef HAWK_EMBEDDED_TYPES
 #define HAWK_EMBEDDED_TYPES 64
 typedef double  hawk_real_t;
@@ -50,7 +49,7 @@ typedef enum { HAWK_OK = 0, HAWK_E_NULL = 1, HAWK_E_RANGE = 2 } hawk_status_t;
 typedef struct {
     hawk_real_t* mut_h;       /* mutable        inout Scalar    SoA, pitch n_samples */
     hawk_real_t* mut_v;       /* mutable        inout Scalar    SoA, pitch n_samples */
-    bool*        trm_done;    /* terminated     inout Scalar    SoA, pitch n_samples */
+    uint8_t*     trm_done;    /* terminated     inout Scalar    SoA, pitch n_samples */
     uint32_t*    fin_landed;  /* finished_count inout Scalar    flat, 1 cell */
     hawk_real_t  uni_g;       /* uniform        in    Scalar    by value */
     hawk_real_t  uni_k;       /* uniform        in    Scalar    by value */

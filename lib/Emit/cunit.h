@@ -11,7 +11,8 @@
 
 typedef struct {
     HkFunc *kernel;           /* scalarized (after inline, the analyses,
-                                 scalarize, cse, dce) */
+                                 scalarize, cse, branch-fold, dse,
+                                 dce) */
     HkProfile profile;
     /* The analyses, taken before scalarize (which invalidates the cache);
      * positions are those of the inlined kernel. */

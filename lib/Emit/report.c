@@ -165,6 +165,7 @@ static cJSON *domain_json(const HkDomainResult *d)
         add_str(o, "pos", s->pos);
         add_str(o, "op", s->op);
         add_str(o, "needs", s->needs);
+        /* a violated site is refused: no report holds one */
         add_str(o, "verdict", s->verdict == HK_DOM_SAFE ? "safe" : "unknown");
         add_str(o, "reason", s->reason);
         cJSON_AddItemToArray(a, o);

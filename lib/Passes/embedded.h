@@ -123,7 +123,9 @@ typedef struct {
 } HkIndexResult;
 
 /* ---- fp-domain ----------------------------------------------------------- */
-typedef enum { HK_DOM_SAFE, HK_DOM_UNKNOWN } HkDomainVerdict;
+/* VIOLATED: every number the operand can be is outside the domain (a
+ * libm call that always returns NaN or a pole); always refused. */
+typedef enum { HK_DOM_SAFE, HK_DOM_UNKNOWN, HK_DOM_VIOLATED } HkDomainVerdict;
 
 typedef struct {
     const HkInst *inst;

@@ -377,6 +377,24 @@ static int iv_meets(Need n, HkIv a)
     }
 }
 
+/* Whether no number in a meets need n: a libm operand proven outside
+ * its domain.  Not for a divisor (a negative one is no domain error) nor
+ * pow (a negative base is one only for a non-integer exponent). */
+static int iv_violates(Need n, HkIv a)
+{
+    if (hk_iv_is_empty(a))
+        return 0; /* NaN only: NaN in, NaN out, no domain error */
+    switch (n) {
+    case N_POSITIVE: return a.hi <= 0.0;
+    case N_NONNEG: return a.hi < 0.0;
+    case N_GT_M1: return a.hi <= -1.0;
+    case N_UNIT: return a.hi < -1.0 || a.lo > 1.0;
+    case N_OPEN_UNIT: return a.hi <= -1.0 || a.lo >= 1.0;
+    case N_GE_1: return a.hi < 1.0;
+    default: return 0;
+    }
+}
+
 /* "[lo, hi]" in the value's element type. */
 static void put_iv(HkBuf *b, HkIv a, HkElem e)
 {
@@ -448,7 +466,10 @@ static void judge(const Facts *F, HkVal x, Need n, HkDomainSite *s)
         HkBuf b;
         hk_buf_init(&b, F->arena);
         put_value(&b, F, x);
-        s->verdict = HK_DOM_UNKNOWN;
+        /* a divisor outside "positive" may still be a number to divide by */
+        int libm = s->inst->op != HK_OP_FDIV;
+        s->verdict = libm && iv_violates(n, F->iv[x]) ? HK_DOM_VIOLATED
+                                                      : HK_DOM_UNKNOWN;
         s->reason = hk_buf_cstr(&b);
     }
 }
@@ -556,6 +577,30 @@ static void add_specials(Lists *L, HkArena *a, const HkPositions *p,
     }
 }
 
+/* Refuses every violated site, whatever the policy: the call returns NaN
+ * (or a pole) for every input, which is never what a kernel means, and
+ * the C unit's checkers (cppcheck's invalidFunctionArg) reject it.
+ * Returns whether any was. */
+static int refuse_violated(HawkPassRun *r, HkFunc *f, const HkDomainResult *d)
+{
+    int refused = 0;
+    for (uint32_t k = 0; k < d->nsites; k++) {
+        const HkDomainSite *s = &d->sites[k];
+        if (s->verdict != HK_DOM_VIOLATED)
+            continue;
+        const char *why = hk_asprintf(
+            f->module->arena,
+            "the %s of %s is proven outside its domain, which needs %s (%s): "
+            "the call is NaN or a pole for every input",
+            what_of(s->inst->op), s->op, s->needs, s->reason);
+        hk_refuse(r, f, s->inst, s->op, "fp.domain.violated", why,
+                  "correct the operand, or spell the value meant (a const "
+                  "nan or inf) instead of the call");
+        refused = 1;
+    }
+    return refused;
+}
+
 /* Refuses every unknown site; returns whether any was. */
 static int refuse_unknown(HawkPassRun *r, HkFunc *f, const HkDomainResult *d)
 {
@@ -599,7 +644,10 @@ int hk_pass_fp_domain(HawkPassRun *r, HkFunc *f)
         add_specials(&L, F.arena, p, i);
     }
     hk_analysis_set(f, HK_PASS_FP_DOMAIN, res);
-    return prof.fp_domain == HK_FPD_REFUSE ? refuse_unknown(r, f, res) : 0;
+    int refused = refuse_violated(r, f, res);
+    if (prof.fp_domain == HK_FPD_REFUSE)
+        refused |= refuse_unknown(r, f, res);
+    return refused;
 }
 
 /* ---- print<fp-domain> ---------------------------------------------------- */
@@ -616,7 +664,9 @@ void hk_print_fp_domain(HkBuf *b, const HkFunc *f, const void *result)
         const HkDomainSite *s = &d->sites[k];
         hk_buf_printf(b, "  site %s %s %s (%s): %s (%s)%s\n", s->pos, s->op,
                       what_of(s->inst->op), s->needs,
-                      s->verdict == HK_DOM_SAFE ? "safe" : "unknown",
+                      s->verdict == HK_DOM_SAFE      ? "safe"
+                      : s->verdict == HK_DOM_VIOLATED ? "violated"
+                                                       : "unknown",
                       s->reason, s->by_interval ? " (interval)" : "");
     }
     hk_buf_puts(b, "  fp_equality_sites:");

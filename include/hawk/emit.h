@@ -81,6 +81,14 @@ void hawk_export_options_init(HawkExportOptions *opts);
  * cannot be written, a failing check). */
 int hawk_export(HawkContext *ctx, HawkModule *m, const HawkExportOptions *opts);
 
+/* The entry symbol of kernel under target (NULL: the default row), as the
+ * target's row spells it ("drag_c"); NULL for an unknown target.  Owned by
+ * ctx.  Entries linked into one build must differ in their first 31
+ * characters (MISRA C:2012 Rule 5.1): hawk_export refuses kernels of one
+ * module whose entries do not, and hawk-emit kernels of several inputs. */
+const char *hawk_export_entry(HawkContext *ctx, const char *target,
+                              const char *kernel);
+
 #ifdef __cplusplus
 }
 #endif

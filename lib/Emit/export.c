@@ -381,6 +381,46 @@ static int emit(Export *x, Job *j)
 
 /* ---- the export ----------------------------------------------------------- */
 
+const char *hawk_export_entry(HawkContext *ctx, const char *target,
+                              const char *kernel)
+{
+    const HkTarget *t =
+        target == NULL ? hk_target_default() : hk_target_lookup(target);
+    if (t == NULL || kernel == NULL)
+        return NULL;
+    return hk_asprintf(ctx->arena, "%s_%s", kernel, t->entry);
+}
+
+/* MISRA C:2012 Rule 5.1 (C99: 31 significant initial characters): the
+ * entries of the kernels exported together, the external identifiers a
+ * build links side by side, must differ in their first 31 characters.
+ * One hash lookup per kernel. */
+static int distinct_entries(Export *x, const Job *jobs, uint32_t n)
+{
+    HkArena *a = x->ctx->arena;
+    HkSymtab *seen = hk_symtab_new(a);
+    int failed = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const HkFunc *f = jobs[k].kernel;
+        const char *e = hk_asprintf(a, "%s_%s", f->name, x->target->entry);
+        size_t len = strlen(e) < 31 ? strlen(e) : 31;
+        uint32_t other = hk_symtab_get(seen, e, len);
+        if (other == UINT32_MAX) {
+            hk_symtab_put(seen, e, len, k);
+            continue;
+        }
+        const HkFunc *g = jobs[other].kernel;
+        hk_error(&x->ctx->diags, &x->m->src, f->loc,
+                 "'%s': its entry '%s' and the entry '%s_%s' of kernel '%s' "
+                 "agree in their first 31 characters, which is all a C99 "
+                 "linker must tell apart (MISRA C:2012 Rule 5.1); rename one "
+                 "of the kernels",
+                 f->name, e, g->name, x->target->entry, g->name);
+        failed = 1;
+    }
+    return failed ? -1 : 0;
+}
+
 int hawk_export(HawkContext *ctx, HawkModule *m, const HawkExportOptions *opts)
 {
     HawkExportOptions defaults;
@@ -397,7 +437,7 @@ int hawk_export(HawkContext *ctx, HawkModule *m, const HawkExportOptions *opts)
         (jobs = pick_kernels(&x, opts->kernel, &n)) == NULL)
         return -1;
     profile_options(&x);
-    if (check_profile(&x) != 0)
+    if (check_profile(&x) != 0 || distinct_entries(&x, jobs, n) != 0)
         return -1;
     int failed = 0;
     for (uint32_t k = 0; k < n; k++)

@@ -49,8 +49,9 @@ static const char *input_name(const char *input)
 /* Checks m's kernels (cfg->kernel alone, when given) against done, then
  * records them; 0, or 1 after an error naming the first clash.  *seen
  * counts the kernels selected. */
-static int claim_names(const EmitConfig *cfg, HawkModule *m,
-                       const char *input, Exported *done, size_t *seen)
+static int claim_names(const EmitConfig *cfg, HawkContext *ctx,
+                       HawkModule *m, const char *input, Exported *done,
+                       size_t *seen)
 {
     for (size_t k = 0; k < hawk_module_function_count(m); k++) {
         const HawkFunction *f = hawk_module_function(m, k);
@@ -58,7 +59,8 @@ static int claim_names(const EmitConfig *cfg, HawkModule *m,
         if (!hawk_function_is_kernel(f) ||
             (cfg->kernel != NULL && strcmp(cfg->kernel, name) != 0))
             continue;
-        for (size_t j = 0; j < done->n; j++)
+        const char *entry = hawk_export_entry(ctx, cfg->target, name);
+        for (size_t j = 0; j < done->n; j++) {
             if (strcmp(done->names[j], name) == 0)
                 return tool_error(EMIT_TOOL,
                                   "kernel '%s' of '%s' has the name of a "
@@ -68,6 +70,19 @@ static int claim_names(const EmitConfig *cfg, HawkModule *m,
                                   name, input_name(input),
                                   input_name(done->inputs[j]),
                                   input_name(input));
+            const char *other =
+                hawk_export_entry(ctx, cfg->target, done->names[j]);
+            if (entry != NULL && other != NULL &&
+                strncmp(entry, other, 31) == 0)
+                return tool_error(EMIT_TOOL,
+                                  "kernel '%s' of '%s': its entry '%s' and "
+                                  "the entry '%s' of '%s' agree in their "
+                                  "first 31 characters (MISRA C:2012 Rule "
+                                  "5.1); nothing of '%s' is exported",
+                                  name, input_name(input), entry, other,
+                                  input_name(done->inputs[j]),
+                                  input_name(input));
+        }
     }
     for (size_t k = 0; k < hawk_module_function_count(m); k++) {
         const HawkFunction *f = hawk_module_function(m, k);
@@ -128,7 +143,7 @@ static int run_input(const EmitConfig *cfg, HawkContext *ctx,
         /* another input may hold it (alone, hawk_export names the ones
          * this input has) */
     } else if (rc == 0) {
-        rc = claim_names(cfg, m, name, done, seen);
+        rc = claim_names(cfg, ctx, m, name, done, seen);
         if (rc == 0) {
             HawkExportOptions o;
             hawk_export_options_init(&o);

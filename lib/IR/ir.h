@@ -333,7 +333,14 @@ typedef enum {
     HK_GUARD_ACTIVE_SET,   /* active-set index map (refused by the C target) */
 } HkGuard;
 
-typedef enum { HK_SINK_PLAIN, HK_SINK_ATOMIC, HK_SINK_COMPENSATED } HkSink;
+/* BANDED is named and kept in the IR but built by no target: the verify
+ * pipeline refuses it (sink.banded). */
+typedef enum {
+    HK_SINK_PLAIN,
+    HK_SINK_ATOMIC,
+    HK_SINK_COMPENSATED,
+    HK_SINK_BANDED,
+} HkSink;
 
 struct HkFunc {
     struct HkModule *module;

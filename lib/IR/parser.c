@@ -1050,7 +1050,8 @@ static int parse_attr(P *p, unsigned *seen)
     static const char *const names[] = {"guard", "sink", "segmented",
                                         "fused_lanes", "two_path"};
     static const char *const guards[] = {"default", "none", "active_set"};
-    static const char *const sinks[] = {"plain", "atomic", "compensated"};
+    static const char *const sinks[] = {"plain", "atomic", "compensated",
+                                        "banded"};
     HkFunc *f = p->f;
     if (!is(p, HK_TK_WORD))
         return syntax(p, "expected attribute name");
@@ -1073,10 +1074,11 @@ static int parse_attr(P *p, unsigned *seen)
     if (!is(p, HK_TK_WORD))
         return syntax(p, "expected value for attribute '%s'", names[k]);
     const char *const *vals = k == 0 ? guards : sinks;
+    unsigned nvals = k == 0 ? 3u : 4u;
     unsigned v = 0;
-    while (v < 3 && !is_word(p, vals[v]))
+    while (v < nvals && !is_word(p, vals[v]))
         v++;
-    if (v == 3)
+    if (v == nvals)
         return syntax(p, "unknown value '%.*s' for attribute '%s'",
                       TOK(p->tok), names[k]);
     if (k == 0)

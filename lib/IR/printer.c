@@ -14,7 +14,8 @@
 #include "ir.h"
 
 static const char *const guard_names[] = {"default", "none", "active_set"};
-static const char *const sink_names[] = {"plain", "atomic", "compensated"};
+static const char *const sink_names[] = {"plain", "atomic", "compensated",
+                                         "banded"};
 
 /* ---- small pieces ----------------------------------------------------- */
 
@@ -462,7 +463,7 @@ static void put_attributes(HkBuf *b, const HkFunc *f)
         put_attr_sep(b, &n);
         hk_buf_printf(b, "guard = %s", guard_names[f->guard]);
     }
-    if (f->sink != HK_SINK_PLAIN && (unsigned)f->sink < 3) {
+    if (f->sink != HK_SINK_PLAIN && (unsigned)f->sink < 4) {
         put_attr_sep(b, &n);
         hk_buf_printf(b, "sink = %s", sink_names[f->sink]);
     }

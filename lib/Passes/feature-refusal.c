@@ -112,6 +112,16 @@ int hk_pass_feature_refusal(HawkPassRun *r, HkFunc *f)
             refuse_feature(r, f, NULL, k);
             refused++;
         }
+    /* banded is a named slot no target builds: refused everywhere, under
+     * its own rule (extension-seams.md), before any feature of a row */
+    if (f->sink == HK_SINK_BANDED) {
+        hk_refuse(r, f, NULL, "kernel", "sink.banded",
+                  "the banded sink policy is named but not built by any "
+                  "target",
+                  "use a sink policy that is built: plain or atomic (or "
+                  "compensated where the target builds it)");
+        refused++;
+    }
     for (uint32_t n = 0; n < pos->walk.n; n++) {
         const HkInst *i = pos->walk.items[n].inst;
         int k = inst_feature(f, i, feat);

@@ -277,9 +277,34 @@ static void sample_bound(HkBuf *b, HkArena *a, const HkLowered *l)
         (long long)sb.max, sb.plane->name, sb.plane->comps, sb.plane->elem_bytes);
 }
 
+const char *hk_idb_text(HkIdb k)
+{
+    static const char *const text[HK_IDB_COUNT] = {
+#define X(e, t) t,
+        HK_IDB_KINDS(X)
+#undef X
+    };
+    return (unsigned)k < HK_IDB_COUNT ? text[k] : "";
+}
+
+/* The implementation-defined behaviours the unit relies on, one line
+ * (MISRA C:2012 Directive 1.1). */
+static void impl_defined(HkBuf *b, const HkCUnit *u)
+{
+    hk_buf_puts(b, " *   Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md):");
+    const char *sep = " ";
+    for (int k = 0; k < (int)HK_IDB_COUNT; k++)
+        if (u->impl_defined & (1u << k)) {
+            hk_buf_printf(b, "%s%s", sep, hk_idb_text((HkIdb)k));
+            sep = ", ";
+        }
+    hk_buf_puts(b, ".\n");
+}
+
 /* The INTERFACE CONTRACT: the fixed paragraph, the table, the guard
  * lines, the entry paragraph; it closes the comment. */
-static void interface_contract(HkBuf *b, HkArena *a, const HkLowered *l)
+static void interface_contract(HkBuf *b, HkArena *a, const HkLowered *l,
+                               const HkCUnit *u)
 {
     const HkInterfaceResult *ir = l->iface;
     hk_buf_puts(b,
@@ -294,6 +319,7 @@ static void interface_contract(HkBuf *b, HkArena *a, const HkLowered *l)
         " *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.\n",
         l->kernel->name, l->profile.target->entry);
     sample_bound(b, a, l);
+    impl_defined(b, u);
     if (has_runtime_len(ir))
         hk_buf_puts(b, " *   Every runtime length must be at least 1 (HAWK_E_RANGE otherwise).\n");
     hk_buf_puts(b, " *   Re-entrant, allocation-free. */\n");
@@ -412,7 +438,7 @@ void hk_cheader(HkArena *a, const HkLowered *l, HkCUnit *u)
                   hk_unit_header_name(a, l), hawk_version());
     traceability(&b, a, l);
     budgets(&b, a, l);
-    interface_contract(&b, a, l);
+    interface_contract(&b, a, l, u);
     hk_buf_printf(&b, "#ifndef %s\n#define %s\n", guard, guard);
     hk_buf_puts(&b, "#include <stdint.h>\n#include <stddef.h>\n");
     if (needs_bool(l))

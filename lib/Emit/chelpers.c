@@ -414,6 +414,20 @@ static int int_helper(uint32_t id, HkIntType *t, HkIntOp *op)
     return 1;
 }
 
+unsigned hk_ch_impl_defined(uint32_t id)
+{
+    HkIntType t;
+    HkIntOp op;
+    if (id == HK_CH_I64_TO_I32)
+        return HK_IDB_BIT(SIGNED_CONVERSION);
+    if (!int_helper(id, &t, &op) || t == HK_IT_U32)
+        return 0;
+    /* every signed text but these returns ($T) of an unsigned twin */
+    if (op == HK_IO_MOD || op == HK_IO_MIN || op == HK_IO_MAX)
+        return 0;
+    return HK_IDB_BIT(SIGNED_CONVERSION);
+}
+
 const char *hk_ch_name(HkArena *a, uint32_t id)
 {
     HkIntType t;

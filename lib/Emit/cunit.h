@@ -63,8 +63,33 @@ int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
              const char *const *opt_keys, const char *const *opt_vals,
              uint32_t nopts, HkLowered *out);
 
+/* The implementation-defined behaviours (MISRA C:2012 Directive 1.1) an
+ * emitted unit relies on, as its header names them; docs/EmbeddedC.md,
+ * "Implementation-defined behaviour", says what hawk assumes of each.
+ * ORDER: the header's line. */
+#define HK_IDB_KINDS(X)                                                      \
+    X(EXACT_WIDTH, "exact-width integer types")                              \
+    X(LAYOUT, "struct layout and enum width")                                \
+    X(IEEE_REALS, "IEEE 754 reals")                                          \
+    X(SIGNED_CONVERSION, "unsigned-to-signed conversion")                    \
+    X(CONVERSION_ROUNDING, "rounding of inexact conversions")
+
+typedef enum {
+#define X(e, text) HK_IDB_##e,
+    HK_IDB_KINDS(X)
+#undef X
+    HK_IDB_COUNT
+} HkIdb;
+
+#define HK_IDB_BIT(e) (1u << HK_IDB_##e)
+
+/* The words of behaviour k, for the header. */
+const char *hk_idb_text(HkIdb k);
+
 typedef struct {
     const char *c_text, *h_text;
+    unsigned impl_defined;                   /* HK_IDB_BIT set the .c and
+                                                .h rely on */
     const char **helpers; uint32_t nhelpers; /* integer/index helpers
                                                 emitted, sorted */
     const char **core; uint32_t ncore;       /* numerics-core functions

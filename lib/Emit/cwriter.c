@@ -347,6 +347,16 @@ static void fill_lists(HkCW *w, HkCUnit *out)
         memcpy(out->libm, w->libm, w->nlibm * sizeof *w->libm);
     out->nlibm = w->nlibm;
     qsort(out->libm, out->nlibm, sizeof *out->libm, cmp_str);
+    /* every unit: int64_t and friends, the args struct and the status
+     * enum; the rest as the text spells them */
+    out->impl_defined = w->impl_defined | HK_IDB_BIT(EXACT_WIDTH) |
+                        HK_IDB_BIT(LAYOUT);
+    for (uint32_t id = 0; id < HK_CH_COUNT; id++)
+        if (w->need[id])
+            out->impl_defined |= hk_ch_impl_defined(id);
+    for (uint32_t v = 0; v < w->f->nvalues; v++)
+        if (hk_is_float((HkElem)w->f->values[v].type.elem))
+            out->impl_defined |= HK_IDB_BIT(IEEE_REALS);
     out->cflags = hk_alloc(w->a, (w->nlibm + 2u) * sizeof *out->cflags);
     out->ncflags = 0;
     out->cflags[out->ncflags++] = "-ffp-contract=off";

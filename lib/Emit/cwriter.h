@@ -49,6 +49,10 @@ const char *hk_ch_name(HkArena *a, uint32_t id);
 int hk_ch_is_core(uint32_t id);
 /* Whether the function's text calls isnan (so <math.h> is needed). */
 int hk_ch_uses_math(uint32_t id);
+/* The implementation-defined behaviours helper id's text relies on
+ * (HK_IDB_BIT set): a signed helper that reads an unsigned result back as
+ * its signed type (C99 6.3.1.3p3), and hawk_i64_to_i32. */
+unsigned hk_ch_impl_defined(uint32_t id);
 /* Appends the function's definition (contract comment, then the body);
  * float32 says how f64/f32 are spelled (hawk_real_t, double, float). */
 void hk_ch_write(HkBuf *b, uint32_t id, int float32);
@@ -107,6 +111,7 @@ typedef struct {
     const char *note;       /* a comment line for the next pure op */
 
     uint8_t need[HK_CH_COUNT];  /* helpers referenced */
+    unsigned impl_defined;  /* HK_IDB_BIT set the text relies on */
     int need_math;          /* <math.h>: libm, NAN, INFINITY or isnan */
     int need_bool;          /* <stdbool.h> */
     int uses_i, uses_n;     /* the sample index, n_samples referenced */

@@ -4,6 +4,8 @@
  * applies to a composite expression (MISRA C:2012 Rule 10.8).  Real ops
  * are infix with full parentheses, libm by name; integer arithmetic goes
  * through the helpers of chelpers.c. */
+#include <string.h>
+
 #include "cwriter.h"
 
 static HkElem elem_of(const HkCW *w, HkVal v)
@@ -143,6 +145,8 @@ static const char *icmp(HkCW *w, const HkInst *i)
         cast = "int32_t";
     if (cast == NULL)
         return infix(w, i, rel[k]);
+    if (strcmp(cast, "int32_t") == 0) /* a u32 above INT32_MAX */
+        w->impl_defined |= HK_IDB_BIT(SIGNED_CONVERSION);
     return hk_asprintf(w->a, "((%s)%s %s (%s)%s)", cast, hk_cw_val(w, i->ops[0]),
                        rel[k], cast, hk_cw_val(w, i->ops[1]));
 }
@@ -186,7 +190,14 @@ static const char *conversion(HkCW *w, const HkInst *i)
         }
         return hk_asprintf(w->a, "(%s)%s", to, a);
     default:
-        /* sitofp, uitofp, fpext, fptrunc, sext: a cast of a named value. */
+        /* sitofp, uitofp, fpext, fptrunc, sext: a cast of a named value.
+         * An i64 to a real, an i32 or u32 to f32 and an f64 to f32 may not
+         * be exact: C leaves the direction of their rounding to the
+         * implementation. */
+        if (i->op == HK_OP_FPTRUNC ||
+            ((i->op == HK_OP_SITOFP || i->op == HK_OP_UITOFP) &&
+             (elem_of(w, i->ops[0]) == HK_I64 || i->type.elem == HK_F32)))
+            w->impl_defined |= HK_IDB_BIT(CONVERSION_ROUNDING);
         return hk_asprintf(w->a, "(%s)%s", to, a);
     }
 }

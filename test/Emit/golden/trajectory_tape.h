@@ -30,6 +30,7 @@
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
  *   n_samples above 36028797018963967 is HAWK_E_RANGE too: the end of tape_track, 32 * n_samples
  *   elements of 8 bytes, would be past the largest int64_t byte offset.
+ *   Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_TRAJECTORY_TAPE_H
 #define HAWK_TRAJECTORY_TAPE_H

@@ -46,6 +46,11 @@ typedef void (*HawkExportFn)(void *user, const HawkExportUnit *unit);
  * The export dispatches on the row's writer. */
 typedef struct HawkUnitWriter HawkUnitWriter;
 
+/* What runs the toolchain checks of a C unit (the C compiler, cppcheck):
+ * lib/Driver's (hawk-driver, hk_driver_checker()), which libhawk does not
+ * link, since it starts processes and reads the environment. */
+typedef struct HawkUnitChecker HawkUnitChecker;
+
 typedef struct {
     const char *target;     /* a target id; NULL: the default row */
     const char *out_dir;    /* NULL: "."; created (with its parents) when
@@ -56,7 +61,10 @@ typedef struct {
     const char *const *opt_keys;
     const char *const *opt_vals;
     size_t nopts;
-    int check;              /* run the toolchain checks (default 1) */
+    int check;              /* run the toolchain checks (default 1)
+                               through checker */
+    const HawkUnitChecker *checker; /* NULL: checks asked for are an
+                               error (this program links no checker) */
     int print_only;         /* lower, write and audit the texts, hand them
                                to on_unit; write no file, run no check */
     HawkExportFn on_unit;   /* called once per kernel exported, in module

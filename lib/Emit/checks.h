@@ -1,7 +1,8 @@
-/* checks.h -- the toolchain checks of an emitted unit (docs/EmbeddedC.md,
- * "Checks"): the C compiler twice (-std=c99, -std=c11) and cppcheck's
- * MISRA addon with the three deviations.  export.c runs them after the .c
- * and .h are written and records each run in the report's "checks".
+/* checks.h -- the results of the toolchain checks of an emitted unit
+ * (docs/EmbeddedC.md, "Checks"): the C compiler twice (-std=c99,
+ * -std=c11) and cppcheck's MISRA addon with the three deviations.  They
+ * run in lib/Driver (the checker export.c is handed); export.c records
+ * each run in the report's "checks".
  */
 #ifndef HAWK_CHECKS_H
 #define HAWK_CHECKS_H
@@ -26,14 +27,18 @@ typedef struct {
     int failed;               /* some check failed (or could not run) */
 } HkChecks;
 
-/* Runs the checks on c_path and h_path (file names relative to dir, which
- * is the tools' working directory) under profile p; fills out in the order
- * run.  A failing check, and an absent cppcheck under require-cppcheck,
- * set out->failed and append an error at loc in src with the command and
- * its output.  Returns 0 when every check passed or was skipped, -1
- * otherwise (out still describes every run). */
-int hk_run_checks(HkArena *a, const char *dir, const char *c_path,
-                  const char *h_path, const HkProfile *p, HkChecks *out,
-                  HkDiags *d, const HkSource *src, HkLoc loc);
+/* What runs the checks: lib/Driver's (hk_driver_checker()), which
+ * libhawk does not link, handed to hawk_export as
+ * HawkExportOptions.checker.  run: the checks of c_path and h_path (file
+ * names relative to dir, the tools' working directory) under profile p,
+ * filling out in the order run; a failing check, and an absent cppcheck
+ * under require-cppcheck, set out->failed and append an error at loc in
+ * src with the command and its output.  Returns 0 when every check passed
+ * or was skipped, -1 otherwise (out still describes every run). */
+struct HawkUnitChecker {
+    int (*run)(HkArena *a, const char *dir, const char *c_path,
+               const char *h_path, const HkProfile *p, HkChecks *out,
+               HkDiags *d, const HkSource *src, HkLoc loc);
+};
 
 #endif

@@ -1,55 +1,10 @@
-/* emit.h -- lib/Emit's private interface: running external programs,
- * resolving the C toolchain, digests, writing files whole, the text audit.
- */
+/* emit.h -- lib/Emit's private interface: digests, writing files whole,
+ * the text audit.  Running programs and the toolchain are lib/Driver's
+ * (driver.h). */
 #ifndef HAWK_EMIT_H
 #define HAWK_EMIT_H
 
 #include "ir.h"
-
-/* ---- run.c: external programs, started with an argument vector -------- */
-
-typedef struct {
-    int started;           /* 0: could not be started (errno_text says why) */
-    int exited;            /* 1: exited normally (status is its code) */
-    int status;            /* exit code, or the signal number */
-    const char *output;    /* stdout and stderr, interleaved as written */
-    size_t output_len;
-    const char *errno_text;
-} HkRunResult;
-
-/* Runs argv[0] (searched on PATH when it has no '/') with argv, stdin from
- * /dev/null, capturing stdout and stderr into the arena.  Never a shell. */
-HkRunResult hk_run(HkArena *a, const char *const *argv);
-/* hk_run with dir (when not NULL) as the program's working directory. */
-HkRunResult hk_run_in(HkArena *a, const char *dir, const char *const *argv);
-
-/* The command as a reader would type it, for reports and diagnostics:
- * words joined by spaces, a word with shell-special characters quoted. */
-const char *hk_command_text(HkArena *a, const char *const *argv);
-
-/* Finds an executable: a name with '/' is checked as is, else each PATH
- * directory in order.  Returns the arena path, or NULL. */
-const char *hk_which(HkArena *a, const char *name);
-
-/* ---- toolchain.c: the C compiler and cppcheck --------------------------- */
-
-typedef struct {
-    const char *path;      /* resolved executable */
-    const char *how;       /* "$HAWK_CC", "$HAWK_CXX sibling", "$CC", "PATH" */
-    const char *name;      /* the word that was resolved ("gcc-13") */
-    const char *version;   /* first line of `<cc> --version` */
-} HkTool;
-
-/* Resolves the C compiler in the seed's order: $HAWK_CC (must resolve);
- * the C sibling of $HAWK_CXX (g++-13 -> gcc-13, clang++ -> clang, c++ ->
- * cc); the first word of $CC; cc, clang, gcc on PATH.  Returns 0, or -1
- * with *why set (an arena string). */
-int hk_resolve_cc(HkArena *a, HkTool *out, const char **why);
-/* $HAWK_CPPCHECK, else cppcheck on PATH; -1 when absent (why set). */
-int hk_resolve_cppcheck(HkArena *a, HkTool *out, const char **why);
-/* The C compiler for a C++ compiler's name ("g++-13" -> "gcc-13"), or NULL
- * when the name has no known C twin. */
-const char *hk_cc_sibling(HkArena *a, const char *cxx);
 
 /* ---- digest.c ------------------------------------------------------------ */
 

@@ -367,9 +367,9 @@ static int emit(Export *x, Job *j)
     memset(&checks, 0, sizeof checks);
     if (!x->opts->check)
         checks_not_run(a, &checks);
-    else if (hk_run_checks(a, x->dir, j->pub.c_name, j->pub.h_name,
-                           &j->low.profile, &checks, &x->ctx->diags,
-                           &x->m->src, j->kernel->loc) != 0)
+    else if (x->opts->checker->run(a, x->dir, j->pub.c_name, j->pub.h_name,
+                                   &j->low.profile, &checks, &x->ctx->diags,
+                                   &x->m->src, j->kernel->loc) != 0)
         return -1;
     double t2 = now();
     j->pub.check_seconds = t2 - t1;
@@ -439,6 +439,14 @@ int hawk_export(HawkContext *ctx, HawkModule *m, const HawkExportOptions *opts)
     profile_options(&x);
     if (check_profile(&x) != 0 || distinct_entries(&x, jobs, n) != 0)
         return -1;
+    if (opts->check && !opts->print_only && opts->checker == NULL &&
+        x.target->writer_kind == HK_WRITER_C) {
+        hk_error(&ctx->diags, NULL, noloc,
+                 "the checks are asked for, but this program links no "
+                 "checker (hawk-driver); pass HawkExportOptions.checker or "
+                 "turn check off");
+        return -1;
+    }
     int failed = 0;
     for (uint32_t k = 0; k < n; k++)
         failed |= (x.target->writer_kind == HK_WRITER_C

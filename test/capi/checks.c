@@ -13,9 +13,8 @@
 #include <string.h>
 
 #include "capi_test.h"
-#include "checks.h"
 #include "context.h"
-#include "emit.h"
+#include "driver.h"
 
 #define TOOL "hawk-capi-checks"
 

@@ -5,6 +5,8 @@
  *   hawk-capi-export_after FILE PIPELINE   prints the module, then the
  *   header's "kernel sha256" line and the .c of every kernel, then
  *   "module unchanged" or "module CHANGED".
+ *   hawk-capi-export_after FILE PIPELINE DIR   exports into DIR with the
+ *   checks on and no checker: libhawk alone runs no tool, so it refuses.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +34,8 @@ static int fail(HawkContext *ctx)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s FILE PIPELINE\n", argv[0]);
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s FILE PIPELINE [DIR]\n", argv[0]);
         return 2;
     }
     size_t len = 0;
@@ -56,7 +58,9 @@ int main(int argc, char **argv)
     fputs(before, stdout);
     HawkExportOptions o;
     hawk_export_options_init(&o);
-    o.print_only = 1;
+    /* with DIR: write and check there, with no checker linked in */
+    o.print_only = argc == 3;
+    o.out_dir = argc == 4 ? argv[3] : NULL;
     o.on_unit = print_c;
     if (hawk_export(ctx, m, &o) != 0)
         return fail(ctx);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hawk_emit.h"
+#include "driver.h"
 #include "host.h"
 
 typedef struct {
@@ -154,6 +155,7 @@ static int run_input(const EmitConfig *cfg, HawkContext *ctx,
             o.opt_vals = cfg->profile.vals;
             o.nopts = cfg->profile.n;
             o.check = !cfg->no_check;
+            o.checker = hk_driver_checker();
             o.print_only = cfg->print;
             o.on_unit = on_unit;
             o.user = r;

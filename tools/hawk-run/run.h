@@ -10,7 +10,7 @@
 #include "abi.h"
 #include "context.h"
 #include "cunit.h"
-#include "emit.h"
+#include "driver.h"
 #include "tool_opts.h"
 
 #define RUN_TOOL "hawk-run"

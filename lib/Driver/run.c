@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "emit.h"
+#include "driver.h"
 
 extern char **environ;
 

@@ -15,8 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "checks.h"
-#include "emit.h"
+#include "driver.h"
 
 /* The compiler's warning set (docs/EmbeddedC.md, "Checks"). */
 static const char *const cc_flags[] = {
@@ -236,4 +235,10 @@ int hk_run_checks(HkArena *a, const char *dir, const char *c_path,
     check_cc(&c, files);
     check_cppcheck(&c, p, files);
     return out->failed ? -1 : 0;
+}
+
+const HawkUnitChecker *hk_driver_checker(void)
+{
+    static const HawkUnitChecker checker = {hk_run_checks};
+    return &checker;
 }

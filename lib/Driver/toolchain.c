@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "driver.h"
 
 /* "g++-13" -> "gcc-13", "clang++-14" -> "clang-14", "c++" -> "cc";
  * a directory prefix is kept. */

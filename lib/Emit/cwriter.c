@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
+#include "passctx.h"
 #include "cwriter.h"
 
 /* ---- setup -------------------------------------------------------------- */

@@ -16,7 +16,7 @@
  * plane between is mapped to the first read (canon), and an op that takes
  * one value twice reads what hk_cw_reads says: the C spells such ops by
  * their result (cwriter_expr.c). */
-#include "context.h"
+#include "passctx.h"
 #include "cwriter.h"
 
 typedef struct {

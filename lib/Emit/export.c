@@ -19,7 +19,7 @@
 #include "hawk/emit.h"
 
 #include "checks.h"
-#include "context.h"
+#include "passctx.h"
 #include "cunit.h"
 #include "emit.h"
 #include "report.h"

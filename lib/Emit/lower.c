@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "context.h"
+#include "passctx.h"
 #include "cunit.h"
 #include "emit.h"
 

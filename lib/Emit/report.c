@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
+#include "passctx.h"
 #include "report.h"
 
 const char *const hk_report_keys[HK_REPORT_NKEYS] = {

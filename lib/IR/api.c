@@ -20,7 +20,7 @@ HawkContext *hawk_context_create(void)
     HawkContext *ctx = hk_alloc(a, sizeof *ctx);
     ctx->arena = a;
     hk_diags_init(&ctx->diags, a);
-    hk_registry_init(ctx);
+    ctx->registry = NULL; /* lib/Passes makes it when asked */
     return ctx;
 }
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "context.h"
+#include "passctx.h"
 
 static const HkLoc noloc = {0, 0, 0};
 
@@ -153,7 +153,7 @@ static int parse_option(PipeLex *lx, HkPipeEntry *e)
                       sizeof *e->vals);
     e->keys[e->nkv] = hk_strndup(ctx->arena, key, nk);
     e->vals[e->nkv] = hk_strndup(ctx->arena, val, nv);
-    if (hk_opt_check_entry(ctx, &ctx->passes[e->pass], e->keys[e->nkv],
+    if (hk_opt_check_entry(ctx, &hk_registry(ctx)->passes[e->pass], e->keys[e->nkv],
                            e->vals[e->nkv]) != 0)
         return -1;
     e->nkv++;
@@ -193,7 +193,7 @@ static int parse_print(PipeLex *lx, HkPipeEntry *e)
     e->pass = find_pass(lx, name, n);
     if (e->pass == UINT32_MAX)
         return -1;
-    if (ctx->passes[e->pass].print == NULL) {
+    if (hk_registry(ctx)->passes[e->pass].print == NULL) {
         hk_error(&ctx->diags, NULL, noloc,
                  "pass '%.*s' has no result to print; print<name> takes an "
                  "analysis with a print function",
@@ -219,7 +219,7 @@ static int parse_entry(PipeLex *lx, HkPipeEntry *e)
     e->pass = find_pass(lx, name, n);
     if (e->pass == UINT32_MAX)
         return -1;
-    e->label = lx->pm->ctx->passes[e->pass].name;
+    e->label = hk_registry(lx->pm->ctx)->passes[e->pass].name;
     skip_spaces(lx);
     if (lx->text[lx->pos] == '{')
         return parse_options(lx, e);
@@ -339,7 +339,7 @@ static int analysis_result(HawkPassRun *run, HkFunc *f, HkPassId id,
         /* Computed with the pipeline's global options only: the analysis
          * was asked for, not named in the pipeline. */
         HawkPassRun sub = *run;
-        sub.info = &run->ctx->passes[id];
+        sub.info = &hk_registry(run->ctx)->passes[id];
         sub.pass_index = (uint32_t)id;
         sub.keys = sub.vals = NULL;
         sub.nkv = 0;
@@ -405,7 +405,7 @@ static int run_entry(HawkPassManager *pm, HkPipeEntry *e, HkModule *m)
     memset(&run, 0, sizeof run);
     run.ctx = ctx;
     run.module = m;
-    run.info = &ctx->passes[e->pass];
+    run.info = &hk_registry(ctx)->passes[e->pass];
     run.pass_index = e->pass;
     run.keys = e->keys;
     run.vals = e->vals;
@@ -453,7 +453,7 @@ int hawk_pass_manager_run(HawkPassManager *pm, HawkModule *m)
      * reads its own, may take it */
     int open_keys = 0, bad = 0;
     for (uint32_t i = 0; i < pm->n; i++)
-        open_keys |= pm->ctx->passes[pm->entries[i].pass].opts == HK_OPTS_ANY;
+        open_keys |= hk_registry(pm->ctx)->passes[pm->entries[i].pass].opts == HK_OPTS_ANY;
     for (uint32_t i = 0; i < pm->ng; i++)
         bad |= hk_opt_check_global(pm->ctx, pm->gkeys[i], pm->gvals[i],
                                    open_keys) != 0;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
+#include "passctx.h"
 #include "targets.h"
 
 static const HkLoc noloc = {0, 0, 0};

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
+#include "passctx.h"
 #include "embedded.h"
 
 static const HkLoc noloc = {0, 0, 0};

@@ -2,7 +2,7 @@
  * then the ones registered through the C API, looked up by name. */
 #include <string.h>
 
-#include "context.h"
+#include "passctx.h"
 
 #define ANALYSIS HAWK_PASS_ANALYSIS
 #define TRANSFORM HAWK_PASS_TRANSFORM
@@ -20,30 +20,37 @@ static const HkPassInfo builtin[HK_PASS_BUILTIN_COUNT] = {
 #undef NONE
 #undef PROFILE
 
-/* Appends info to ctx's registry under its name; 0, or -1 if taken. */
-static int add_pass(HawkContext *ctx, const HkPassInfo *info)
+/* Appends info to registry r under its name; 0, or -1 if taken. */
+static int add_pass(HkArena *a, struct HkRegistry *r, const HkPassInfo *info)
 {
-    uint32_t id = ctx->npasses;
-    if (!hk_symtab_put(ctx->pass_syms, info->name, strlen(info->name), id))
+    uint32_t id = r->npasses;
+    if (!hk_symtab_put(r->pass_syms, info->name, strlen(info->name), id))
         return -1;
-    ctx->passes = hk_grow(ctx->arena, ctx->passes, &ctx->cap_passes, id + 1,
-                          sizeof *ctx->passes);
-    ctx->passes[id] = *info;
-    ctx->npasses = id + 1;
+    r->passes = hk_grow(a, r->passes, &r->cap_passes, id + 1,
+                        sizeof *r->passes);
+    r->passes[id] = *info;
+    r->npasses = id + 1;
     return 0;
 }
 
-void hk_registry_init(HawkContext *ctx)
+struct HkRegistry *hk_registry(const HawkContext *cctx)
 {
-    ctx->pass_syms = hk_symtab_new(ctx->arena);
+    /* made on first use: the context is IR's, the registry ours */
+    HawkContext *ctx = (HawkContext *)cctx;
+    if (ctx->registry != NULL)
+        return ctx->registry;
+    struct HkRegistry *r = hk_alloc(ctx->arena, sizeof *r);
+    r->pass_syms = hk_symtab_new(ctx->arena);
     for (int i = 0; i < HK_PASS_BUILTIN_COUNT; i++)
-        if (add_pass(ctx, &builtin[i]) != 0)
+        if (add_pass(ctx->arena, r, &builtin[i]) != 0)
             hk_unreachable();  /* passes.def lists a name twice */
+    ctx->registry = r;
+    return r;
 }
 
 uint32_t hk_registry_find(const HawkContext *ctx, const char *name, size_t n)
 {
-    return hk_symtab_get(ctx->pass_syms, name, n);
+    return hk_symtab_get(hk_registry(ctx)->pass_syms, name, n);
 }
 
 /* A pass name is letters, digits and '-', not empty. */
@@ -76,30 +83,41 @@ int hawk_register_pass(HawkContext *ctx, const char *name,
     info.user_run = fn;
     info.user = user;
     info.opts = HK_OPTS_ANY;
-    return add_pass(ctx, &info);
+    return add_pass(ctx->arena, hk_registry(ctx), &info);
+}
+
+/* Pass i of ctx's registry, or NULL. */
+static const HkPassInfo *pass_at(const HawkContext *ctx, size_t i)
+{
+    const struct HkRegistry *r = hk_registry(ctx);
+    return i < r->npasses ? &r->passes[i] : NULL;
 }
 
 size_t hawk_pass_count(const HawkContext *ctx)
 {
-    return ctx->npasses;
+    return hk_registry(ctx)->npasses;
 }
 
 const char *hawk_pass_name(const HawkContext *ctx, size_t i)
 {
-    return i < ctx->npasses ? ctx->passes[i].name : NULL;
+    const HkPassInfo *p = pass_at(ctx, i);
+    return p != NULL ? p->name : NULL;
 }
 
 const char *hawk_pass_summary(const HawkContext *ctx, size_t i)
 {
-    return i < ctx->npasses ? ctx->passes[i].summary : NULL;
+    const HkPassInfo *p = pass_at(ctx, i);
+    return p != NULL ? p->summary : NULL;
 }
 
 const char *hawk_pass_options(const HawkContext *ctx, size_t i)
 {
-    return i < ctx->npasses ? hk_opt_list(ctx->arena, &ctx->passes[i]) : NULL;
+    const HkPassInfo *p = pass_at(ctx, i);
+    return p != NULL ? hk_opt_list(ctx->arena, p) : NULL;
 }
 
 HawkPassKind hawk_pass_kind(const HawkContext *ctx, size_t i)
 {
-    return i < ctx->npasses ? ctx->passes[i].kind : HAWK_PASS_ANALYSIS;
+    const HkPassInfo *p = pass_at(ctx, i);
+    return p != NULL ? p->kind : HAWK_PASS_ANALYSIS;
 }

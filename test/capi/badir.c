@@ -18,7 +18,7 @@
  * line.  Exit status 1 when every case has errors (as each should), 0 when
  * one verifies clean, 2 on a usage error. */
 #include "capi_test.h"
-#include "context.h"
+#include "passctx.h"
 
 #define TOOL "hawk-capi-badir"
 

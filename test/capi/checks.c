@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "capi_test.h"
-#include "context.h"
+#include "passctx.h"
 #include "driver.h"
 
 #define TOOL "hawk-capi-checks"

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "abi.h"
-#include "context.h"
+#include "passctx.h"
 #include "cunit.h"
 #include "driver.h"
 #include "tool_opts.h"

@@ -24,7 +24,7 @@
 
 #include "../capi_test.h"
 #include "abi.h"
-#include "context.h"
+#include "passctx.h"
 #include "host.h"
 
 #define TOOL "hawk-capi-hostjit"

@@ -1,67 +1,16 @@
-/* cunit.h -- a kernel lowered for the targets, and the C unit written from
- * it.  lower.c produces an HkLowered (shared by every target, so the C and
- * the host build consume the same IR); cwriter.c fills the .c text and the
- * lists the report needs; cheader.c fills the .h text.
+/* cunit.h -- the C unit written from a lowered kernel (lib/Lower,
+ * lower.h): cwriter.c fills the .c text and the lists the report needs;
+ * cheader.c fills the .h text.
  */
 #ifndef HAWK_CUNIT_H
 #define HAWK_CUNIT_H
 
-#include "abi.h"
-#include "embedded.h"
-
-typedef struct {
-    HkFunc *kernel;           /* scalarized (after inline, the analyses,
-                                 scalarize, cse, branch-fold, dse,
-                                 dce) */
-    HkProfile profile;
-    /* The analyses, taken before scalarize (which invalidates the cache);
-     * positions are those of the inlined kernel. */
-    const HkFeatureResult *features;
-    const HkTripResult *trips;
-    const HkIndexResult *index;
-    const HkDomainResult *domain;
-    const HkIntSitesResult *ints;
-    const HkCostResult *cost;
-    const HkInterfaceResult *iface;
-    const char *walk_digest;   /* sha256 of hk_print_func of the kernel as
-                                  parsed, before any pass */
-    const char *source_digest; /* sha256 of the source span
-                                  f->src_begin..f->src_end */
-    int float32;               /* scalar mode: 1 for float32 */
-} HkLowered;
-
-/* The files of l's unit as its target row names them (targets.c): the
- * source "<name><source>" ("drag.c") and the header "<name><artifact>"
- * ("drag.h").  lower.c. */
-const char *hk_unit_source_name(HkArena *a, const HkLowered *l);
-const char *hk_unit_header_name(HkArena *a, const HkLowered *l);
-
-/* Whether kernel k's scalar mode is float32: a real slot is f32 (LangRef
- * "Types"; the verifier makes the real slots agree).  lower.c. */
-int hk_kernel_float32(const HkFunc *k);
+#include "lower.h"
 
 /* The C type a unit of scalar mode float32 spells element e with:
  * hawk_real_t for the mode's real, double or float for the other,
  * int64_t, int32_t, uint32_t, bool.  cwriter_names.c. */
 const char *hk_c_elem_type(HkElem e, int float32);
-
-/* A pass manager of ctx with the profile options (opt_keys[i] =
- * opt_vals[i], nopts pairs) set for every pass, and the profile they
- * spell read into p; NULL after a diagnostic naming a bad option.  The
- * export checks its options with it once, the lowering runs through it. */
-HawkPassManager *hk_lower_options(HawkContext *ctx, HkModule *m,
-                                  const char *const *opt_keys,
-                                  const char *const *opt_vals, uint32_t nopts,
-                                  HkProfile *p);
-
-/* Runs inline and the verify analyses on module m for kernel k (a refusal
- * or a failed analysis leaves its diagnostics in ctx and returns -1), takes
- * the analysis results, then runs scalarize, cse and dce.  The options
- * (opt_keys[i] = opt_vals[i], nopts pairs) are the profile flags, set on
- * the pass manager for every pass.  Fills out; returns 0. */
-int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
-             const char *const *opt_keys, const char *const *opt_vals,
-             uint32_t nopts, HkLowered *out);
 
 /* The implementation-defined behaviours (MISRA C:2012 Directive 1.1) an
  * emitted unit relies on, as its header names them; docs/EmbeddedC.md,
@@ -104,34 +53,6 @@ typedef struct {
                                                 exactly rounded */
 } HkCUnit;
 
-/* ---- planes.c: what both writers read alike of the planes ---------------- */
-
-/* The args struct of l's kernel (hk_abi_layout of its interface rows)
- * into abi and, by slot, the index of the slot's pointer or value member
- * in it (-1: none) into *by_slot; a runtime length is the member after
- * its plane's.  Returns 0, or -1 when a row names a type no C member
- * spells (never for a kernel the interface analysis accepted). */
-int hk_plane_members(HkArena *a, const HkLowered *l, HkAbiLayout *abi,
-                     int32_t **by_slot);
-
-/* The largest n_samples an entry accepts, and the plane that bounds it.
- * Component c of sample i of a per-sample plane lies comps * n_samples
- * elements from its base at most, and no object is longer than the
- * largest int64_t byte offset (PTRDIFF_MAX on a 64-bit target), so a
- * caller whose n_samples puts that end past INT64_MAX bytes cannot have
- * the memory it promises, and an entry that took it would compute wrapped
- * offsets.  Both units refuse it (HAWK_E_RANGE); the header states it. */
-typedef struct {
-    int64_t max;               /* INT64_MAX when no plane bounds it */
-    const HkAbiField *plane;   /* the SoA plane that bounds it, or NULL */
-} HkSampleBound;
-HkSampleBound hk_plane_sample_bound(const HkAbiLayout *abi);
-
-/* By serial of l's kernel: 1 where the index-clamp analysis proved the
- * instruction's index inside its plane.  Both units clamp every other
- * runtime index. */
-uint8_t *hk_plane_proven(HkArena *a, const HkLowered *l);
-
 /* Writes the .c text of l's kernel: fills c_text, helpers, core and libm.
  * Returns 0, or -1 with a diagnostic in d for a construct it cannot
  * spell (an internal limit, never an input the verify passes accept). */
@@ -139,23 +60,5 @@ int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d);
 
 /* Writes the .h text of l's kernel into u->h_text. */
 void hk_cheader(HkArena *a, const HkLowered *l, HkCUnit *u);
-
-/* The unit of a row built outside libhawk (the host row's LLVMWriter, in
- * hawk-llvm): the artifact's bytes and, when asked, the textual IR, in
- * the arena. */
-typedef struct {
-    const char *obj;
-    size_t obj_len;
-    const char *ir;            /* NULL unless asked */
-    size_t ir_len;
-} HkBuiltUnit;
-
-/* Such a writer, as the caller that links it hands it to hawk_export
- * (HawkExportOptions.llvm_writer): write fills out for l's kernel and
- * returns 0, or -1 with diagnostics in d. */
-struct HawkUnitWriter {
-    int (*write)(HkArena *a, const HkLowered *l, int want_ir,
-                 HkBuiltUnit *out, HkDiags *d);
-};
 
 #endif

@@ -1,15 +1,10 @@
-/* emit.h -- lib/Emit's private interface: digests, writing files whole,
- * the text audit.  Running programs and the toolchain are lib/Driver's
+/* emit.h -- lib/Emit's private interface: writing files whole, the text
+ * audit.  Running programs and the toolchain are lib/Driver's
  * (driver.h). */
 #ifndef HAWK_EMIT_H
 #define HAWK_EMIT_H
 
 #include "ir.h"
-
-/* ---- digest.c ------------------------------------------------------------ */
-
-/* Lower-case hex sha256 of n bytes (libcrypto). */
-const char *hk_sha256_hex(HkArena *a, const void *data, size_t n);
 
 /* ---- output.c: files written whole ----------------------------------------- */
 

@@ -16,7 +16,7 @@
 
 #include "hawk/emit.h"
 
-#include "cunit.h"
+#include "lower.h"
 
 /* The entry of a built unit; args points to the C header's <name>_args_t. */
 typedef int32_t (*HkHostEntry)(const void *args, int64_t base, int64_t count,

@@ -22,7 +22,6 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 
-#include "abi.h"
 #include "host.h"
 
 /* ---- hostinit.c ---------------------------------------------------------- */

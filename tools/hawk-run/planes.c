@@ -1,5 +1,5 @@
 /* planes.c -- the planes and args struct of one launch: sized from the
- * args layout (lib/Emit/abi.h), filled from the generator, copied so each
+ * args layout (lib/Lower/abi.h), filled from the generator, copied so each
  * unit and each run starts from the same bytes. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* digest.c -- sha256 through OpenSSL's libcrypto. */
 #include <openssl/evp.h>
 
-#include "emit.h"
+#include "digest.h"
 
 const char *hk_sha256_hex(HkArena *a, const void *data, size_t n)
 {

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "passctx.h"
-#include "cunit.h"
-#include "emit.h"
+#include "digest.h"
+#include "lower.h"
 
 /* The analyses of hawk-opt -verify-embedded, then the scalar lowering. */
 #define LOWER_PIPELINE                                                       \

@@ -5,7 +5,7 @@
  * how the plane is addressed) and the index sites the index-clamp
  * analysis proved inside their plane, the only ones neither unit
  * clamps. */
-#include "cunit.h"
+#include "lower.h"
 
 int hk_plane_members(HkArena *a, const HkLowered *l, HkAbiLayout *abi,
                      int32_t **by_slot)

@@ -69,7 +69,7 @@ static const HkSlot *row_slot(const HkLowered *l, const HkInterfaceRow *row)
 /* Whether the row is passed by value (a uniform), not as a plane. */
 static int is_value(const HkInterfaceRow *row)
 {
-    return strcmp(row->layout, "value") == 0;
+    return row->layout == HK_IFL_VALUE;
 }
 
 /* The member's type: a pointer for a plane (const when the kernel only
@@ -88,7 +88,7 @@ static const char *member_type(HkArena *a, const HkLowered *l,
      * other than 0 or 1 is undefined behaviour in C */
     if (e == HK_I1)
         t = "uint8_t";
-    return strcmp(row->dir, "in") == 0 ? hk_asprintf(a, "const %s*", t)
+    return row->dir == HK_DIR_IN ? hk_asprintf(a, "const %s*", t)
                                        : hk_asprintf(a, "%s*", t);
 }
 
@@ -118,9 +118,9 @@ static const char *shape_word(HkArena *a, HkType t)
 static const char *layout_words(HkArena *a, const HkLowered *l,
                                 const HkInterfaceRow *row)
 {
-    if (strcmp(row->layout, "soa") == 0)
+    if (row->layout == HK_IFL_SOA)
         return "SoA, pitch n_samples";
-    if (strcmp(row->layout, "partials") == 0)
+    if (row->layout == HK_IFL_PARTIALS)
         return "partials, pitch n_samples";
     if (is_value(row))
         return "by value";
@@ -217,8 +217,8 @@ static void interface_table(HkBuf *b, const HkInterfaceResult *ir)
         w[c] = wider(seed_min[c], head[c]);
     for (uint32_t k = 0; k < ir->nrows; k++) {
         const HkInterfaceRow *r = &ir->rows[k];
-        const char *cells[NCOLS] = {r->field, r->role, r->dir, r->dtype,
-                                    r->shape};
+        const char *cells[NCOLS] = {r->field, r->role, hk_if_dir_name(r->dir),
+                                    r->dtype, r->shape};
         for (int c = 0; c < NCOLS; c++)
             if (strlen(cells[c]) + 1 > w[c])
                 w[c] = strlen(cells[c]) + 1;
@@ -226,23 +226,24 @@ static void interface_table(HkBuf *b, const HkInterfaceResult *ir)
     table_row(b, w, head, "init-by-caller");
     for (uint32_t k = 0; k < ir->nrows; k++) {
         const HkInterfaceRow *r = &ir->rows[k];
-        const char *cells[NCOLS] = {r->field, r->role, r->dir, r->dtype,
-                                    r->shape};
-        table_row(b, w, cells, r->init);
+        const char *cells[NCOLS] = {r->field, r->role, hk_if_dir_name(r->dir),
+                                    r->dtype, r->shape};
+        table_row(b, w, cells, hk_if_init_name(r->init));
     }
 }
 
 /* A guarded kernel: one line per mutable or wide_out field naming the
  * masks, since a masked sample leaves the caller's value in place. */
-static void guard_lines(HkBuf *b, HkArena *a, const HkInterfaceResult *ir)
+static void guard_lines(HkBuf *b, HkArena *a, const HkLowered *l)
 {
+    const HkInterfaceResult *ir = l->iface;
     if (ir->nguard == 0)
         return;
     const char *masks = joined(a, ir->guard, ir->nguard);
     for (uint32_t k = 0; k < ir->nrows; k++) {
         const HkInterfaceRow *r = &ir->rows[k];
-        if (strcmp(r->role, hk_roles[HK_ROLE_MUTABLE].name) != 0 &&
-            strcmp(r->role, hk_roles[HK_ROLE_WIDE_OUT].name) != 0)
+        HkRole role = row_slot(l, r)->role;
+        if (role != HK_ROLE_MUTABLE && role != HK_ROLE_WIDE_OUT)
             continue;
         hk_buf_printf(b,
                       " *   %s: masked samples keep the prior value (guard: "
@@ -313,7 +314,7 @@ static void interface_contract(HkBuf *b, HkArena *a, const HkLowered *l,
         " *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).\n"
         " *   A runtime-length plane carries its length in the int64_t field after its pointer.\n");
     interface_table(b, ir);
-    guard_lines(b, a, ir);
+    guard_lines(b, a, l);
     hk_buf_printf(b,
         " *   %s_%s() validates args and every pointer, 0 <= base <= n_samples and\n"
         " *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.\n",
@@ -391,7 +392,7 @@ static Member *members(HkArena *a, const HkLowered *l, uint32_t *n)
     for (uint32_t k = 0; k < ir->nrows; k++) {
         const HkInterfaceRow *r = &ir->rows[k];
         m[(*n)++] = (Member){member_type(a, l, r), member_decl(a, l, r),
-                             r->role, r->dir,
+                             r->role, hk_if_dir_name(r->dir),
                              shape_word(a, row_slot(l, r)->type),
                              layout_words(a, l, r)};
         if (r->runtime_len != NULL)

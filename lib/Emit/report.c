@@ -61,12 +61,12 @@ static cJSON *interface_json(const HkInterfaceResult *ir)
         cJSON *o = cJSON_CreateObject();
         add_str(o, "field", row->field);
         add_str(o, "role", row->role);
-        add_str(o, "direction", row->dir);
+        add_str(o, "direction", hk_if_dir_name(row->dir));
         add_str(o, "dtype", row->dtype);
         add_str(o, "shape", row->shape);
-        add_str(o, "layout", row->layout);
+        add_str(o, "layout", hk_if_layout_name(row->layout));
         add_str(o, "runtime_length", row->runtime_len);
-        add_str(o, "init_by_caller", row->init);
+        add_str(o, "init_by_caller", hk_if_init_name(row->init));
         cJSON_AddItemToObject(o, "guard", str_list(ir->guard, ir->nguard));
         add_str(o, "reason", row->reason);
         cJSON_AddItemToArray(rows, o);

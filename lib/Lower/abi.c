@@ -78,8 +78,8 @@ static int row_member(const HkInterfaceRow *r, uint32_t row, const HkSlot *s,
     f->elem = (HkElem)s->type.elem;
     f->elem_bytes = (uint32_t)esize;
     f->addr = addressing(s);
-    f->written = strcmp(r->dir, "in") != 0;
-    f->zeroed = strcmp(r->init, "yes (zeroed)") == 0;
+    f->written = r->dir != HK_DIR_IN;
+    f->zeroed = r->init == HK_INIT_ZEROED;
     f->comps = plane_comps(s->type);
     if (f->addr == HK_ABI_BY_VALUE) {
         f->kind = HK_ABI_VALUE;

@@ -174,16 +174,31 @@ typedef struct {
 } HkCostResult;
 
 /* ---- interface ----------------------------------------------------------- */
+
+/* A row's direction, layout and initialisation; the report and the header
+ * spell them with hk_if_dir_name, hk_if_layout_name, hk_if_init_name. */
+typedef enum { HK_DIR_IN, HK_DIR_OUT, HK_DIR_INOUT } HkIfDir;
+typedef enum {
+    HK_IFL_SOA, HK_IFL_FLAT, HK_IFL_VALUE, HK_IFL_PARTIALS
+} HkIfLayout;
+typedef enum {
+    HK_INIT_YES, HK_INIT_NO, HK_INIT_ZEROED, HK_INIT_BY_VALUE
+} HkIfInit;
+
+const char *hk_if_dir_name(HkIfDir d);         /* "in", "out", "inout" */
+const char *hk_if_layout_name(HkIfLayout l);   /* "soa", "flat", ... */
+const char *hk_if_init_name(HkIfInit i);       /* "yes", "yes (zeroed)" */
+
 typedef struct {
     uint32_t slot;            /* index into f->slots */
     const char *field;        /* C field name: "vin_state" */
-    const char *role;
-    const char *dir;          /* "in", "out", "inout" */
+    const char *role;         /* the slot role's name */
+    HkIfDir dir;
     const char *dtype;        /* "f64", "i32", ... */
     const char *shape;        /* "()", "(3,)", "(3, 3)", "(?,)" */
-    const char *layout;       /* "soa", "flat", "value", "partials" */
+    HkIfLayout layout;
     const char *runtime_len;  /* "<field>_len" or NULL */
-    const char *init;         /* "yes", "no", "yes (zeroed)", "yes (by value)" */
+    HkIfInit init;
     const char *reason;       /* why this direction (seed's table) */
 } HkInterfaceRow;
 

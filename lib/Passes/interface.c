@@ -127,15 +127,15 @@ static void add_guard(const RowCx *cx, HkBuf *b, const char *what)
 
 /* Sets row's dir and init from the collected reasons: none means out. */
 static void settle(HkInterfaceRow *row, HkBuf *why, const char *out_reason,
-                   const char *inout_init)
+                   HkIfInit inout_init)
 {
     if (why->len == 0) {
-        row->dir = "out";
-        row->init = "no";
+        row->dir = HK_DIR_OUT;
+        row->init = HK_INIT_NO;
         row->reason = out_reason;
         return;
     }
-    row->dir = "inout";
+    row->dir = HK_DIR_INOUT;
     row->init = inout_init;
     row->reason = hk_buf_cstr(why);
 }
@@ -147,7 +147,7 @@ static void mutable_row(const RowCx *cx, const Use *u, HkInterfaceRow *row)
     hk_buf_init(&why, cx->a);
     if (u->first_write == 0) {
         add_reason(&why, u->first_load != 0 ? R_ONLY_READ : R_NEVER);
-        settle(row, &why, R_OUT, "yes");
+        settle(row, &why, R_OUT, HK_INIT_YES);
         return;
     }
     if (u->first_load != 0 && u->first_load < u->first_write)
@@ -156,7 +156,7 @@ static void mutable_row(const RowCx *cx, const Use *u, HkInterfaceRow *row)
         add_reason(&why, R_SOME);
     if (cx->guarded)
         add_guard(cx, &why, "the prior value");
-    settle(row, &why, R_OUT, "yes");
+    settle(row, &why, R_OUT, HK_INIT_YES);
 }
 
 /* Why a written plane (wide_out, accum_out) keeps values the kernel does
@@ -182,25 +182,25 @@ static void wide_out_row(const RowCx *cx, const Use *u, HkInterfaceRow *row)
     HkBuf why;
     hk_buf_init(&why, cx->a);
     kept_reasons(cx, u, &why, R_WIDX, "the prior value");
-    settle(row, &why, R_WOUT, "yes");
+    settle(row, &why, R_WOUT, HK_INIT_YES);
 }
 
 /* An accum_out slot: partials on the own column, or += at an index. */
 static void accum_out_row(const RowCx *cx, const Use *u, HkInterfaceRow *row)
 {
     if (u->indexed)
-        row->layout = "flat";
+        row->layout = HK_IFL_FLAT;
     else if (u->own)
-        row->layout = "partials";
+        row->layout = HK_IFL_PARTIALS;
     HkBuf why;
     hk_buf_init(&why, cx->a);
     kept_reasons(cx, u, &why, R_AIDX, "its own partial");
     if (why.len == 0) {
-        settle(row, &why, R_PART, "no");
+        settle(row, &why, R_PART, HK_INIT_NO);
         return;
     }
-    row->dir = "inout";
-    row->init = "yes (zeroed)";
+    row->dir = HK_DIR_INOUT;
+    row->init = HK_INIT_ZEROED;
     row->reason = hk_asprintf(cx->a, "%s%s%s; " R_ZERO,
                               u->own ? R_PART : "", u->own ? "; " : "",
                               hk_buf_cstr(&why));
@@ -209,13 +209,13 @@ static void accum_out_row(const RowCx *cx, const Use *u, HkInterfaceRow *row)
 /* A terminated slot: the guard's mask, or the finish mask when stored. */
 static void terminated_row(const RowCx *cx, const Use *u, HkInterfaceRow *row)
 {
-    row->init = "yes";
+    row->init = HK_INIT_YES;
     if (u->first_write != 0) {
-        row->dir = "inout";
+        row->dir = HK_DIR_INOUT;
         row->reason = R_FINISH;
         return;
     }
-    row->dir = "in";
+    row->dir = HK_DIR_IN;
     row->reason = cx->guarded
                       ? R_MASK
                       : hk_asprintf(cx->a,
@@ -230,26 +230,26 @@ static void terminated_row(const RowCx *cx, const Use *u, HkInterfaceRow *row)
 static void direction(RowCx *cx, uint32_t s, HkInterfaceRow *row)
 {
     const Use *u = &cx->use[s];
-    row->init = "yes";
+    row->init = HK_INIT_YES;
     switch (cx->f->slots[s].role) {
     case HK_ROLE_PER_SAMPLE:
     case HK_ROLE_VEC_IN:
     case HK_ROLE_MAT_IN:
     case HK_ROLE_LOOKUP:
     case HK_ROLE_WIDE_IN:
-        row->dir = "in";
+        row->dir = HK_DIR_IN;
         row->reason = R_INPUT;
         return;
     case HK_ROLE_UNIFORM:
-        row->dir = "in";
-        row->init = "yes (by value)";
+        row->dir = HK_DIR_IN;
+        row->init = HK_INIT_BY_VALUE;
         row->reason = R_UNIFORM;
         return;
     case HK_ROLE_MUTABLE:
         mutable_row(cx, u, row);
         return;
     case HK_ROLE_OUT:
-        row->dir = "inout";
+        row->dir = HK_DIR_INOUT;
         row->reason = R_TAPE;
         return;
     case HK_ROLE_WIDE_OUT:
@@ -263,8 +263,8 @@ static void direction(RowCx *cx, uint32_t s, HkInterfaceRow *row)
         return;
     case HK_ROLE_FINISHED_COUNT:
     case HK_ROLE_MIX:
-        row->dir = "inout";
-        row->init = "yes (zeroed)";
+        row->dir = HK_DIR_INOUT;
+        row->init = HK_INIT_ZEROED;
         row->reason = cx->f->slots[s].role == HK_ROLE_MIX ? R_MIX : R_FIN;
         return;
     case HK_ROLE_COUNT:
@@ -273,15 +273,34 @@ static void direction(RowCx *cx, uint32_t s, HkInterfaceRow *row)
     hk_unreachable();
 }
 
-/* The interface's spelling of a role's layout. */
-static const char *layout_name(HkLayout l)
+/* The interface's layout of a role's. */
+static HkIfLayout layout_of(HkLayout l)
 {
     switch (l) {
-    case HK_LAY_SOA: return "soa";
-    case HK_LAY_FLAT: return "flat";
-    case HK_LAY_VALUE: return "value";
+    case HK_LAY_SOA: return HK_IFL_SOA;
+    case HK_LAY_FLAT: return HK_IFL_FLAT;
+    case HK_LAY_VALUE: return HK_IFL_VALUE;
     }
     hk_unreachable();
+}
+
+const char *hk_if_dir_name(HkIfDir d)
+{
+    static const char *const names[] = {"in", "out", "inout"};
+    return (unsigned)d < 3u ? names[d] : "?";
+}
+
+const char *hk_if_layout_name(HkIfLayout l)
+{
+    static const char *const names[] = {"soa", "flat", "value", "partials"};
+    return (unsigned)l < 4u ? names[l] : "?";
+}
+
+const char *hk_if_init_name(HkIfInit i)
+{
+    static const char *const names[] = {"yes", "no", "yes (zeroed)",
+                                        "yes (by value)"};
+    return (unsigned)i < 4u ? names[i] : "?";
 }
 
 /* The row of slot s, in declaration order. */
@@ -298,7 +317,7 @@ static void make_row(RowCx *cx, uint32_t s, HkInterfaceRow *row)
     row->role = ri->name;
     row->dtype = hk_elem_name((HkElem)slot->type.elem);
     row->shape = shape_text(cx->a, slot->type);
-    row->layout = hk_is_dyn(slot->type) ? "flat" : layout_name(ri->layout);
+    row->layout = hk_is_dyn(slot->type) ? HK_IFL_FLAT : layout_of(ri->layout);
     row->runtime_len = hk_is_dyn(slot->type)
                            ? hk_asprintf(cx->a, "%s_len", row->field)
                            : NULL;
@@ -331,9 +350,9 @@ static void fill_guard(RowCx *cx, HkInterfaceResult *res)
 /* Group of a row: writable planes 0, read-only planes 1, by value 2. */
 static int group_of(const HkInterfaceRow *row)
 {
-    if (strcmp(row->dir, "in") != 0)
+    if (row->dir != HK_DIR_IN)
         return 0;
-    return strcmp(row->layout, "value") == 0 ? 2 : 1;
+    return row->layout == HK_IFL_VALUE ? 2 : 1;
 }
 
 int hk_pass_interface(HawkPassRun *r, HkFunc *f)
@@ -371,8 +390,10 @@ void hk_print_interface(HkBuf *b, const HkFunc *f, const void *result)
     for (uint32_t k = 0; k < res->nrows; k++) {
         const HkInterfaceRow *w = &res->rows[k];
         hk_buf_printf(b, "  %s  %s  %s  %s  %s  %s  %s  %s  %s\n", w->field,
-                      w->role, w->dir, w->dtype, w->shape, w->layout,
-                      w->runtime_len ? w->runtime_len : "-", w->init,
+                      w->role, hk_if_dir_name(w->dir), w->dtype, w->shape,
+                      hk_if_layout_name(w->layout),
+                      w->runtime_len ? w->runtime_len : "-",
+                      hk_if_init_name(w->init),
                       w->reason);
     }
     hk_buf_puts(b, "  guard: ");

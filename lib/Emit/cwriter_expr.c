@@ -218,11 +218,13 @@ static const char *math(HkCW *w, const HkInst *i)
         hk_cw_fail(w, i, "a libm function of an integer (int_libm)");
         return NULL;
     }
+    if (i->op == HK_OP_RSQRT) {
+        /* legalize writes it as 1 / sqrt */
+        hk_cw_fail(w, i, "'rsqrt' outside the legal scalar form (legalize)");
+        return NULL;
+    }
     const char *fn = libm_call(w, i->op, e);
     const char *a = hk_cw_val(w, i->ops[0]);
-    if (i->op == HK_OP_RSQRT)
-        return hk_asprintf(w->a, "(%s / %s(%s))", e == HK_F32 ? "1.0F" : "1.0",
-                           fn, a);
     if (i->nops == 2)
         return hk_asprintf(w->a, "%s(%s, %s)", fn, a, hk_cw_val(w, i->ops[1]));
     return hk_asprintf(w->a, "%s(%s)", fn, a);
@@ -258,16 +260,6 @@ static const char *abs_expr(HkCW *w, const HkInst *i)
     if (e == HK_U32)
         return hk_cw_val(w, i->ops[0]);  /* an unsigned value is its own abs */
     return int_call(w, i, HK_IO_ABS);
-}
-
-/* clip x, lo, hi = minimum(maximum(x, lo), hi), exactly those two ops. */
-static const char *clip(HkCW *w, const HkInst *i)
-{
-    const char *inner = minmax_call(w, i, 0, hk_cw_val(w, i->ops[0]),
-                                    hk_cw_val(w, i->ops[1]));
-    if (inner == NULL)
-        return NULL;
-    return minmax_call(w, i, 1, inner, hk_cw_val(w, i->ops[2]));
 }
 
 /* ---- a value against itself ------------------------------------------------ */
@@ -422,10 +414,10 @@ const char *hk_cw_expr(HkCW *w, const HkInst *i)
     case HK_R_MINMAX:
         return minmax_call(w, i, i->op == HK_OP_MINIMUM, hk_cw_val(w, i->ops[0]),
                            hk_cw_val(w, i->ops[1]));
-    case HK_R_CLIP: return clip(w, i);
     default: break;
     }
-    hk_cw_fail(w, i, hk_asprintf(w->a, "'%s' in scalar form",
+    /* clip, for one: legalize writes it as minimum(maximum) */
+    hk_cw_fail(w, i, hk_asprintf(w->a, "'%s' outside the legal scalar form",
                                  hk_ops[i->op].mnemonic));
     return NULL;
 }

@@ -129,17 +129,6 @@ static LLVMValueRef elem_comp(HkHostGen *g, HkInst *i, uint32_t k)
         if (hk_is_int(e))
             return hk_host_int_binary(g, i->op, e, x, y);
         return hk_host_real_binary(g, i->op, e, x, y);
-    case HK_R_CLIP: {
-        /* minimum(maximum(x, lo), hi): exactly those two ops */
-        LLVMValueRef hi = hk_host_comp(g, i->ops[2], k);
-        if (hk_is_int(e))
-            return hk_host_int_binary(
-                g, HK_OP_MINIMUM, e,
-                hk_host_int_binary(g, HK_OP_MAXIMUM, e, x, y), hi);
-        return hk_host_real_binary(
-            g, HK_OP_MINIMUM, e,
-            hk_host_real_binary(g, HK_OP_MAXIMUM, e, x, y), hi);
-    }
     case HK_R_MATH1:
     case HK_R_MATH2: {
         LLVMValueRef args[2] = {x, y};

@@ -7,7 +7,7 @@
  * kernel cannot stop this one, the caller's module is never changed, what
  * the caller's own passes did to it is what gets lowered, and every line,
  * column and position stays what it was.  One pipeline then runs: inline, the
- * analyses, scalarize, cse, branch-fold, dse, dce.  The analyses' results are taken when
+ * analyses, scalarize, legalize, cse, branch-fold, dse, dce.  The analyses' results are taken when
  * the last analysis has run, before scalarize invalidates the cache; they
  * live in the arena and stay valid.
  */
@@ -20,7 +20,7 @@
 /* The analyses of hawk-opt -verify-embedded, then the scalar lowering. */
 #define LOWER_PIPELINE                                                       \
     "inline,feature-refusal,trip-bound,index-clamp,fp-domain,int-sites,"    \
-    "cost,interface,scalarize,cse,branch-fold,dse,dce"
+    "cost,interface,scalarize,legalize,cse,branch-fold,dse,dce"
 /* The last analysis of LOWER_PIPELINE: the results are taken after it. */
 #define LAST_ANALYSIS "interface"
 

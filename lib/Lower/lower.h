@@ -12,8 +12,8 @@
 
 typedef struct {
     HkFunc *kernel;           /* scalarized (after inline, the analyses,
-                                 scalarize, cse, branch-fold, dse,
-                                 dce) */
+                                 scalarize, legalize, cse,
+                                 branch-fold, dse, dce) */
     HkProfile profile;
     /* The analyses, taken before scalarize (which invalidates the cache);
      * positions are those of the inlined kernel. */

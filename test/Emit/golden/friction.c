@@ -104,7 +104,8 @@ static void friction_sample(const friction_args_t* args, int64_t i)
     case 0:
         {
             const hawk_real_t v_nfs = -v_fstat;
-            const hawk_real_t v_hold = hawk_f64_min(hawk_f64_max(v_fa, v_nfs), v_fstat);
+            const hawk_real_t v_hold_max = hawk_f64_max(v_fa, v_nfs);
+            const hawk_real_t v_hold = hawk_f64_min(v_hold_max, v_fstat);
             const hawk_real_t v_stick = -v_hold;
             v_ff = v_stick;
             args->dispatch0_mix[0] += 1U;

@@ -46,14 +46,26 @@ static const char *infix(HkCW *w, const HkInst *i, const char *op)
                        hk_cw_val(w, i->ops[1]));
 }
 
+/* The position of logic op `op` in the writer's tables (and, or, xor,
+ * not): by name, so nothing depends on the row order of ops.def. */
+static uint32_t logic_index(HkOp op)
+{
+    switch (op) {
+    case HK_OP_AND: return 0;
+    case HK_OP_OR: return 1;
+    case HK_OP_XOR: return 2;
+    default: return 3; /* not */
+    }
+}
+
 /* and, or, xor, not: logical on i1, infix on u32 (unsigned operands),
  * helpers on signed integers (MISRA C:2012 Rule 10.1). */
 static const char *logic(HkCW *w, const HkInst *i)
 {
-    static const char *const bool_op[] = {"&&", "||", "!="};
-    static const char *const bit_op[] = {"&", "|", "^"};
+    static const char *const bool_op[] = {"&&", "||", "!=", ""};
+    static const char *const bit_op[] = {"&", "|", "^", ""};
     static const HkIntOp int_op[] = {HK_IO_AND, HK_IO_OR, HK_IO_XOR, HK_IO_NOT};
-    uint32_t k = (uint32_t)(i->op - HK_OP_AND);
+    uint32_t k = logic_index(i->op);
     HkElem e = elem_of(w, i->ops[0]);
     const char *a = hk_cw_val(w, i->ops[0]);
     if (e == HK_I1) {
@@ -385,20 +397,41 @@ static const char *self_expr(HkCW *w, const HkInst *i)
     }
 }
 
+/* The C operator of a real arithmetic op. */
+static const char *farith_op(HkOp op)
+{
+    switch (op) {
+    case HK_OP_FADD: return "+";
+    case HK_OP_FSUB: return "-";
+    case HK_OP_FMUL: return "*";
+    default: return "/"; /* fdiv */
+    }
+}
+
+/* The integer helper of an integer arithmetic op. */
+static HkIntOp iarith_op(HkOp op)
+{
+    switch (op) {
+    case HK_OP_ADD: return HK_IO_ADD;
+    case HK_OP_SUB: return HK_IO_SUB;
+    case HK_OP_MUL: return HK_IO_MUL;
+    case HK_OP_DIV: return HK_IO_DIV;
+    case HK_OP_FLOORDIV: return HK_IO_FLOORDIV;
+    case HK_OP_MOD: return HK_IO_MOD;
+    case HK_OP_SHL: return HK_IO_SHL;
+    default: return HK_IO_SHR; /* shr */
+    }
+}
+
 const char *hk_cw_expr(HkCW *w, const HkInst *i)
 {
     const char *self = self_expr(w, i);
     if (self != NULL)
         return self;
     switch (hk_ops[i->op].rule) {
-    case HK_R_FARITH: {
-        static const char *const op[] = {"+", "-", "*", "/"};
-        return infix(w, i, op[i->op - HK_OP_FADD]);
-    }
+    case HK_R_FARITH: return infix(w, i, farith_op(i->op));
     case HK_R_FUNARY: return hk_asprintf(w->a, "-%s", hk_cw_val(w, i->ops[0]));
-    case HK_R_IARITH:
-        return int_call(w, i, (HkIntOp)(HK_IO_ADD + (i->op - HK_OP_ADD) +
-                                        (i->op > HK_OP_MUL ? 1 : 0)));
+    case HK_R_IARITH: return int_call(w, i, iarith_op(i->op));
     case HK_R_IUNARY: return int_call(w, i, HK_IO_NEG);
     case HK_R_LOGIC:
     case HK_R_LOGICNOT: return logic(w, i);

@@ -337,9 +337,9 @@ static void emit_if(HkCW *w, const HkInst *i)
     hk_cw_line(w, "}");
 }
 
-/* dispatch: a switch over the clamped selector, one clause per case, the
- * last as default (MISRA C:2012 Rules 16.4 and 16.6); each clause counts
- * itself in the mix plane. */
+/* dispatch: a switch over the selector, which legalize held to
+ * [0, K - 1], one clause per case, the last as default (MISRA C:2012
+ * Rules 16.4 and 16.6); each clause counts itself in the mix plane. */
 static void emit_dispatch(HkCW *w, const HkInst *i)
 {
     Dests to;
@@ -352,12 +352,10 @@ static void emit_dispatch(HkCW *w, const HkInst *i)
         hk_cw_line(w, "args->%s[0] += 1U;", mix);
         return;
     }
-    hk_cw_need(w, HK_CH_CLAMP_INDEX);
-    hk_cw_line(w, "/* The case run is the selector clamped to [0, %u]; its "
+    hk_cw_line(w, "/* The case run is the selector, held to [0, %u]; its "
                   "mix cell counts it. */",
                n - 1);
-    hk_cw_line(w, "switch (hawk_clamp_index(%s, INT64_C(%u))) {",
-               hk_cw_val(w, i->ops[0]), n);
+    hk_cw_line(w, "switch (%s) {", hk_cw_val(w, i->ops[0]));
     for (uint32_t c = 0; c < n; c++) {
         if (c + 1 < n)
             hk_cw_line(w, "case %u:", c);

@@ -165,15 +165,13 @@ void hk_host_if(HkHostGen *g, HkInst *i)
     bind_from(g, res, i->res, i->nres);
 }
 
-/* Case clamp(sel, 0, K - 1) runs, then counts itself in its mix cell; the
- * last case is the switch's default, as in the C. */
+/* Case sel runs (legalize held it to [0, K - 1]), then counts itself in
+ * its mix cell; the last case is the switch's default, as in the C. */
 void hk_host_dispatch(HkHostGen *g, HkInst *i)
 {
     uint32_t ncase = i->nregions;
     LLVMValueRef **res = slots_for(g, i->res, i->nres);
-    /* hawk_clamp_index(sel, K), as the C's switch reads it */
-    LLVMValueRef sel = hk_host_clamp_index(g, hk_host_comp(g, i->ops[0], 0),
-                                           hk_host_i64(g, (int64_t)ncase));
+    LLVMValueRef sel = hk_host_comp(g, i->ops[0], 0);
     LLVMBasicBlockRef join = hk_host_block(g, "dispatch.end");
     LLVMBasicBlockRef *bb = hk_alloc(g->a, (ncase + 1u) * sizeof *bb);
     for (uint32_t k = 0; k < ncase; k++)

@@ -17,28 +17,36 @@ _Static_assert(sizeof(hawk_real_t) == 8U, "friction.c: hawk_real_t is not the 64
 _Static_assert(sizeof(hawk_int_t) == 8U, "friction.c: hawk_int_t is not 64-bit");
 #endif
 
-/* The index k held to [0, len - 1] (LangRef "Index clamping"): no
- * index the kernel computes reads or writes outside its plane.  The
- * entry has checked len >= 1. */
-static int64_t hawk_clamp_index(int64_t k, int64_t len)
-{
-    int64_t r;
-    if (k < INT64_C(0)) {
-        r = INT64_C(0);
-    } else if (k >= len) {
-        r = len - INT64_C(1);
-    } else {
-        r = k;
-    }
-    return r;
-}
-
 /* Wrapping addition (LangRef): computed in the unsigned twin, where
  * overflow is defined, then read back as two's complement. */
 static int64_t hawk_i64_add(int64_t a, int64_t b)
 {
     const uint64_t s = (uint64_t)a + (uint64_t)b;
     return (int64_t)s;
+}
+
+/* The smaller of a and b (LangRef minimum on integers). */
+static int64_t hawk_i64_min(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (a < b) {
+        r = a;
+    } else {
+        r = b;
+    }
+    return r;
+}
+
+/* The larger of a and b (LangRef maximum on integers). */
+static int64_t hawk_i64_max(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (a > b) {
+        r = a;
+    } else {
+        r = b;
+    }
+    return r;
 }
 
 /* minimum (LangRef): NaN when either operand is NaN (the first one),
@@ -98,9 +106,13 @@ static void friction_sample(const friction_args_t* args, int64_t i)
     const hawk_real_t v_plus = 1.0;
     const hawk_real_t v_sgn = (v_neg ? v_minus : v_plus);
     const hawk_real_t v_visc = (v_bv * v_vel);
+    const int64_t v_regime_zero = INT64_C(0);
+    const int64_t v_regime_last = INT64_C(2);
+    const int64_t v_regime_lo = hawk_i64_max(v_regime, v_regime_zero);
+    const int64_t v_regime_case = hawk_i64_min(v_regime_lo, v_regime_last);
     hawk_real_t v_ff;
-    /* The case run is the selector clamped to [0, 2]; its mix cell counts it. */
-    switch (hawk_clamp_index(v_regime, INT64_C(3))) {
+    /* The case run is the selector, held to [0, 2]; its mix cell counts it. */
+    switch (v_regime_case) {
     case 0:
         {
             const hawk_real_t v_nfs = -v_fstat;

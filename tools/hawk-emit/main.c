@@ -50,15 +50,25 @@ static const char *input_name(const char *input)
 /* Checks m's kernels (cfg->kernel alone, when given) against done, then
  * records them; 0, or 1 after an error naming the first clash.  *seen
  * counts the kernels selected. */
+/* The name of function k of m when it is a kernel the export selects
+ * (cfg->kernel alone, when given), else NULL. */
+static const char *selected(const EmitConfig *cfg, HawkModule *m, size_t k)
+{
+    const HawkFunction *f = hawk_module_function(m, k);
+    const char *name = hawk_function_name(f);
+    if (!hawk_function_is_kernel(f) ||
+        (cfg->kernel != NULL && strcmp(cfg->kernel, name) != 0))
+        return NULL;
+    return name;
+}
+
 static int claim_names(const EmitConfig *cfg, HawkContext *ctx,
                        HawkModule *m, const char *input, Exported *done,
                        size_t *seen)
 {
     for (size_t k = 0; k < hawk_module_function_count(m); k++) {
-        const HawkFunction *f = hawk_module_function(m, k);
-        const char *name = hawk_function_name(f);
-        if (!hawk_function_is_kernel(f) ||
-            (cfg->kernel != NULL && strcmp(cfg->kernel, name) != 0))
+        const char *name = selected(cfg, m, k);
+        if (name == NULL)
             continue;
         const char *entry = hawk_export_entry(ctx, cfg->target, name);
         for (size_t j = 0; j < done->n; j++) {
@@ -86,10 +96,8 @@ static int claim_names(const EmitConfig *cfg, HawkContext *ctx,
         }
     }
     for (size_t k = 0; k < hawk_module_function_count(m); k++) {
-        const HawkFunction *f = hawk_module_function(m, k);
-        const char *name = hawk_function_name(f);
-        if (!hawk_function_is_kernel(f) ||
-            (cfg->kernel != NULL && strcmp(cfg->kernel, name) != 0))
+        const char *name = selected(cfg, m, k);
+        if (name == NULL)
             continue;
         if (done->n == done->cap) {
             size_t cap = done->cap ? 2 * done->cap : 16;

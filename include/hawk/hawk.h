@@ -29,6 +29,12 @@ extern "C" {
 /* The library's version string, HAWK_VERSION. */
 const char *hawk_version(void);
 
+/* The index of the candidate nearest word by edit distance, when it is
+ * close enough to be a typo of it (a third of its length, at least one
+ * edit), else SIZE_MAX: the "did you mean" of the tools' flags and of
+ * the pass options.  NULL candidates are skipped. */
+size_t hawk_nearest(const char *word, const char *const *cands, size_t n);
+
 typedef struct HawkContext HawkContext;
 typedef struct HkModule HawkModule;
 typedef struct HkFunc HawkFunction;

@@ -33,49 +33,17 @@ static HkOptId find_opt(const char *key)
     return HK_OPT_COUNT;
 }
 
-/* Levenshtein distance of a and b (short words: option keys). */
-static size_t distance(const char *a, const char *b)
-{
-    size_t na = strlen(a), nb = strlen(b);
-    if (na > 64 || nb > 64)
-        return (size_t)-1;
-    size_t row[65];
-    for (size_t j = 0; j <= nb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= nb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[nb];
-}
-
 /* " (did you mean 'k'?)" for the option nearest key (within a third of its
  * length, at least 2 edits), or "". */
 static const char *suggestion(HkArena *a, const char *key)
 {
-    size_t best = (size_t)-1;
-    const char *near = NULL;
-    for (int i = 0; i < (int)HK_OPT_COUNT; i++) {
-        size_t d = distance(key, hk_opts[i].key);
-        if (d < best) {
-            best = d;
-            near = hk_opts[i].key;
-        }
-    }
-    size_t limit = strlen(key) / 3 > 2 ? strlen(key) / 3 : 2;
-    if (near == NULL || best > limit)
+    const char *names[HK_OPT_COUNT];
+    for (int i = 0; i < (int)HK_OPT_COUNT; i++)
+        names[i] = hk_opts[i].key;
+    size_t k = hawk_nearest(key, names, HK_OPT_COUNT);
+    if (k == (size_t)-1)
         return "";
-    return hk_asprintf(a, " (did you mean '%s'?)", near);
+    return hk_asprintf(a, " (did you mean '%s'?)", names[k]);
 }
 
 /* "max-trips, max-ops, ..." */

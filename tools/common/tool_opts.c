@@ -1,6 +1,8 @@
 /* tool_opts.c -- table-driven command-line parsing for hawk's tools. */
 #include "tool_opts.h"
 
+#include "hawk/hawk.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,36 @@ static const char *bool_word(const char *v)
     return NULL;
 }
 
+/* "unknown option '-max-trip'; did you mean '-max-trips'?", then where
+ * the options are listed. */
+static int unknown_option(const ToolSpec *spec, const char *arg, int shown,
+                          const char *name, size_t n)
+{
+    const char **names = malloc((spec->nopts + 1) * sizeof *names);
+    char *word = malloc(n + 1);
+    size_t k = (size_t)-1;
+    if (names != NULL && word != NULL) {
+        for (size_t i = 0; i < spec->nopts; i++)
+            names[i] = spec->opts[i].name;
+        memcpy(word, name, n);
+        word[n] = '\0';
+        k = hawk_nearest(word, names, spec->nopts);
+    }
+    int dashes = arg[1] == '-' ? 2 : 1;
+    int rc = k != (size_t)-1
+                 ? tool_error(spec->tool,
+                              "unknown option '%.*s'; did you mean "
+                              "'%.*s%s'? (%s -help lists the options)",
+                              shown, arg, dashes, "--", names[k], spec->tool)
+                 : tool_error(spec->tool,
+                              "unknown option '%.*s' (%s -help lists the "
+                              "options)",
+                              shown, arg, spec->tool);
+    free(names);
+    free(word);
+    return rc;
+}
+
 /* Handles argv[*i], an option; may consume argv[*i + 1] as its value. */
 static int parse_one(const ToolSpec *spec, int argc, char **argv, int *i,
                      void *state)
@@ -49,7 +81,7 @@ static int parse_one(const ToolSpec *spec, int argc, char **argv, int *i,
     const ToolOpt *row = find_opt(spec, name, n);
     int shown = (int)((size_t)(name - arg) + n);
     if (row == NULL || n == 0)
-        return tool_error(spec->tool, "unknown option '%.*s'", shown, arg);
+        return unknown_option(spec, arg, shown, name, n);
     const char *value = eq ? eq + 1 : NULL;
     switch (row->kind) {
     case TOOL_FLAG:

@@ -31,13 +31,14 @@ void opt_print_timing(const HawkPassManager *pm, const double *seconds)
         total += seconds[i];
     fprintf(stderr,
             "===-------- hawk-opt pass execution timing report --------===\n"
-            "  Total Execution Time: %.4f seconds\n\n"
-            "   ---Wall Time---  --- Name ---\n",
+            "  Total Execution Time: %.6f seconds\n\n"
+            "   -----Wall Time-----  --- Name ---\n",
             total);
     for (size_t i = 0; i < n; i++) {
         double pct = total > 0.0 ? 100.0 * seconds[i] / total : 0.0;
-        fprintf(stderr, "  %8.4f (%5.1f%%)  %s\n", seconds[i], pct,
+        /* microseconds: a pass over one kernel takes a few of them */
+        fprintf(stderr, "  %10.6f (%5.1f%%)  %s\n", seconds[i], pct,
                 hawk_pass_manager_pass_name(pm, i));
     }
-    fprintf(stderr, "  %8.4f (%5.1f%%)  Total\n", total, 100.0);
+    fprintf(stderr, "  %10.6f (%5.1f%%)  Total\n", total, 100.0);
 }

@@ -266,8 +266,7 @@ static int has_runtime_len(const HkInterfaceResult *ir)
 static void sample_bound(HkBuf *b, HkArena *a, const HkLowered *l)
 {
     HkAbiLayout abi;
-    int32_t *by_slot;
-    if (hk_plane_members(a, l, &abi, &by_slot) != 0)
+    if (hk_abi_layout(a, l->kernel, l->iface, &abi) != 0)
         return;
     HkSampleBound sb = hk_plane_sample_bound(&abi);
     if (sb.max == INT64_MAX)

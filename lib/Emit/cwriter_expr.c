@@ -4,8 +4,6 @@
  * applies to a composite expression (MISRA C:2012 Rule 10.8).  Real ops
  * are infix with full parentheses, libm by name; integer arithmetic goes
  * through the helpers of chelpers.c. */
-#include <string.h>
-
 #include "cwriter.h"
 
 static HkElem elem_of(const HkCW *w, HkVal v)
@@ -153,12 +151,13 @@ static const char *icmp(HkCW *w, const HkInst *i)
         cast = "uint64_t";
     else if (is_unsigned_pred && e == HK_I32)
         cast = "uint32_t";
-    else if (is_signed_pred && e == HK_U32)
+    else if (is_signed_pred && e == HK_U32) {
         cast = "int32_t";
+        /* a u32 above INT32_MAX converts as the implementation says */
+        w->impl_defined |= HK_IDB_BIT(SIGNED_CONVERSION);
+    }
     if (cast == NULL)
         return infix(w, i, rel[k]);
-    if (strcmp(cast, "int32_t") == 0) /* a u32 above INT32_MAX */
-        w->impl_defined |= HK_IDB_BIT(SIGNED_CONVERSION);
     return hk_asprintf(w->a, "((%s)%s %s (%s)%s)", cast, hk_cw_val(w, i->ops[0]),
                        rel[k], cast, hk_cw_val(w, i->ops[1]));
 }

@@ -381,6 +381,12 @@ static int emit(Export *x, Job *j)
 
 /* ---- the export ----------------------------------------------------------- */
 
+/* <kernel>_<entry>: the entry symbol as row t spells it. */
+static const char *entry_of(HkArena *a, const HkTarget *t, const char *kernel)
+{
+    return hk_asprintf(a, "%s_%s", kernel, t->entry);
+}
+
 const char *hawk_export_entry(HawkContext *ctx, const char *target,
                               const char *kernel)
 {
@@ -388,7 +394,7 @@ const char *hawk_export_entry(HawkContext *ctx, const char *target,
         target == NULL ? hk_target_default() : hk_target_lookup(target);
     if (t == NULL || kernel == NULL)
         return NULL;
-    return hk_asprintf(ctx->arena, "%s_%s", kernel, t->entry);
+    return entry_of(ctx->arena, t, kernel);
 }
 
 /* MISRA C:2012 Rule 5.1 (C99: 31 significant initial characters): the
@@ -402,7 +408,7 @@ static int distinct_entries(Export *x, const Job *jobs, uint32_t n)
     int failed = 0;
     for (uint32_t k = 0; k < n; k++) {
         const HkFunc *f = jobs[k].kernel;
-        const char *e = hk_asprintf(a, "%s_%s", f->name, x->target->entry);
+        const char *e = entry_of(a, x->target, f->name);
         size_t len = strlen(e) < 31 ? strlen(e) : 31;
         uint32_t other = hk_symtab_get(seen, e, len);
         if (other == UINT32_MAX) {
@@ -411,11 +417,11 @@ static int distinct_entries(Export *x, const Job *jobs, uint32_t n)
         }
         const HkFunc *g = jobs[other].kernel;
         hk_error(&x->ctx->diags, &x->m->src, f->loc,
-                 "'%s': its entry '%s' and the entry '%s_%s' of kernel '%s' "
+                 "'%s': its entry '%s' and the entry '%s' of kernel '%s' "
                  "agree in their first 31 characters, which is all a C99 "
                  "linker must tell apart (MISRA C:2012 Rule 5.1); rename one "
                  "of the kernels",
-                 f->name, e, g->name, x->target->entry, g->name);
+                 f->name, e, entry_of(a, x->target, g->name), g->name);
         failed = 1;
     }
     return failed ? -1 : 0;

@@ -577,45 +577,39 @@ static void add_specials(Lists *L, HkArena *a, const HkPositions *p,
     }
 }
 
-/* Refuses every violated site, whatever the policy: the call returns NaN
- * (or a pole) for every input, which is never what a kernel means, and
- * the C unit's checkers (cppcheck's invalidFunctionArg) reject it.
- * Returns whether any was. */
-static int refuse_violated(HawkPassRun *r, HkFunc *f, const HkDomainResult *d)
+/* Refuses every site of verdict v; returns whether any was.  A violated
+ * site is refused whatever the policy: the call returns NaN (or a pole)
+ * for every input, which is never what a kernel means, and the C unit's
+ * checkers (cppcheck's invalidFunctionArg) reject it.  An unknown one is
+ * refused under fp-domain=refuse. */
+static int refuse_sites(HawkPassRun *r, HkFunc *f, const HkDomainResult *d,
+                        HkDomainVerdict v)
 {
     int refused = 0;
     for (uint32_t k = 0; k < d->nsites; k++) {
         const HkDomainSite *s = &d->sites[k];
-        if (s->verdict != HK_DOM_VIOLATED)
+        if (s->verdict != v)
             continue;
-        const char *why = hk_asprintf(
-            f->module->arena,
-            "the %s of %s is proven outside its domain, which needs %s (%s): "
-            "the call is NaN or a pole for every input",
-            what_of(s->inst->op), s->op, s->needs, s->reason);
-        hk_refuse(r, f, s->inst, s->op, "fp.domain.violated", why,
-                  "correct the operand, or spell the value meant (a const "
-                  "nan or inf) instead of the call");
-        refused = 1;
-    }
-    return refused;
-}
-
-/* Refuses every unknown site; returns whether any was. */
-static int refuse_unknown(HawkPassRun *r, HkFunc *f, const HkDomainResult *d)
-{
-    int refused = 0;
-    for (uint32_t k = 0; k < d->nsites; k++) {
-        const HkDomainSite *s = &d->sites[k];
-        if (s->verdict != HK_DOM_UNKNOWN)
-            continue;
-        const char *why = hk_asprintf(
-            f->module->arena, "the %s of %s is not proven %s (%s)",
-            what_of(s->inst->op), s->op, need_text[need_of(s->inst->op)].phrase,
-            s->reason);
-        hk_refuse(r, f, s->inst, s->op, "fp.domain", why,
-                  "bound the operand (clip, maximum, abs plus a positive "
-                  "constant) or run with fp_domain='record'");
+        const char *what = what_of(s->inst->op);
+        const char *why =
+            v == HK_DOM_VIOLATED
+                ? hk_asprintf(f->module->arena,
+                              "the %s of %s is proven outside its domain, "
+                              "which needs %s (%s): the call is NaN or a "
+                              "pole for every input",
+                              what, s->op, s->needs, s->reason)
+                : hk_asprintf(f->module->arena,
+                              "the %s of %s is not proven %s (%s)", what,
+                              s->op, need_text[need_of(s->inst->op)].phrase,
+                              s->reason);
+        if (v == HK_DOM_VIOLATED)
+            hk_refuse(r, f, s->inst, s->op, "fp.domain.violated", why,
+                      "correct the operand, or spell the value meant (a "
+                      "const nan or inf) instead of the call");
+        else
+            hk_refuse(r, f, s->inst, s->op, "fp.domain", why,
+                      "bound the operand (clip, maximum, abs plus a positive "
+                      "constant) or run with fp_domain='record'");
         refused = 1;
     }
     return refused;
@@ -644,9 +638,9 @@ int hk_pass_fp_domain(HawkPassRun *r, HkFunc *f)
         add_specials(&L, F.arena, p, i);
     }
     hk_analysis_set(f, HK_PASS_FP_DOMAIN, res);
-    int refused = refuse_violated(r, f, res);
+    int refused = refuse_sites(r, f, res, HK_DOM_VIOLATED);
     if (prof.fp_domain == HK_FPD_REFUSE)
-        refused |= refuse_unknown(r, f, res);
+        refused |= refuse_sites(r, f, res, HK_DOM_UNKNOWN);
     return refused;
 }
 

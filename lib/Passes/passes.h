@@ -70,6 +70,9 @@ int hk_opt_check_global(HawkContext *ctx, const char *key, const char *value,
 /* Checks value against option id's kind; 0, or -1 with "option 'key'
  * expects <what>, got 'value'" in d. */
 int hk_opt_check_value(HkDiags *d, HkArena *a, HkOptId id, const char *value);
+/* The index of value among the '|'-separated words of choice option id
+ * ("record|refuse": "refuse" is 1), or -1. */
+int hk_opt_choice(HkOptId id, const char *value);
 /* The options pass info takes, as --print-passes lists them
  * ("max-trips=N fp-domain=record|refuse ..."), or "" for none. */
 const char *hk_opt_list(HkArena *a, const HkPassInfo *info);

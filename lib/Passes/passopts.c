@@ -33,8 +33,8 @@ static HkOptId find_opt(const char *key)
     return HK_OPT_COUNT;
 }
 
-/* " (did you mean 'k'?)" for the option nearest key (within a third of its
- * length, at least 2 edits), or "". */
+/* " (did you mean 'k'?)" for the option nearest key (hawk_nearest), or
+ * "". */
 static const char *suggestion(HkArena *a, const char *key)
 {
     const char *names[HK_OPT_COUNT];
@@ -73,18 +73,18 @@ static const char *choices(HkArena *a, const char *values)
     return hk_buf_cstr(&b);
 }
 
-/* Whether value is one of the '|'-separated words of values. */
-static int is_choice(const char *values, const char *value)
+int hk_opt_choice(HkOptId id, const char *value)
 {
     size_t n = strlen(value);
-    for (const char *w = values; w != NULL;) {
+    int k = 0;
+    for (const char *w = hk_opts[id].values; w != NULL; k++) {
         const char *bar = strchr(w, '|');
         size_t m = bar != NULL ? (size_t)(bar - w) : strlen(w);
         if (m == n && memcmp(w, value, n) == 0)
-            return 1;
+            return k;
         w = bar != NULL ? bar + 1 : NULL;
     }
-    return 0;
+    return -1;
 }
 
 int hk_opt_check_value(HkDiags *d, HkArena *a, HkOptId id, const char *value)
@@ -104,7 +104,7 @@ int hk_opt_check_value(HkDiags *d, HkArena *a, HkOptId id, const char *value)
                  o->key, value);
         return -1;
     case HK_OPTK_CHOICE:
-        if (is_choice(o->values, value))
+        if (hk_opt_choice(id, value) >= 0)
             return 0;
         hk_error(d, NULL, noloc, "option '%s' expects %s, got '%s'", o->key,
                  choices(a, o->values), value);

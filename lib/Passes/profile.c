@@ -1,6 +1,5 @@
 /* profile.c -- the EmbeddedProfile: the caps and policies the verify passes
  * read from their options, and its repr for the report and the header. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,64 +7,46 @@
 #include "passctx.h"
 #include "embedded.h"
 
-static const HkLoc noloc = {0, 0, 0};
-
-/* Appends "option 'key' expects <what>, got 'value'"; returns -1. */
-static int bad_option(HawkPassRun *r, const char *key, const char *what,
-                      const char *value)
+/* The text of option id (the pass's own, else the pipeline-wide one), or
+ * NULL when absent, checked against the option's kind in options.def;
+ * 0, or -1 after the diagnostic. */
+static int option_text(HawkPassRun *r, HkOptId id, const char **out)
 {
-    hk_error(hk_run_diags(r), NULL, noloc, "option '%s' expects %s, got '%s'",
-             key, what, value);
-    return -1;
+    *out = hk_option(r, hk_opts[id].key, NULL);
+    if (*out == NULL)
+        return 0;
+    return hk_opt_check_value(hk_run_diags(r), r->module->arena, id, *out);
 }
 
-/* A cap: absent is HK_NONE, else a decimal integer >= 0. */
-static int read_cap(HawkPassRun *r, const char *key, int64_t *out)
+/* A cap: absent is HK_NONE, else the checked decimal integer. */
+static int read_cap(HawkPassRun *r, HkOptId id, int64_t *out)
 {
-    const char *s = hk_option(r, key, NULL);
+    const char *s;
     *out = HK_NONE;
-    if (s == NULL)
-        return 0;
-    /* Digits only: strtoll alone would take a sign, spaces and hex. */
-    if (*s == '\0' || strspn(s, "0123456789") != strlen(s))
-        return bad_option(r, key, "a non-negative integer", s);
-    errno = 0;
-    long long v = strtoll(s, NULL, 10);
-    if (errno == ERANGE)
-        return bad_option(r, key, "a non-negative integer", s);
-    *out = (int64_t)v;
+    if (option_text(r, id, &s) != 0)
+        return -1;
+    if (s != NULL)
+        *out = (int64_t)strtoll(s, NULL, 10);
     return 0;
 }
 
-/* A choice of two words: *out = 0 for a (the default), 1 for b. */
-static int read_choice(HawkPassRun *r, const char *key, const char *a,
-                       const char *b, int *out)
+/* A choice: *out is the index of its word in options.def's values, 0
+ * (the first, the default) when absent. */
+static int read_choice(HawkPassRun *r, HkOptId id, int *out)
 {
-    const char *s = hk_option(r, key, a);
-    if (strcmp(s, a) == 0 || strcmp(s, b) == 0) {
-        *out = strcmp(s, b) == 0;
-        return 0;
-    }
-    const char *what = hk_asprintf(r->module->arena, "'%s' or '%s'", a, b);
-    return bad_option(r, key, what, s);
+    const char *s;
+    *out = 0;
+    if (option_text(r, id, &s) != 0)
+        return -1;
+    if (s != NULL)
+        *out = hk_opt_choice(id, s);
+    return 0;
 }
 
 const HkTarget *hk_profile_target(const HawkPassRun *r)
 {
-    const char *s = hk_option(r, "target", NULL);
+    const char *s = hk_option(r, hk_opts[HK_OPT_TARGET].key, NULL);
     return s == NULL ? hk_target_default() : hk_target_lookup(s);
-}
-
-/* target=<id>: a row of the targets table, the default when absent. */
-static int read_target(HawkPassRun *r, const HkTarget **out)
-{
-    *out = hk_profile_target(r);
-    if (*out != NULL)
-        return 0;
-    hk_error(hk_run_diags(r), NULL, noloc,
-             "unknown target '%s'; valid targets: %s",
-             hk_option(r, "target", NULL), hk_target_ids());
-    return -1;
 }
 
 /* Every option, the first bad one reported; the defaults when absent. */
@@ -73,15 +54,17 @@ int hk_profile_read(HawkPassRun *r, HkProfile *p)
 {
     memset(p, 0, sizeof *p);
     int fpd = 0, idx = 0, cpp = 0, c11 = 0;
-    if (read_cap(r, "max-trips", &p->max_trips) != 0 ||
-        read_cap(r, "max-ops", &p->max_ops) != 0 ||
-        read_cap(r, "max-stack-bytes", &p->max_stack_bytes) != 0 ||
-        read_choice(r, "fp-domain", "record", "refuse", &fpd) != 0 ||
-        read_choice(r, "index-policy", "clamp", "refuse", &idx) != 0 ||
-        read_choice(r, "require-cppcheck", "false", "true", &cpp) != 0 ||
-        read_choice(r, "c-std", "c99", "c11", &c11) != 0 ||
-        read_target(r, &p->target) != 0)
+    const char *target;
+    if (read_cap(r, HK_OPT_MAX_TRIPS, &p->max_trips) != 0 ||
+        read_cap(r, HK_OPT_MAX_OPS, &p->max_ops) != 0 ||
+        read_cap(r, HK_OPT_MAX_STACK_BYTES, &p->max_stack_bytes) != 0 ||
+        read_choice(r, HK_OPT_FP_DOMAIN, &fpd) != 0 ||
+        read_choice(r, HK_OPT_INDEX_POLICY, &idx) != 0 ||
+        read_choice(r, HK_OPT_REQUIRE_CPPCHECK, &cpp) != 0 ||
+        read_choice(r, HK_OPT_C_STD, &c11) != 0 ||
+        option_text(r, HK_OPT_TARGET, &target) != 0)
         return -1;
+    p->target = hk_profile_target(r);
     p->fp_domain = fpd ? HK_FPD_REFUSE : HK_FPD_RECORD;
     p->index_policy = idx ? HK_IDX_REFUSE : HK_IDX_CLAMP;
     p->require_cppcheck = cpp;

@@ -69,6 +69,13 @@ typedef struct {
                                to on_unit; write no file, run no check */
     HawkExportFn on_unit;   /* called once per kernel exported, in module
                                order; may be NULL */
+    HawkExportFn on_runtime; /* C rows: called once after the units with
+                               the runtime unit of the output directory
+                               (docs/EmbeddedC.md, "The runtime unit"):
+                               kernel and report NULL, c_text NULL when no
+                               unit calls a runtime function; under
+                               print_only the runtime of the printed units
+                               alone.  May be NULL */
     void *user;
     /* A row whose writer is the LLVMWriter (host) writes <name><artifact>
      * (the object) through llvm_writer, and <name><source> (the textual
@@ -88,6 +95,14 @@ void hawk_export_options_init(HawkExportOptions *opts);
  * (an unknown target or kernel, a refusal, an audit hit, a file that
  * cannot be written, a failing check). */
 int hawk_export(HawkContext *ctx, HawkModule *m, const HawkExportOptions *opts);
+
+/* Exports the kernels of the nms modules ms (each parsed in ctx and
+ * verified) as one export: into one directory, with one runtime unit and
+ * one cppcheck run over every unit (hawk_export is this with one module).
+ * Two kernels of one name are refused; so is any refusal in any module,
+ * before a file is written. */
+int hawk_export_modules(HawkContext *ctx, HawkModule *const *ms, size_t nms,
+                        const HawkExportOptions *opts);
 
 /* The entry symbol of kernel under target (NULL: the default row), as the
  * target's row spells it ("drag_c"); NULL for an unknown target.  Owned by

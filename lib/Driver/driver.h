@@ -58,12 +58,15 @@ const char *hk_cc_sibling(HkArena *a, const char *cxx);
 
 /* ---- checks.c ------------------------------------------------------------ */
 
-/* Runs the checks (the HawkUnitChecker contract, checks.h). */
-int hk_run_checks(HkArena *a, const char *dir, const char *c_path,
-                  const char *h_path, const HkProfile *p, HkChecks *out,
-                  HkDiags *d, const HkSource *src, HkLoc loc);
+/* The two halves of the HawkUnitChecker contract (checks.h). */
+int hk_run_compile(HkArena *a, const char *dir, const char *const *files,
+                   const char *what, const HkProfile *p, HkChecks *out,
+                   HkDiags *d, const HkSource *src, HkLoc loc);
+int hk_run_cppcheck(HkArena *a, const char *dir, const char *const *files,
+                    const char *what, const HkProfile *p, HkChecks *out,
+                    HkDiags *d, const HkSource *src, HkLoc loc);
 
-/* The checker for HawkExportOptions.checker: hk_run_checks. */
+/* The checker for HawkExportOptions.checker. */
 const HawkUnitChecker *hk_driver_checker(void);
 
 #endif

@@ -218,7 +218,7 @@ static const char *const launch_words[] = {
 static const char *const allowed_includes[] = {"math.h", "stdint.h", "stdbool.h",
                                                "stddef.h", "float.h", NULL};
 
-static void check_include(Unit *u, const Tok *t, const char *own_header)
+static void check_include(Unit *u, const Tok *t, const char *const *quoted)
 {
     const char *p = t->s + 1;
     while (*p == ' ' || *p == '\t')
@@ -239,14 +239,15 @@ static void check_include(Unit *u, const Tok *t, const char *own_header)
         return;
     }
     char *name = hk_strndup(u->arena, p + 1, (size_t)(end - p - 1));
-    if (close == '"' && own_header != NULL && strcmp(name, own_header) == 0)
-        return;
+    for (const char *const *q = quoted; close == '"' && *q != NULL; q++)
+        if (strcmp(name, *q) == 0)
+            return;
     if (strcmp(name, "stdio.h") == 0) {
         hit(u, HK_AUDIT_STDIO, t->line);
         return;
     }
-    /* A quoted include other than the unit's own header is outside the
-     * whitelist whatever its name. */
+    /* A quoted include other than the unit's own header and the runtime
+     * header is outside the whitelist whatever its name. */
     if (close != '>') {
         hit(u, HK_AUDIT_INCLUDE, t->line);
         return;
@@ -260,14 +261,14 @@ static void check_include(Unit *u, const Tok *t, const char *own_header)
 /* The rules on single tokens, over toks[0..n) (the unit's statements, or
  * the words inside its directives). */
 static void check_tokens(Unit *u, const Tok *toks, uint32_t n,
-                         const char *own_header)
+                         const char *const *quoted)
 {
     for (uint32_t i = 0; i < n; i++) {
         const Tok *t = &toks[i];
         if (t->kind == T_LINECOMMENT)
             hit(u, HK_AUDIT_COMMENT, t->line);
         else if (t->kind == T_PP)
-            check_include(u, t, own_header);
+            check_include(u, t, quoted);
         else if (t->kind == T_IDENT) {
             if (word_in(t, alloc_words))
                 hit(u, HK_AUDIT_ALLOC, t->line);
@@ -552,7 +553,7 @@ static int cmp_hit(const void *a, const void *b)
 
 uint32_t hk_audit_unit(HkArena *a, const char *c_name, const char *c_text,
                        const char *h_name, const char *h_text,
-                       HkAuditHits *hits)
+                       const char *runtime_h, HkAuditHits *hits)
 {
     uint32_t before = hits->n;
     Unit c = {a, c_name, c_text, NULL, 0, 0, {NULL, 0, 0}, 0, hits};
@@ -560,11 +561,12 @@ uint32_t hk_audit_unit(HkArena *a, const char *c_name, const char *c_text,
     tokenize(&c);
     tokenize(&h);
     const char *own = h_name ? strrchr(h_name, '/') : NULL;
-    own = own ? own + 1 : h_name;
+    const char *quoted[3] = {own ? own + 1 : h_name, NULL, NULL};
+    quoted[quoted[0] != NULL ? 1 : 0] = runtime_h;
     Unit *units[2] = {&c, &h};
     for (int k = 0; k < 2; k++) {
-        check_tokens(units[k], units[k]->toks, units[k]->ntoks, own);
-        check_tokens(units[k], units[k]->pp.toks, units[k]->pp.ntoks, own);
+        check_tokens(units[k], units[k]->toks, units[k]->ntoks, quoted);
+        check_tokens(units[k], units[k]->pp.toks, units[k]->pp.ntoks, quoted);
         check_for_breaks(units[k]);
         check_switches(units[k]);
     }

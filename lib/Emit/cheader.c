@@ -1,6 +1,6 @@
 /* cheader.c -- the header of an emitted C unit (<name>.h), in the seed's
  * form line for line: the TRACEABILITY, BUDGETS and INTERFACE CONTRACT
- * comment, the include guard, the HAWK_EMBEDDED_TYPES block, the args
+ * comment, the include guard, the runtime header's include, the args
  * struct and the entry's prototype (docs/EmbeddedC.md, "The header").
  *
  * Everything comes from the analyses the lowering took (interface rows,
@@ -12,7 +12,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "cunit.h"
+#include "cruntime.h"
 #include "report.h"
 
 /* The label column of TRACEABILITY and BUDGETS: "kernel sha256  ". */
@@ -287,18 +287,24 @@ const char *hk_idb_text(HkIdb k)
     return (unsigned)k < HK_IDB_COUNT ? text[k] : "";
 }
 
-/* The implementation-defined behaviours the unit relies on, one line
- * (MISRA C:2012 Directive 1.1). */
-static void impl_defined(HkBuf *b, const HkCUnit *u)
+void hk_idb_line(HkBuf *b, const char *prefix, unsigned bits)
 {
-    hk_buf_puts(b, " *   Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md):");
+    hk_buf_printf(b, "%sRelies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md):",
+                  prefix);
     const char *sep = " ";
     for (int k = 0; k < (int)HK_IDB_COUNT; k++)
-        if (u->impl_defined & (1u << k)) {
+        if (bits & (1u << k)) {
             hk_buf_printf(b, "%s%s", sep, hk_idb_text((HkIdb)k));
             sep = ", ";
         }
     hk_buf_puts(b, ".\n");
+}
+
+/* The implementation-defined behaviours the unit relies on, one line
+ * (MISRA C:2012 Directive 1.1). */
+static void impl_defined(HkBuf *b, const HkCUnit *u)
+{
+    hk_idb_line(b, " *   ", u->impl_defined);
 }
 
 /* The INTERFACE CONTRACT: the fixed paragraph, the table, the guard
@@ -338,21 +344,18 @@ static int needs_bool(const HkLowered *l)
     return 0;
 }
 
-/* The HAWK_EMBEDDED_TYPES block: the same text in every header of one
- * width, an #error for a header of the other. */
+/* The shared types come from the directory's runtime header
+ * (cruntime.c); a build that finds the runtime of units of the other
+ * width stops here. */
 static void types_block(HkBuf *b, HkArena *a, const HkLowered *l)
 {
     int bits = l->float32 ? 32 : 64;
     hk_buf_printf(b,
-        "#ifndef HAWK_EMBEDDED_TYPES\n"
-        "#define HAWK_EMBEDDED_TYPES %d\n"
-        "typedef %s hawk_real_t;\n"
-        "typedef int64_t hawk_int_t;\n"
-        "typedef enum { HAWK_OK = 0, HAWK_E_NULL = 1, HAWK_E_RANGE = 2 } hawk_status_t;\n"
-        "#elif HAWK_EMBEDDED_TYPES != %d\n"
-        "#error \"%s: float%d unit; another hawk header in this build defined hawk_real_t at a different width\"\n"
+        "#include \"%s%s\"\n"
+        "#if HAWK_RUNTIME_REAL_BITS != %d\n"
+        "#error \"%s: float%d unit; the hawk runtime header this build found is for another width\"\n"
         "#endif\n",
-        bits, l->float32 ? "float  " : "double ", bits,
+        HK_RUNTIME_BASE, l->profile.target->artifact, bits,
         hk_unit_header_name(a, l), bits);
 }
 

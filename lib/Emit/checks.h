@@ -29,16 +29,23 @@ typedef struct {
 
 /* What runs the checks: lib/Driver's (hk_driver_checker()), which
  * libhawk does not link, handed to hawk_export as
- * HawkExportOptions.checker.  run: the checks of c_path and h_path (file
- * names relative to dir, the tools' working directory) under profile p,
- * filling out in the order run; a failing check, and an absent cppcheck
+ * HawkExportOptions.checker.  Both run their tool in dir on files (names
+ * relative to dir, NULL-terminated) under profile p and append what they
+ * ran to out (in the order run); a failing check, and an absent cppcheck
  * under require-cppcheck, set out->failed and append an error at loc in
- * src with the command and its output.  Returns 0 when every check passed
- * or was skipped, -1 otherwise (out still describes every run). */
+ * src naming `what` (the kernels) with the command and its output.  Each
+ * returns 0 when every check it ran passed or was skipped, else -1.
+ *   compile  the C compiler under -std=c99 and -std=c11: one unit with
+ *            the runtime unit
+ *   analyse  cppcheck's MISRA addon over every unit of the directory and
+ *            the runtime unit together */
+typedef int (*HkCheckFn)(HkArena *a, const char *dir, const char *const *files,
+                         const char *what, const HkProfile *p, HkChecks *out,
+                         HkDiags *d, const HkSource *src, HkLoc loc);
+
 struct HawkUnitChecker {
-    int (*run)(HkArena *a, const char *dir, const char *c_path,
-               const char *h_path, const HkProfile *p, HkChecks *out,
-               HkDiags *d, const HkSource *src, HkLoc loc);
+    HkCheckFn compile;
+    HkCheckFn analyse;
 };
 
 #endif

@@ -34,6 +34,9 @@ typedef enum {
 
 /* The words of behaviour k, for the header. */
 const char *hk_idb_text(HkIdb k);
+/* "<prefix>Relies on implementation-defined behaviour (...): a, b.\n":
+ * the header line naming the behaviours of bits (HK_IDB_BIT set). */
+void hk_idb_line(HkBuf *b, const char *prefix, unsigned bits);
 
 typedef struct {
     const char *c_text, *h_text;

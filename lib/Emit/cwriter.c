@@ -1,14 +1,14 @@
 /* cwriter.c -- the CWriter: the .c text of a lowered kernel (docs/
  * EmbeddedC.md, "The C unit").  The unit is, in order: the file comment;
- * the includes it needs; the C11 size asserts; the static helpers it
- * references, in the fixed order of chelpers.c; the per-sample function;
+ * the includes it needs; the C11 size asserts; the per-sample function;
  * the entry, which checks its inputs and runs the samples of its
- * partition with one exit point.
+ * partition with one exit point.  The helpers it calls live in the
+ * directory's runtime unit (cruntime.c); the unit lists them (helpers,
+ * core) for the runtime and the report.
  *
  * The per-sample body is written first (cwriter_stmt.c), so that the unit
- * carries exactly the helpers, includes and parameters the body uses: an
- * unused one would be dead code (MISRA C:2012 Rule 2.2, 2.7) and the text
- * audit refuses an unreferenced helper.
+ * carries exactly the includes and parameters the body uses: an unused
+ * one would be dead code (MISRA C:2012 Rule 2.2, 2.7).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -167,7 +167,7 @@ static void includes(HkBuf *b, const HkCW *w)
 }
 
 /* The size asserts: C11 only, so a strict C99 build compiles them out and
- * relies on the header's HAWK_EMBEDDED_TYPES guard. */
+ * relies on the header's HAWK_RUNTIME_REAL_BITS check. */
 static void static_asserts(HkBuf *b, const HkCW *w)
 {
     const char *name = hk_unit_source_name(w->a, w->l);
@@ -181,16 +181,6 @@ static void static_asserts(HkBuf *b, const HkCW *w)
                      "hawk_int_t is not 64-bit\");\n",
                   name);
     hk_buf_puts(b, "#endif\n");
-}
-
-static void helpers(HkBuf *b, const HkCW *w)
-{
-    for (uint32_t id = 0; id < HK_CH_COUNT; id++) {
-        if (!w->need[id])
-            continue;
-        hk_buf_puts(b, "\n");
-        hk_ch_write(b, id, w->l->float32);
-    }
 }
 
 /* "const drag_args_t* args, int64_t i, int64_t n_samples": only what the
@@ -394,7 +384,6 @@ int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d)
     file_comment(&unit, a, l, out);
     includes(&unit, &w);
     static_asserts(&unit, &w);
-    helpers(&unit, &w);
     hk_buf_put(&unit, tail.data, tail.len);
     out->c_text = hk_buf_cstr(&unit);
     return 0;

@@ -78,8 +78,6 @@ const char *hk_cw_val(HkCW *w, HkVal v)
 void hk_cw_need(HkCW *w, uint32_t id)
 {
     w->need[id] = 1;
-    if (hk_ch_uses_math(id))
-        w->need_math = 1;
 }
 
 void hk_cw_libm(HkCW *w, const char *name)

@@ -14,6 +14,11 @@
 int hk_write_whole(HkArena *a, const char *path, const char *data, size_t n,
                    const char **why);
 
+/* Reads the file at path into *text (NUL-terminated, in the arena); a
+ * missing file sets *text to NULL.  Returns 0, or -1 with *why set. */
+int hk_read_whole(HkArena *a, const char *path, const char **text,
+                  const char **why);
+
 /* ---- audit.c: the text audit of an emitted unit ------------------------- */
 
 /* The audit kinds, audit.<kind>.  ORDER AUDIT: docs/EmbeddedC.md. */
@@ -56,9 +61,11 @@ typedef struct {
 } HkAuditHits;
 
 /* Audits the .c and .h texts of one unit; appends every hit to hits (in
- * file, then line order).  Returns the number of hits. */
+ * file, then line order).  The quoted includes allowed are the unit's own
+ * header h_name and runtime_h (the runtime header, or NULL).  Returns the
+ * number of hits. */
 uint32_t hk_audit_unit(HkArena *a, const char *c_name, const char *c_text,
                        const char *h_name, const char *h_text,
-                       HkAuditHits *hits);
+                       const char *runtime_h, HkAuditHits *hits);
 
 #endif

@@ -20,7 +20,7 @@
 
 #include "checks.h"
 #include "passctx.h"
-#include "cunit.h"
+#include "cruntime.h"
 #include "emit.h"
 #include "report.h"
 
@@ -28,9 +28,11 @@ static const HkLoc noloc = {0, 0, 0};
 
 /* One kernel on its way out. */
 typedef struct {
-    HkFunc *kernel;           /* in the caller's module */
+    HkModule *m;              /* the caller's module of kernel */
+    HkFunc *kernel;
     HkLowered low;
     HkCUnit unit;
+    HkChecks checks;          /* what the report records */
     HkBuiltUnit built;        /* a row built outside libhawk */
     HawkExportUnit pub;
 } Job;
@@ -38,12 +40,17 @@ typedef struct {
 /* What every job of one export shares. */
 typedef struct {
     HawkContext *ctx;
-    HkModule *m;
+    HkModule *const *ms;         /* the modules exported together */
+    uint32_t nms;
     const HawkExportOptions *opts;
     const HkTarget *target;
     const char *dir;
     const char **keys, **vals;   /* the profile, target=<row id> last */
     uint32_t nopts;
+    /* the runtime unit of the output directory (C rows) */
+    HkRuntime rt;
+    const char *rt_h_name, *rt_c_name;   /* HK_RUNTIME_BASE and the row's suffixes */
+    const char *rt_h_text, *rt_c_text;   /* rt_c_text NULL: no source */
 } Export;
 
 void hawk_export_options_init(HawkExportOptions *opts)
@@ -123,27 +130,41 @@ static const char *kernel_names(HkArena *a, const HkModule *m)
     return b.len ? hk_buf_cstr(&b) : "none";
 }
 
-/* The jobs: the kernel named name, or every kernel in module order.
- * NULL after a diagnostic (an unknown name, a module without kernels). */
+/* The jobs: the kernel named name, or every kernel, in module order.
+ * NULL after a diagnostic (an unknown name, modules without kernels). */
 static Job *pick_kernels(Export *x, const char *name, uint32_t *n)
 {
-    HkModule *m = x->m;
     HkArena *a = x->ctx->arena;
-    Job *jobs = hk_alloc(a, (m->nfuncs ? m->nfuncs : 1) * sizeof *jobs);
+    uint32_t cap = 1;
+    for (uint32_t k = 0; k < x->nms; k++)
+        cap += x->ms[k]->nfuncs;
+    Job *jobs = hk_alloc(a, cap * sizeof *jobs);
     *n = 0;
-    for (uint32_t i = 0; i < m->nfuncs; i++)
-        if (m->funcs[i]->is_kernel &&
-            (name == NULL || strcmp(m->funcs[i]->name, name) == 0))
-            jobs[(*n)++].kernel = m->funcs[i];
+    for (uint32_t k = 0; k < x->nms; k++) {
+        HkModule *m = x->ms[k];
+        for (uint32_t i = 0; i < m->nfuncs; i++)
+            if (m->funcs[i]->is_kernel &&
+                (name == NULL || strcmp(m->funcs[i]->name, name) == 0)) {
+                jobs[*n].m = m;
+                jobs[(*n)++].kernel = m->funcs[i];
+            }
+    }
     if (*n > 0)
         return jobs;
+    HkBuf where, names;
+    hk_buf_init(&where, a);
+    hk_buf_init(&names, a);
+    for (uint32_t k = 0; k < x->nms; k++) {
+        hk_buf_printf(&where, "%s'%s'", k ? ", " : "", x->ms[k]->src.name);
+        hk_buf_printf(&names, "%s%s", k ? "; " : "", kernel_names(a, x->ms[k]));
+    }
     if (name != NULL)
         hk_error(&x->ctx->diags, NULL, noloc,
-                 "unknown kernel '%s'; kernels in '%s': %s", name,
-                 m->src.name, kernel_names(a, m));
+                 "unknown kernel '%s'; kernels in %s: %s", name,
+                 hk_buf_cstr(&where), hk_buf_cstr(&names));
     else
-        hk_error(&x->ctx->diags, NULL, noloc, "'%s' has no kernel to export",
-                 m->src.name);
+        hk_error(&x->ctx->diags, NULL, noloc, "%s %s no kernel to export",
+                 hk_buf_cstr(&where), x->nms > 1 ? "have" : "has");
     return NULL;
 }
 
@@ -169,7 +190,7 @@ static void profile_options(Export *x)
 static int check_profile(Export *x)
 {
     HkProfile p;
-    return hk_lower_options(x->ctx, x->m, x->keys, x->vals, x->nopts, &p)
+    return hk_lower_options(x->ctx, x->ms[0], x->keys, x->vals, x->nopts, &p)
                != NULL ? 0 : -1;
 }
 
@@ -183,12 +204,12 @@ static int audit(Export *x, Job *j)
     HkAuditHits hits;
     memset(&hits, 0, sizeof hits);
     if (hk_audit_unit(a, j->pub.c_name, j->unit.c_text, j->pub.h_name,
-                      j->unit.h_text, &hits) == 0)
+                      j->unit.h_text, x->rt_h_name, &hits) == 0)
         return 0;
     for (uint32_t k = 0; k < hits.n; k++) {
         const HkAuditHit *h = &hits.hits[k];
         const char *kind = hk_audit_names[h->kind];
-        HkDiag *d = hk_error(&x->ctx->diags, &x->m->src, j->kernel->loc,
+        HkDiag *d = hk_error(&x->ctx->diags, &j->m->src, j->kernel->loc,
                              "'%s': the %s target refuses line %u under "
                              "audit.%s: %s",
                              j->kernel->name, x->target->display, h->line,
@@ -218,7 +239,7 @@ static int render_built(Export *x, Job *j)
     double t0 = now();
     name_files(x, j);
     int want_ir = x->opts->emit_llvm || x->opts->print_only;
-    if (hk_lower(x->ctx, x->m, j->kernel, x->keys, x->vals, x->nopts,
+    if (hk_lower(x->ctx, j->m, j->kernel, x->keys, x->vals, x->nopts,
                  &j->low) != 0 ||
         x->opts->llvm_writer->write(a, &j->low, want_ir, &j->built,
                                     &x->ctx->diags) != 0)
@@ -235,7 +256,7 @@ static int render(Export *x, Job *j)
     double t0 = now();
     name_files(x, j);
     j->pub.report_name = hk_asprintf(a, "%s.embedded.json", j->kernel->name);
-    if (hk_lower(x->ctx, x->m, j->kernel, x->keys, x->vals, x->nopts,
+    if (hk_lower(x->ctx, j->m, j->kernel, x->keys, x->vals, x->nopts,
                  &j->low) != 0 ||
         hk_cwriter(a, &j->low, &j->unit, &x->ctx->diags) != 0)
         return -1;
@@ -353,30 +374,143 @@ static const char *report_text(HkArena *a, const Job *j, const HkChecks *c)
     return s;
 }
 
-/* Writes j's files, checks them, writes the report; 0, or -1. */
-static int emit(Export *x, Job *j)
+/* Hands the runtime unit to on_runtime. */
+static void runtime_done(Export *x)
+{
+    if (x->opts->on_runtime == NULL)
+        return;
+    HawkExportUnit u;
+    memset(&u, 0, sizeof u);
+    u.c_name = x->rt_c_name;
+    u.h_name = x->rt_h_name;
+    u.c_text = x->rt_c_text;
+    u.h_text = x->rt_h_text;
+    x->opts->on_runtime(x->opts->user, &u);
+}
+
+/* Writes the runtime's header and source whole (removing a source an
+ * earlier export left when no unit calls a runtime function now). */
+static int emit_runtime(Export *x)
+{
+    if (write_text(x, x->rt_h_name, x->rt_h_text) != 0)
+        return -1;
+    if (x->rt_c_text != NULL)
+        return write_text(x, x->rt_c_name, x->rt_c_text);
+    const char *path = in_dir(x->ctx->arena, x->dir, x->rt_c_name);
+    if (unlink(path) == 0 || errno == ENOENT)
+        return 0;
+    hk_error(&x->ctx->diags, NULL, noloc, "cannot remove '%s': %s", path,
+             strerror(errno));
+    return -1;
+}
+
+/* Writes j's .c and .h (after removing its stale report); 0, or -1. */
+static int emit_files(Export *x, Job *j)
+{
+    double t0 = now();
+    int rc = remove_stale_report(x, j) != 0 ||
+             write_text(x, j->pub.c_name, j->unit.c_text) != 0 ||
+             write_text(x, j->pub.h_name, j->unit.h_text) != 0
+                 ? -1
+                 : 0;
+    j->pub.hawk_seconds += now() - t0;
+    return rc;
+}
+
+/* The compiler checks of j's unit, with the runtime unit's source. */
+static int compile_unit(Export *x, Job *j)
+{
+    double t0 = now();
+    const char *files[] = {j->pub.c_name, x->rt_c_text ? x->rt_c_name : NULL,
+                           NULL};
+    int rc = x->opts->checker->compile(x->ctx->arena, x->dir, files,
+                                       j->kernel->name, &j->low.profile,
+                                       &j->checks, &x->ctx->diags, &j->m->src,
+                                       j->kernel->loc);
+    j->pub.check_seconds += now() - t0;
+    return rc;
+}
+
+/* cppcheck over every unit of the directory and the runtime unit
+ * together, once; each job's report records the run, and each job is
+ * charged an equal share of its time. */
+static int analyse_units(Export *x, Job *jobs, uint32_t n)
 {
     HkArena *a = x->ctx->arena;
     double t0 = now();
-    if (remove_stale_report(x, j) != 0 ||
-        write_text(x, j->pub.c_name, j->unit.c_text) != 0 ||
-        write_text(x, j->pub.h_name, j->unit.h_text) != 0)
-        return -1;
-    double t1 = now();
-    HkChecks checks;
-    memset(&checks, 0, sizeof checks);
-    if (!x->opts->check)
-        checks_not_run(a, &checks);
-    else if (x->opts->checker->run(a, x->dir, j->pub.c_name, j->pub.h_name,
-                                   &j->low.profile, &checks, &x->ctx->diags,
-                                   &x->m->src, j->kernel->loc) != 0)
-        return -1;
-    double t2 = now();
-    j->pub.check_seconds = t2 - t1;
-    j->pub.report_text = report_text(a, j, &checks);
-    int rc = write_text(x, j->pub.report_name, j->pub.report_text);
-    j->pub.hawk_seconds += (t1 - t0) + (now() - t2);
+    const char **files = hk_alloc(a, (x->rt.nunits + 2u) * sizeof *files);
+    uint32_t nf = 0;
+    for (uint32_t k = 0; k < x->rt.nunits; k++)
+        files[nf++] = hk_asprintf(a, "%s%s", x->rt.units[k].kernel,
+                                  x->target->source);
+    if (x->rt_c_text != NULL)
+        files[nf++] = x->rt_c_name;
+    files[nf] = NULL;
+    HkBuf what;
+    hk_buf_init(&what, a);
+    for (uint32_t k = 0; k < n; k++)
+        hk_buf_printf(&what, "%s%s", k ? "', '" : "", jobs[k].kernel->name);
+    HkChecks run;
+    memset(&run, 0, sizeof run);
+    int rc = x->opts->checker->analyse(a, x->dir, files, hk_buf_cstr(&what),
+                                       &jobs[0].low.profile, &run,
+                                       &x->ctx->diags, &jobs[0].m->src,
+                                       jobs[0].kernel->loc);
+    double share = (now() - t0) / (double)n;
+    for (uint32_t k = 0; k < n; k++) {
+        HkChecks *c = &jobs[k].checks;
+        HkCheck *items = hk_alloc(a, (c->n + run.n + 1u) * sizeof *items);
+        if (c->n > 0)
+            memcpy(items, c->items, c->n * sizeof *items);
+        if (run.n > 0)
+            memcpy(items + c->n, run.items, run.n * sizeof *items);
+        c->items = items;
+        c->n += run.n;
+        c->failed |= run.failed;
+        jobs[k].pub.check_seconds += share;
+    }
     return rc;
+}
+
+/* Writes j's report; 0, or -1. */
+static int emit_report(Export *x, Job *j)
+{
+    double t0 = now();
+    j->pub.report_text = report_text(x->ctx->arena, j, &j->checks);
+    int rc = write_text(x, j->pub.report_name, j->pub.report_text);
+    j->pub.hawk_seconds += now() - t0;
+    return rc;
+}
+
+/* Phase 2 for C rows: the runtime unit, every unit's files, the checks
+ * (the compiler per unit, then cppcheck over the directory), the
+ * reports of the units whose checks passed; 0, or -1. */
+static int emit_c(Export *x, Job *jobs, uint32_t n)
+{
+    if (emit_runtime(x) != 0)
+        return -1;
+    int failed = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (emit_files(x, &jobs[k]) != 0)
+            return -1;
+    if (!x->opts->check) {
+        for (uint32_t k = 0; k < n; k++)
+            checks_not_run(x->ctx->arena, &jobs[k].checks);
+    } else {
+        for (uint32_t k = 0; k < n; k++)
+            failed |= compile_unit(x, &jobs[k]) != 0;
+        failed |= analyse_units(x, jobs, n) != 0;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        if (jobs[k].checks.failed || emit_report(x, &jobs[k]) != 0) {
+            failed = 1;
+            continue;
+        }
+        if (x->opts->on_unit != NULL)
+            x->opts->on_unit(x->opts->user, &jobs[k].pub);
+    }
+    runtime_done(x);
+    return failed ? -1 : 0;
 }
 
 /* ---- the export ----------------------------------------------------------- */
@@ -416,7 +550,15 @@ static int distinct_entries(Export *x, const Job *jobs, uint32_t n)
             continue;
         }
         const HkFunc *g = jobs[other].kernel;
-        hk_error(&x->ctx->diags, &x->m->src, f->loc,
+        failed = 1;
+        if (strcmp(f->name, g->name) == 0) {
+            hk_error(&x->ctx->diags, &jobs[k].m->src, f->loc,
+                     "'%s': a kernel of this name is also in '%s'; their "
+                     "units would be the same files",
+                     f->name, jobs[other].m->src.name);
+            continue;
+        }
+        hk_error(&x->ctx->diags, &jobs[k].m->src, f->loc,
                  "'%s': its entry '%s' and the entry '%s' of kernel '%s' "
                  "agree in their first 31 characters, which is all a C99 "
                  "linker must tell apart (MISRA C:2012 Rule 5.1); rename one "
@@ -427,7 +569,144 @@ static int distinct_entries(Export *x, const Job *jobs, uint32_t n)
     return failed ? -1 : 0;
 }
 
+/* ---- the runtime unit ------------------------------------------------------ */
+
+static int exported_now(const Job *jobs, uint32_t n, const char *kernel)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (strcmp(jobs[k].kernel->name, kernel) == 0)
+            return 1;
+    return 0;
+}
+
+/* MISRA C:2012 Rule 5.1 across exports: an entry of this export against
+ * the entries of the units an earlier export left in the directory (the
+ * kernels of this export among themselves: distinct_entries). */
+static int distinct_from_recorded(Export *x, const Job *jobs, uint32_t n)
+{
+    HkArena *a = x->ctx->arena;
+    HkSymtab *seen = hk_symtab_new(a);
+    for (uint32_t k = 0; k < x->rt.nunits; k++) {
+        const char *e = entry_of(a, x->target, x->rt.units[k].kernel);
+        hk_symtab_put(seen, e, strlen(e) < 31 ? strlen(e) : 31, k);
+    }
+    int failed = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const HkFunc *f = jobs[k].kernel;
+        const char *e = entry_of(a, x->target, f->name);
+        uint32_t other = hk_symtab_get(seen, e, strlen(e) < 31 ? strlen(e) : 31);
+        if (other == UINT32_MAX)
+            continue;
+        const char *g = x->rt.units[other].kernel;
+        hk_error(&x->ctx->diags, &jobs[k].m->src, f->loc,
+                 "'%s': its entry '%s' and the entry '%s' of kernel '%s', "
+                 "already exported to '%s', agree in their first 31 "
+                 "characters, which is all a C99 linker must tell apart "
+                 "(MISRA C:2012 Rule 5.1); rename one of the kernels",
+                 f->name, e, entry_of(a, x->target, g), g, x->dir);
+        failed = 1;
+    }
+    return failed ? -1 : 0;
+}
+
+/* "drag, kepler": the kernels rt serves other than kernel. */
+static const char *other_units(HkArena *a, const HkRuntime *rt,
+                               const char *kernel)
+{
+    HkBuf b;
+    hk_buf_init(&b, a);
+    for (uint32_t k = 0; k < rt->nunits; k++)
+        if (strcmp(rt->units[k].kernel, kernel) != 0)
+            hk_buf_printf(&b, "%s%s", b.len ? ", " : "", rt->units[k].kernel);
+    return hk_buf_cstr(&b);
+}
+
+/* The record of the directory's runtime, read back from its header
+ * without the units whose source is gone and the units this export
+ * rewrites; 0, or -1 with a diagnostic. */
+static int read_runtime(Export *x, const Job *jobs, uint32_t n)
+{
+    HkArena *a = x->ctx->arena;
+    const char *path = in_dir(a, x->dir, x->rt_h_name), *text, *why = NULL;
+    if (hk_read_whole(a, path, &text, &why) != 0) {
+        hk_error(&x->ctx->diags, NULL, noloc, "%s", why);
+        return -1;
+    }
+    if (text != NULL && hk_runtime_parse(a, text, &x->rt) != 0) {
+        hk_error(&x->ctx->diags, NULL, noloc,
+                 "'%s' is not a runtime header hawk wrote, and the export "
+                 "would overwrite it; export into another directory or "
+                 "remove it", path);
+        return -1;
+    }
+    for (uint32_t k = x->rt.nunits; k-- > 0;) {
+        const char *name = x->rt.units[k].kernel;
+        struct stat st;
+        if (exported_now(jobs, n, name) ||
+            stat(in_dir(a, x->dir, hk_asprintf(a, "%s%s", name,
+                                               x->target->source)),
+                 &st) != 0)
+            hk_runtime_drop(&x->rt, name);
+    }
+    if (x->rt.nunits == 0)
+        x->rt.float32 = -1;
+    return 0;
+}
+
+/* The runtime unit of the output directory: the units an earlier export
+ * left there and this export's, its texts written and audited in memory.
+ * 0, or -1 with a diagnostic: a foreign header in the way, units of two
+ * scalar modes, entries that clash, an audit hit. */
+static int plan_runtime(Export *x, Job *jobs, uint32_t n)
+{
+    HkArena *a = x->ctx->arena;
+    hk_runtime_init(&x->rt);
+    /* -print writes nothing: its runtime serves the printed units alone */
+    if (!x->opts->print_only &&
+        (read_runtime(x, jobs, n) != 0 ||
+         distinct_from_recorded(x, jobs, n) != 0))
+        return -1;
+    int failed = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        Job *j = &jobs[k];
+        int mode = x->rt.float32;
+        if (hk_runtime_add(a, &x->rt, j->kernel->name, j->low.float32,
+                           &j->unit) == 0)
+            continue;
+        hk_error(&x->ctx->diags, &j->m->src, j->kernel->loc,
+                 "'%s': a float%d unit cannot share '%s' with the float%d "
+                 "units %s of '%s' (the runtime defines one hawk_real_t); "
+                 "export it into another directory",
+                 j->kernel->name, j->low.float32 ? 32 : 64, x->rt_h_name,
+                 mode == 1 ? 32 : 64, other_units(a, &x->rt, j->kernel->name),
+                 x->dir);
+        failed = 1;
+    }
+    if (failed)
+        return -1;
+    hk_runtime_texts(a, &x->rt, x->rt_h_name, x->rt_c_name, &x->rt_h_text,
+                     &x->rt_c_text);
+    HkAuditHits hits;
+    memset(&hits, 0, sizeof hits);
+    if (hk_audit_unit(a, x->rt_c_name, x->rt_c_text ? x->rt_c_text : "",
+                      x->rt_h_name, x->rt_h_text, NULL, &hits) == 0)
+        return 0;
+    for (uint32_t k = 0; k < hits.n; k++)
+        hk_error(&x->ctx->diags, NULL, noloc,
+                 "the runtime unit '%s' fails audit.%s at line %u: %s "
+                 "(a hawk defect; please report it)",
+                 hits.hits[k].file, hk_audit_names[hits.hits[k].kind],
+                 hits.hits[k].line, hits.hits[k].text);
+    return -1;
+}
+
 int hawk_export(HawkContext *ctx, HawkModule *m, const HawkExportOptions *opts)
+{
+    return hawk_export_modules(ctx, &m, 1, opts);
+}
+
+int hawk_export_modules(HawkContext *ctx, HawkModule *const *ms, size_t nms,
+                        const HawkExportOptions *opts)
 {
     HawkExportOptions defaults;
     if (opts == NULL) {
@@ -435,8 +714,17 @@ int hawk_export(HawkContext *ctx, HawkModule *m, const HawkExportOptions *opts)
         opts = &defaults;
     }
     const char *dir = opts->out_dir;
-    Export x = {ctx, m, opts, NULL, dir != NULL && *dir ? dir : ".",
-                NULL, NULL, 0};
+    Export x;
+    memset(&x, 0, sizeof x);
+    x.ctx = ctx;
+    x.ms = ms;
+    x.nms = (uint32_t)nms;
+    x.opts = opts;
+    if (nms == 0 || nms > UINT32_MAX / 2) {
+        hk_error(&ctx->diags, NULL, noloc, "no module to export");
+        return -1;
+    }
+    x.dir = dir != NULL && *dir ? dir : ".";
     uint32_t n = 0;
     Job *jobs;
     if ((x.target = pick_target(ctx, opts->target, opts)) == NULL ||
@@ -453,25 +741,29 @@ int hawk_export(HawkContext *ctx, HawkModule *m, const HawkExportOptions *opts)
                  "turn check off");
         return -1;
     }
+    int is_c = x.target->writer_kind == HK_WRITER_C;
+    x.rt_h_name = hk_asprintf(ctx->arena, "%s%s", HK_RUNTIME_BASE,
+                              x.target->artifact);
+    x.rt_c_name = hk_asprintf(ctx->arena, "%s%s", HK_RUNTIME_BASE,
+                              x.target->source);
     int failed = 0;
     for (uint32_t k = 0; k < n; k++)
-        failed |= (x.target->writer_kind == HK_WRITER_C
-                       ? render(&x, &jobs[k])
-                       : render_built(&x, &jobs[k])) != 0;
-    if (failed)
+        failed |= (is_c ? render(&x, &jobs[k]) : render_built(&x, &jobs[k])) != 0;
+    if (failed || (is_c && plan_runtime(&x, jobs, n) != 0))
         return -1;
     if (!opts->print_only && make_dirs(ctx, x.dir) != 0)
         return -1;
+    if (is_c && !opts->print_only)
+        return emit_c(&x, jobs, n);
     for (uint32_t k = 0; k < n; k++) {
-        if (!opts->print_only &&
-            (x.target->writer_kind == HK_WRITER_C ? emit(&x, &jobs[k])
-                                                  : emit_built(&x, &jobs[k])) !=
-                0) {
+        if (!opts->print_only && emit_built(&x, &jobs[k]) != 0) {
             failed = 1;
             continue;
         }
         if (opts->on_unit != NULL)
             opts->on_unit(opts->user, &jobs[k].pub);
     }
+    if (is_c)
+        runtime_done(&x);
     return failed ? -1 : 0;
 }

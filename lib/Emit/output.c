@@ -71,3 +71,30 @@ int hk_write_whole(HkArena *a, const char *path, const char *data, size_t n,
     *why = hk_asprintf(a, "cannot write '%s': %s", path, strerror(err));
     return -1;
 }
+
+int hk_read_whole(HkArena *a, const char *path, const char **text,
+                  const char **why)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        *text = NULL;
+        if (errno == ENOENT)
+            return 0;
+        *why = hk_asprintf(a, "cannot read '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    HkBuf b;
+    hk_buf_init(&b, a);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        hk_buf_put(&b, chunk, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        *why = hk_asprintf(a, "cannot read '%s'", path);
+        return -1;
+    }
+    *text = hk_buf_cstr(&b);
+    return 0;
+}

@@ -281,19 +281,21 @@ static const struct {
     const char *rule, *category, *reason;
 } deviation_table[] = {
     {"misra-c2012-8.7", "advisory",
-     "cppcheck analyses one translation unit; the entry function and its "
-     "args struct are the unit's API, referenced from the consumer's unit, "
-     "so the single-unit heuristic cannot see the reference"},
+     "cppcheck analyses the units of the output directory, not the "
+     "firmware; the entry function and its args struct are the unit's API, "
+     "referenced from the consumer's unit, which the check cannot see, and "
+     "a runtime function one unit calls is still defined once, in the "
+     "runtime unit every unit shares"},
     {"misra-c2012-9.3", "required",
      "a checker false positive: the addon reads a function-call initialiser "
      "of a struct with an array member as a partial brace initialiser. The "
      "emitted C has no brace initialiser, and the text audit (audit.init) "
      "refuses any = { in the .c, so the suppression cannot hide a real one"},
     {"misra-c2012-2.3", "advisory",
-     "the HAWK_EMBEDDED_TYPES block is the same text in every hawk header of "
-     "a build; a unit that reads no integer still declares hawk_int_t for "
-     "the units beside it, and the C11 size assert that uses it is compiled "
-     "out under the C99 the checker analyses"},
+     "hawk_runtime.h declares the shared types once for every unit of the "
+     "directory; a directory whose units read no integer still declares "
+     "hawk_int_t, and the C11 size assert that uses it is compiled out "
+     "under the C99 the checker analyses"},
 };
 
 #define NOTE_FLOAT_EQUALITY                                                   \

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
     HkAuditHits hits = {0, 0, NULL};
     uint32_t n = hk_audit_unit(a, base_name(argv[1]), c_text,
                                argc == 3 ? base_name(argv[2]) : NULL, h_text,
-                               &hits);
+                               "hawk_runtime.h", &hits);
     for (uint32_t i = 0; i < hits.n; i++)
         printf("%s:%u: audit.%s: %s\n", hits.hits[i].file, hits.hits[i].line,
                hk_audit_names[hits.hits[i].kind], hits.hits[i].text);

@@ -1,9 +1,10 @@
 /* checks.c -- hawk-capi-checks: runs the toolchain checks
- * (lib/Emit/checks.c) on a .c and .h already in a directory, the way the C
- * target runs them after writing a unit, and prints what the report
- * records of each check.
+ * (lib/Driver/checks.c) on .c files already in a directory, the way the C
+ * target runs them after writing its units: the compiler over the files,
+ * then cppcheck over them together; prints what the report records of
+ * each check.
  *
- *   hawk-capi-checks [-require-cppcheck] DIR NAME.c NAME.h
+ *   hawk-capi-checks [-require-cppcheck] DIR NAME.c [OTHER.c...]
  *
  * Prints, per check in the order run, "check <name>: <status>" and its
  * command, tool, version, skip reason and output lines; then the
@@ -40,8 +41,9 @@ static void print_check(const HkCheck *k)
 int main(int argc, char **argv)
 {
     int require = argc > 1 && strcmp(argv[1], "-require-cppcheck") == 0;
-    if (argc != 4 + require) {
-        fputs("usage: " TOOL " [-require-cppcheck] DIR NAME.c NAME.h\n", stderr);
+    if (argc < 3 + require) {
+        fputs("usage: " TOOL " [-require-cppcheck] DIR NAME.c [OTHER.c...]\n",
+              stderr);
         return 2;
     }
     const char *dir = argv[1 + require], *c_path = argv[2 + require];
@@ -58,8 +60,12 @@ int main(int argc, char **argv)
     p.require_cppcheck = require;
     p.c_std = 99;
     HkChecks out;
-    int rc = hk_run_checks(a, dir, c_path, argv[3 + require], &p, &out,
-                           &ctx->diags, &src, loc);
+    memset(&out, 0, sizeof out);
+    const char *const *files = (const char *const *)argv + 2 + require;
+    int rc = hk_run_compile(a, dir, files, name, &p, &out, &ctx->diags, &src,
+                            loc);
+    rc |= hk_run_cppcheck(a, dir, files, name, &p, &out, &ctx->diags, &src,
+                          loc);
     for (uint32_t i = 0; i < out.n; i++)
         print_check(&out.items[i]);
     printf("failed: %d\n", out.failed);

@@ -75,7 +75,7 @@ int main(int argc, char **argv)
         lines_with(u.h_text, "_emb");
         HkAuditHits hits = {0, 0, NULL};
         uint32_t n = hk_audit_unit(ctx->arena, c_name, u.c_text, h_name,
-                                   u.h_text, &hits);
+                                   u.h_text, "hawk_runtime_emb.h", &hits);
         printf("audit: %u hits\n", n);
         for (uint32_t i = 0; i < hits.n; i++)
             printf("  %s:%u: audit.%s: %s\n", hits.hits[i].file,

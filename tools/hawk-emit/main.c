@@ -1,5 +1,6 @@
-/* main.c -- hawk-emit: read each HIR input, verify it, export its kernels
- * through a target (hawk_export), print the diagnostics.  Exit status 0 on success,
+/* main.c -- hawk-emit: read each HIR input, verify it, export the kernels
+ * of all of them through a target as one export (hawk_export_modules),
+ * print the diagnostics.  Exit status 0 on success,
  * 1 on any error. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ static void on_unit(void *user, const HawkExportUnit *u)
         if (u->c_text != NULL)
             printf("==> %s <==\n%s", u->c_name, u->c_text);
     }
-    if (r->cfg->time)
+    if (r->cfg->time && u->kernel != NULL)
         fprintf(stderr, "%s: %s: hawk %.4f s, checks %.4f s\n", EMIT_TOOL,
                 u->kernel, u->hawk_seconds, u->check_seconds);
     r->hawk_seconds += u->hawk_seconds;
@@ -134,51 +135,59 @@ static int has_kernel(HawkModule *m, const char *name)
     return 0;
 }
 
-/* Parses, verifies and exports one input in ctx; 0, or 1 after
- * diagnostics. */
-static int run_input(const EmitConfig *cfg, HawkContext *ctx,
-                     const char *name, int many, Exported *done,
-                     size_t *seen, EmitRun *r)
+/* Parses and verifies one input in ctx and claims its kernels' names;
+ * the module to export, or NULL (after diagnostics, or when the input
+ * holds no kernel -kernel names while other inputs may). */
+static HawkModule *read_input(const EmitConfig *cfg, HawkContext *ctx,
+                              const char *name, int many, Exported *done,
+                              size_t *seen, ToolBuf *in, int *rc)
 {
-    ToolBuf in = {0};
-    if (tool_read_file(EMIT_TOOL, name, &in) != 0) {
-        tool_buf_free(&in);
-        return 1;
+    if (tool_read_file(EMIT_TOOL, name, in) != 0) {
+        *rc = 1;
+        return NULL;
     }
-    HawkModule *m = hawk_parse(ctx, name, in.data, in.len);
-    int rc = m == NULL || hawk_verify(ctx, m) != 0;
-    if (rc == 0 && many && cfg->kernel != NULL &&
-        !has_kernel(m, cfg->kernel)) {
-        /* another input may hold it (alone, hawk_export names the ones
-         * this input has) */
-    } else if (rc == 0) {
-        rc = claim_names(cfg, ctx, m, name, done, seen);
-        if (rc == 0) {
-            HawkExportOptions o;
-            hawk_export_options_init(&o);
-            o.target = cfg->target;
-            o.out_dir = cfg->out_dir;
-            o.kernel = cfg->kernel;
-            o.opt_keys = cfg->profile.keys;
-            o.opt_vals = cfg->profile.vals;
-            o.nopts = cfg->profile.n;
-            o.check = !cfg->no_check;
-            o.checker = hk_driver_checker();
-            o.print_only = cfg->print;
-            o.on_unit = on_unit;
-            o.user = r;
-            o.llvm_writer = hk_host_writer(); /* rows whose writer is LLVM's */
-            o.emit_llvm = cfg->emit_llvm;
-            rc = hawk_export(ctx, m, &o) != 0;
-        }
+    HawkModule *m = hawk_parse(ctx, name, in->data, in->len);
+    if (m == NULL || hawk_verify(ctx, m) != 0) {
+        *rc = 1;
+        return NULL;
     }
-    tool_print_diags(EMIT_TOOL, ctx, 0);
-    tool_buf_free(&in);
-    return rc;
+    /* another input may hold the kernel (alone, hawk_export names the
+     * ones this input has) */
+    if (many && cfg->kernel != NULL && !has_kernel(m, cfg->kernel))
+        return NULL;
+    if (claim_names(cfg, ctx, m, name, done, seen) != 0) {
+        *rc = 1;
+        return NULL;
+    }
+    return m;
 }
 
-/* Every input in order, each in a context of its own; a failing one does
- * not stop the others. */
+/* Exports ms as one export (one runtime unit, one cppcheck run); 0, or 1
+ * after diagnostics. */
+static int export_all(const EmitConfig *cfg, HawkContext *ctx,
+                      HawkModule **ms, size_t n, EmitRun *r)
+{
+    HawkExportOptions o;
+    hawk_export_options_init(&o);
+    o.target = cfg->target;
+    o.out_dir = cfg->out_dir;
+    o.kernel = cfg->kernel;
+    o.opt_keys = cfg->profile.keys;
+    o.opt_vals = cfg->profile.vals;
+    o.nopts = cfg->profile.n;
+    o.check = !cfg->no_check;
+    o.checker = hk_driver_checker();
+    o.print_only = cfg->print;
+    o.on_unit = on_unit;
+    o.on_runtime = on_unit;
+    o.user = r;
+    o.llvm_writer = hk_host_writer(); /* rows whose writer is LLVM's */
+    o.emit_llvm = cfg->emit_llvm;
+    return hawk_export_modules(ctx, ms, n, &o) != 0;
+}
+
+/* Every input in order, in one context: an input that does not parse or
+ * verify is reported and left out, the others are exported together. */
 static int run(const EmitConfig *cfg)
 {
     static const char *const stdin_only[] = {"-"};
@@ -186,15 +195,27 @@ static int run(const EmitConfig *cfg)
     size_t n = cfg->inputs.n ? cfg->inputs.n : 1;
     Exported done = {0};
     EmitRun r = {cfg, 0, 0};
-    size_t seen = 0;
+    size_t seen = 0, nms = 0, printed = 0;
     int rc = 0;
-    for (size_t k = 0; k < n; k++) {
-        HawkContext *ctx = hawk_context_create();
-        rc |= ctx == NULL ? tool_error(EMIT_TOOL, "out of memory")
-                          : run_input(cfg, ctx, inputs[k], n > 1, &done,
-                                      &seen, &r);
-        hawk_context_destroy(ctx);
+    HawkContext *ctx = hawk_context_create();
+    HawkModule **ms = calloc(n, sizeof *ms);
+    ToolBuf *bufs = calloc(n, sizeof *bufs);
+    if (ctx == NULL || ms == NULL || bufs == NULL) {
+        rc = tool_error(EMIT_TOOL, "out of memory");
+        n = 0;
     }
+    for (size_t k = 0; k < n; k++) {
+        HawkModule *m = read_input(cfg, ctx, inputs[k], n > 1, &done, &seen,
+                                   &bufs[k], &rc);
+        if (m != NULL)
+            ms[nms++] = m;
+        tool_print_diags(EMIT_TOOL, ctx, printed);
+        printed = hawk_diag_count(ctx);
+    }
+    if (nms > 0)
+        rc |= export_all(cfg, ctx, ms, nms, &r);
+    if (ctx != NULL)
+        tool_print_diags(EMIT_TOOL, ctx, printed);
     if (rc == 0 && seen == 0 && cfg->kernel != NULL)
         rc = tool_error(EMIT_TOOL, "no kernel named '%s' in any of the "
                                    "inputs",
@@ -202,6 +223,11 @@ static int run(const EmitConfig *cfg)
     if (cfg->time)
         fprintf(stderr, "%s: total: hawk %.4f s, checks %.4f s\n", EMIT_TOOL,
                 r.hawk_seconds, r.check_seconds);
+    for (size_t k = 0; k < n; k++)
+        tool_buf_free(&bufs[k]);
+    free(bufs);
+    free(ms);
+    hawk_context_destroy(ctx);
     for (size_t k = 0; k < done.n; k++)
         free((void *)done.names[k]);
     free(done.names);

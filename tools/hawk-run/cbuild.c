@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cruntime.h"
 #include "run.h"
 #include "tool_io.h"
 #include "tool_opts.h"
@@ -25,13 +26,15 @@ static const char *const base_flags[] = {
 typedef struct {
     const char *dir;          /* the mkdtemp directory */
     const char *c, *h, *so;   /* "<name>.c", "<name>.h", "<name>.so" */
+    const char *rt_c, *rt_h;  /* the runtime unit's files, as the row names them */
+    const char *rt_c_text, *rt_h_text;  /* rt_c_text NULL: no source */
 } BuildDir;
 
 /* Removes whatever of b's files exist, then the directory. */
 static void remove_dir(HkArena *a, const BuildDir *b)
 {
-    const char *files[] = {b->c, b->h, b->so};
-    for (size_t k = 0; k < 3; k++)
+    const char *files[] = {b->c, b->h, b->so, b->rt_c, b->rt_h};
+    for (size_t k = 0; k < 5; k++)
         (void)unlink(hk_asprintf(a, "%s/%s", b->dir, files[k]));
     (void)rmdir(b->dir);
 }
@@ -49,17 +52,40 @@ static int make_dir(HkArena *a, const char *kernel, BuildDir *b)
     return 0;
 }
 
-/* Writes the .c and .h texts of u into b. */
+/* Writes text to b's file name; 0, or -1 with *why. */
+static int write_one(HkArena *a, const BuildDir *b, const char *name,
+                     const char *text, const char **why)
+{
+    return hk_write_whole(a, hk_asprintf(a, "%s/%s", b->dir, name), text,
+                          strlen(text), why);
+}
+
+/* Writes the .c and .h texts of u and the runtime unit into b. */
 static int write_unit(HkArena *a, const char *kernel, const BuildDir *b,
                       const HkCUnit *u)
 {
     const char *why;
-    if (hk_write_whole(a, hk_asprintf(a, "%s/%s", b->dir, b->c), u->c_text,
-                       strlen(u->c_text), &why) != 0 ||
-        hk_write_whole(a, hk_asprintf(a, "%s/%s", b->dir, b->h), u->h_text,
-                       strlen(u->h_text), &why) != 0)
+    if (write_one(a, b, b->c, u->c_text, &why) != 0 ||
+        write_one(a, b, b->h, u->h_text, &why) != 0 ||
+        write_one(a, b, b->rt_h, b->rt_h_text, &why) != 0 ||
+        (b->rt_c_text != NULL &&
+         write_one(a, b, b->rt_c, b->rt_c_text, &why) != 0))
         return tool_error(RUN_TOOL, "'%s': %s", kernel, why);
     return 0;
+}
+
+/* The runtime unit of l's unit alone (cruntime.h), into b. */
+static void runtime_of(HkArena *a, const HkLowered *l, const HkCUnit *u,
+                       BuildDir *b)
+{
+    HkRuntime rt;
+    hk_runtime_init(&rt);
+    b->rt_c = hk_asprintf(a, "%s%s", HK_RUNTIME_BASE, l->profile.target->source);
+    b->rt_h = hk_asprintf(a, "%s%s", HK_RUNTIME_BASE,
+                          l->profile.target->artifact);
+    if (hk_runtime_add(a, &rt, l->kernel->name, l->float32, u) != 0)
+        hk_unreachable();  /* an empty runtime takes either mode */
+    hk_runtime_texts(a, &rt, b->rt_h, b->rt_c, &b->rt_h_text, &b->rt_c_text);
 }
 
 /* The compiler's argv: cc, the base flags, the unit's flags, cflags split
@@ -72,7 +98,7 @@ static const char **compile_argv(HkArena *a, const char *cc,
     size_t nwords = cflags ? strlen(cflags) / 2 + 1 : 0;
     size_t nbase = sizeof base_flags / sizeof base_flags[0];
     const char **argv =
-        hk_alloc(a, (nbase + u->ncflags + nwords + 6) * sizeof *argv);
+        hk_alloc(a, (nbase + u->ncflags + nwords + 7) * sizeof *argv);
     size_t n = 0;
     argv[n++] = cc;
     for (size_t k = 0; k < nbase; k++)
@@ -89,6 +115,8 @@ static const char **compile_argv(HkArena *a, const char *cc,
     argv[n++] = "-o";
     argv[n++] = b->so;
     argv[n++] = b->c;
+    if (b->rt_c_text != NULL)
+        argv[n++] = b->rt_c;
     argv[n++] = "-lm";
     argv[n] = NULL;
     return argv;
@@ -176,7 +204,8 @@ int cbuild_load(HawkContext *ctx, const HkLowered *l, const char *cflags,
         return 1;
     hk_cheader(a, l, &u);
     BuildDir b = {NULL, hk_unit_source_name(a, l), hk_unit_header_name(a, l),
-                  hk_asprintf(a, "%s.so", kernel)};
+                  hk_asprintf(a, "%s.so", kernel), NULL, NULL, NULL, NULL};
+    runtime_of(a, l, &u, &b);
     if (make_dir(a, kernel, &b) != 0)
         return 1;
     const char *command = "";

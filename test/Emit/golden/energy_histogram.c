@@ -14,40 +14,6 @@ _Static_assert(sizeof(hawk_real_t) == 8U, "energy_histogram.c: hawk_real_t is no
 _Static_assert(sizeof(hawk_int_t) == 8U, "energy_histogram.c: hawk_int_t is not 64-bit");
 #endif
 
-/* The index k held to [0, len - 1] (LangRef "Index clamping"): no
- * index the kernel computes reads or writes outside its plane.  The
- * entry has checked len >= 1. */
-static int64_t hawk_clamp_index(int64_t k, int64_t len)
-{
-    int64_t r;
-    if (k < INT64_C(0)) {
-        r = INT64_C(0);
-    } else if (k >= len) {
-        r = len - INT64_C(1);
-    } else {
-        r = k;
-    }
-    return r;
-}
-
-/* fptosi (LangRef): truncation toward zero; NaN gives 0 and a value
- * outside the range saturates, where C leaves the conversion
- * undefined. */
-static int64_t hawk_f64_to_i64(hawk_real_t x)
-{
-    int64_t r;
-    if (isnan(x) != 0) {
-        r = INT64_C(0);
-    } else if (x >= 9223372036854775808.0) {
-        r = INT64_MAX;
-    } else if (x < -9223372036854775808.0) {
-        r = -INT64_MAX - INT64_C(1);
-    } else {
-        r = (int64_t)x;
-    }
-    return r;
-}
-
 /* One sample of energy_histogram: the kernel's body, in the order it is written. */
 static void energy_histogram_sample(const energy_histogram_args_t* args, int64_t i, int64_t n_samples)
 {

@@ -17,23 +17,6 @@ _Static_assert(sizeof(hawk_real_t) == 8U, "haversine.c: hawk_real_t is not the 6
 _Static_assert(sizeof(hawk_int_t) == 8U, "haversine.c: hawk_int_t is not 64-bit");
 #endif
 
-/* minimum (LangRef): NaN when either operand is NaN (the first one),
- * else a < b ? a : b, so minimum(-0.0, +0.0) is +0.0. */
-static hawk_real_t hawk_f64_min(hawk_real_t a, hawk_real_t b)
-{
-    hawk_real_t r;
-    if (isnan(a) != 0) {
-        r = a;
-    } else if (isnan(b) != 0) {
-        r = b;
-    } else if (a < b) {
-        r = a;
-    } else {
-        r = b;
-    }
-    return r;
-}
-
 /* One sample of haversine: the kernel's body, in the order it is written. */
 static void haversine_sample(const haversine_args_t* args, int64_t i, int64_t n_samples)
 {

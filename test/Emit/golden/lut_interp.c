@@ -14,48 +14,6 @@ _Static_assert(sizeof(hawk_real_t) == 8U, "lut_interp.c: hawk_real_t is not the 
 _Static_assert(sizeof(hawk_int_t) == 8U, "lut_interp.c: hawk_int_t is not 64-bit");
 #endif
 
-/* The index k held to [0, len - 1] (LangRef "Index clamping"): no
- * index the kernel computes reads or writes outside its plane.  The
- * entry has checked len >= 1. */
-static int64_t hawk_clamp_index(int64_t k, int64_t len)
-{
-    int64_t r;
-    if (k < INT64_C(0)) {
-        r = INT64_C(0);
-    } else if (k >= len) {
-        r = len - INT64_C(1);
-    } else {
-        r = k;
-    }
-    return r;
-}
-
-/* Wrapping addition (LangRef): computed in the unsigned twin, where
- * overflow is defined, then read back as two's complement. */
-static int64_t hawk_i64_add(int64_t a, int64_t b)
-{
-    const uint64_t s = (uint64_t)a + (uint64_t)b;
-    return (int64_t)s;
-}
-
-/* fptosi (LangRef): truncation toward zero; NaN gives 0 and a value
- * outside the range saturates, where C leaves the conversion
- * undefined. */
-static int64_t hawk_f64_to_i64(hawk_real_t x)
-{
-    int64_t r;
-    if (isnan(x) != 0) {
-        r = INT64_C(0);
-    } else if (x >= 9223372036854775808.0) {
-        r = INT64_MAX;
-    } else if (x < -9223372036854775808.0) {
-        r = -INT64_MAX - INT64_C(1);
-    } else {
-        r = (int64_t)x;
-    }
-    return r;
-}
-
 /* One sample of lut_interp: the kernel's body, in the order it is written. */
 static void lut_interp_sample(const lut_interp_args_t* args, int64_t i)
 {

@@ -5,7 +5,6 @@
  * in the order the kernel states, as in the host build.
  * walk digest  5fef0a69d44a6b6ace5f32623d3949033e192750ad0b372dab65bc850b45311c
  */
-#include <math.h>
 #include <stdint.h>
 #include "pid.h"
 
@@ -13,40 +12,6 @@
 _Static_assert(sizeof(hawk_real_t) == 8U, "pid.c: hawk_real_t is not the 64-bit real of this unit");
 _Static_assert(sizeof(hawk_int_t) == 8U, "pid.c: hawk_int_t is not 64-bit");
 #endif
-
-/* minimum (LangRef): NaN when either operand is NaN (the first one),
- * else a < b ? a : b, so minimum(-0.0, +0.0) is +0.0. */
-static hawk_real_t hawk_f64_min(hawk_real_t a, hawk_real_t b)
-{
-    hawk_real_t r;
-    if (isnan(a) != 0) {
-        r = a;
-    } else if (isnan(b) != 0) {
-        r = b;
-    } else if (a < b) {
-        r = a;
-    } else {
-        r = b;
-    }
-    return r;
-}
-
-/* maximum (LangRef): NaN when either operand is NaN (the first one),
- * else a > b ? a : b. */
-static hawk_real_t hawk_f64_max(hawk_real_t a, hawk_real_t b)
-{
-    hawk_real_t r;
-    if (isnan(a) != 0) {
-        r = a;
-    } else if (isnan(b) != 0) {
-        r = b;
-    } else if (a > b) {
-        r = a;
-    } else {
-        r = b;
-    }
-    return r;
-}
 
 /* One sample of pid: the kernel's body, in the order it is written. */
 static void pid_sample(const pid_args_t* args, int64_t i)

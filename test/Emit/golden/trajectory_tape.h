@@ -36,13 +36,9 @@
 #define HAWK_TRAJECTORY_TAPE_H
 #include <stdint.h>
 #include <stddef.h>
-#ifndef HAWK_EMBEDDED_TYPES
-#define HAWK_EMBEDDED_TYPES 64
-typedef double  hawk_real_t;
-typedef int64_t hawk_int_t;
-typedef enum { HAWK_OK = 0, HAWK_E_NULL = 1, HAWK_E_RANGE = 2 } hawk_status_t;
-#elif HAWK_EMBEDDED_TYPES != 64
-#error "trajectory_tape.h: float64 unit; another hawk header in this build defined hawk_real_t at a different width"
+#include "hawk_runtime.h"
+#if HAWK_RUNTIME_REAL_BITS != 64
+#error "trajectory_tape.h: float64 unit; the hawk runtime header this build found is for another width"
 #endif
 typedef struct {
     hawk_real_t*       tape_track;  /* out     inout Matrix[16,2] SoA, pitch n_samples */

@@ -1,0 +1,314 @@
+/* cruntime.c -- the runtime unit of an output directory: hawk_runtime.h
+ * (the record of the units served, the shared types, one declaration per
+ * function) and hawk_runtime.c (one definition per function).
+ *
+ * The functions are chelpers.c's texts with external linkage: a unit
+ * calls them through the header, so a build linking several units
+ * carries one copy (a static copy per unit is MISRA C:2012 Rule 5.9).
+ * Functions appear in chelpers.c's fixed order and units in name order,
+ * so the same set of units gives the same bytes whatever the order of
+ * the exports that wrote them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cruntime.h"
+#include "cwriter.h"
+
+void hk_runtime_init(HkRuntime *rt)
+{
+    memset(rt, 0, sizeof *rt);
+    rt->float32 = -1;
+}
+
+/* The helper id of a function name, UINT32_MAX for none: one hash
+ * lookup in rt's table of every name, built on first use. */
+static uint32_t id_of(HkArena *a, HkRuntime *rt, const char *name, size_t n)
+{
+    if (rt->names == NULL) {
+        rt->names = hk_symtab_new(a);
+        for (uint32_t id = 0; id < HK_CH_COUNT; id++) {
+            const char *s = hk_ch_name(a, id);
+            hk_symtab_put(rt->names, s, strlen(s), id);
+        }
+    }
+    return hk_symtab_get(rt->names, name, n);
+}
+
+/* The entry of kernel, inserted in name order when it is new. */
+static HkRuntimeUnit *entry_of(HkArena *a, HkRuntime *rt, const char *kernel)
+{
+    uint32_t k = 0;
+    while (k < rt->nunits && strcmp(rt->units[k].kernel, kernel) < 0)
+        k++;
+    if (k < rt->nunits && strcmp(rt->units[k].kernel, kernel) == 0)
+        return &rt->units[k];
+    rt->units = hk_grow(a, rt->units, &rt->cap, rt->nunits + 1,
+                        sizeof *rt->units);
+    memmove(&rt->units[k + 1], &rt->units[k],
+            (rt->nunits - k) * sizeof *rt->units);
+    rt->nunits++;
+    rt->units[k].kernel = hk_strdup(a, kernel);
+    rt->units[k].uses = hk_alloc(a, HK_CH_COUNT);
+    return &rt->units[k];
+}
+
+void hk_runtime_drop(HkRuntime *rt, const char *kernel)
+{
+    for (uint32_t k = 0; k < rt->nunits; k++) {
+        if (strcmp(rt->units[k].kernel, kernel) != 0)
+            continue;
+        memmove(&rt->units[k], &rt->units[k + 1],
+                (rt->nunits - k - 1u) * sizeof *rt->units);
+        rt->nunits--;
+        return;
+    }
+}
+
+static void use_names(HkArena *a, HkRuntime *rt, uint8_t *uses, const char *const *names,
+                      uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t id = id_of(a, rt, names[k], strlen(names[k]));
+        if (id == UINT32_MAX)
+            hk_unreachable();  /* the writer names only its own functions */
+        uses[id] = 1;
+    }
+}
+
+int hk_runtime_add(HkArena *a, HkRuntime *rt, const char *kernel, int float32,
+                   const HkCUnit *u)
+{
+    int alone = rt->nunits == 1 && strcmp(rt->units[0].kernel, kernel) == 0;
+    if (rt->float32 >= 0 && rt->float32 != float32 && rt->nunits > 0 && !alone)
+        return -1;
+    rt->float32 = float32;
+    HkRuntimeUnit *e = entry_of(a, rt, kernel);
+    memset(e->uses, 0, HK_CH_COUNT);
+    use_names(a, rt, e->uses, u->helpers, u->nhelpers);
+    use_names(a, rt, e->uses, u->core, u->ncore);
+    return 0;
+}
+
+/* The union of every unit's functions. */
+static void union_of(const HkRuntime *rt, uint8_t *all)
+{
+    memset(all, 0, HK_CH_COUNT);
+    for (uint32_t k = 0; k < rt->nunits; k++)
+        for (uint32_t id = 0; id < HK_CH_COUNT; id++)
+            all[id] |= rt->units[k].uses[id];
+}
+
+int hk_runtime_has_functions(const HkRuntime *rt)
+{
+    uint8_t all[HK_CH_COUNT];
+    union_of(rt, all);
+    for (uint32_t id = 0; id < HK_CH_COUNT; id++)
+        if (all[id])
+            return 1;
+    return 0;
+}
+
+/* ---- the record in the header's comment ------------------------------------ */
+
+static const char mode_label[] = " * scalar mode  ";
+static const char unit_label[] = " *   unit ";
+static const char more_label[] = " *     ";
+
+/* The next line of *p (without its newline); advances *p. */
+static const char *next_line(HkArena *a, const char **p)
+{
+    const char *s = *p, *e = strchr(s, '\n');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    *p = e ? e + 1 : s + n;
+    return hk_strndup(a, s, n);
+}
+
+/* Marks the functions named by the words of s in uses; -1 for a word that
+ * names none. */
+static int parse_names(HkArena *a, HkRuntime *rt, const char *s,
+                       uint8_t *uses)
+{
+    while (*s != '\0') {
+        while (*s == ' ')
+            s++;
+        size_t n = strcspn(s, " ");
+        if (n == 0)
+            break;
+        uint32_t id = id_of(a, rt, s, n);
+        if (id == UINT32_MAX)
+            return -1;
+        uses[id] = 1;
+        s += n;
+    }
+    return 0;
+}
+
+int hk_runtime_parse(HkArena *a, const char *h_text, HkRuntime *rt)
+{
+    const char *p = h_text;
+    const char *first = next_line(a, &p);
+    if (strncmp(first, "/* " HK_RUNTIME_BASE, strlen("/* " HK_RUNTIME_BASE)) != 0)
+        return -1;
+    HkRuntimeUnit *cur = NULL;
+    while (*p != '\0') {
+        const char *line = next_line(a, &p);
+        if (strcmp(line, " */") == 0)
+            return rt->float32 >= 0 ? 0 : -1;
+        if (strncmp(line, mode_label, strlen(mode_label)) == 0) {
+            const char *m = line + strlen(mode_label);
+            if (strcmp(m, "float32") != 0 && strcmp(m, "float64") != 0)
+                return -1;
+            rt->float32 = strcmp(m, "float32") == 0;
+        } else if (strncmp(line, unit_label, strlen(unit_label)) == 0) {
+            const char *s = line + strlen(unit_label);
+            const char *colon = strchr(s, ':');
+            if (colon == NULL || colon == s)
+                return -1;
+            cur = entry_of(a, rt, hk_strndup(a, s, (size_t)(colon - s)));
+            if (parse_names(a, rt, colon + 1, cur->uses) != 0)
+                return -1;
+        } else if (cur != NULL &&
+                   strncmp(line, more_label, strlen(more_label)) == 0) {
+            if (parse_names(a, rt, line + strlen(more_label), cur->uses) != 0)
+                return -1;
+        }
+    }
+    return -1;
+}
+
+/* " *   unit drag: hawk_f64_min hawk_i64_add", wrapped at 76 columns. */
+static void unit_line(HkBuf *b, HkArena *a, const HkRuntimeUnit *u)
+{
+    hk_buf_printf(b, "%s%s:", unit_label, u->kernel);
+    size_t col = strlen(unit_label) + strlen(u->kernel) + 1u;
+    for (uint32_t id = 0; id < HK_CH_COUNT; id++) {
+        if (!u->uses[id])
+            continue;
+        const char *name = hk_ch_name(a, id);
+        if (col + 1u + strlen(name) > 76u) {
+            hk_buf_printf(b, "\n%s%s", more_label, name);
+            col = strlen(more_label) + strlen(name);
+            continue;
+        }
+        hk_buf_printf(b, " %s", name);
+        col += 1u + strlen(name);
+    }
+    hk_buf_puts(b, "\n");
+}
+
+/* ---- the texts ------------------------------------------------------------ */
+
+/* Function id's text with external linkage: the definition, or (decl)
+ * its contract comment and prototype. */
+static void extern_text(HkBuf *b, HkArena *a, uint32_t id, int float32,
+                        int decl)
+{
+    HkBuf t;
+    hk_buf_init(&t, a);
+    hk_ch_write(&t, id, float32);
+    const char *s = hk_buf_cstr(&t);
+    const char *sig = strstr(s, "\nstatic ");
+    if (sig == NULL)
+        hk_unreachable();  /* every chelpers.c text is a static function */
+    sig++;
+    const char *sig_end = strchr(sig, '\n');
+    hk_buf_put(b, s, (size_t)(sig - s));
+    const char *after = sig + strlen("static ");
+    if (decl) {
+        hk_buf_put(b, after, (size_t)(sig_end - after));
+        hk_buf_puts(b, ";\n");
+    } else {
+        hk_buf_puts(b, after);
+    }
+}
+
+static const char *header_text(HkArena *a, const HkRuntime *rt,
+                               const char *h_name, const char *c_name,
+                               const uint8_t *all)
+{
+    HkBuf b;
+    hk_buf_init(&b, a);
+    int bits = rt->float32 == 1 ? 32 : 64;
+    hk_buf_printf(&b, "/* %s -- generated by hawk %s; do not edit.\n",
+                  h_name, HAWK_VERSION);
+    hk_buf_puts(&b, " * What the hawk units of this directory share, defined "
+                    "once so that a build\n"
+                    " * linking them has one definition of each: the types "
+                    "and status codes");
+    if (hk_runtime_has_functions(rt))
+        hk_buf_printf(&b, ",\n * and the functions the units call, defined in "
+                          "%s\n * (link it with the units).\n",
+                      c_name);
+    else
+        hk_buf_puts(&b, ".\n * No unit calls a runtime function, so there is "
+                        "no source to link.\n");
+    unsigned idb = HK_IDB_BIT(EXACT_WIDTH) | HK_IDB_BIT(LAYOUT);
+    for (uint32_t id = 0; id < HK_CH_COUNT; id++)
+        if (all[id])
+            idb |= hk_ch_impl_defined(id) |
+                   (hk_ch_is_core(id) ? HK_IDB_BIT(IEEE_REALS) : 0u);
+    hk_idb_line(&b, " * ", idb);
+    hk_buf_printf(&b, "%sfloat%d\n", mode_label, bits);
+    hk_buf_puts(&b, " * UNITS, each with the runtime functions it calls:\n");
+    for (uint32_t k = 0; k < rt->nunits; k++)
+        unit_line(&b, a, &rt->units[k]);
+    hk_buf_puts(&b, " */\n");
+    hk_buf_printf(&b,
+        "#ifndef HAWK_RUNTIME_H\n"
+        "#define HAWK_RUNTIME_H\n"
+        "#include <stdint.h>\n"
+        "#define HAWK_RUNTIME_REAL_BITS %d\n"
+        "typedef %s hawk_real_t;\n"
+        "typedef int64_t hawk_int_t;\n"
+        "typedef enum { HAWK_OK = 0, HAWK_E_NULL = 1, HAWK_E_RANGE = 2 } "
+        "hawk_status_t;\n",
+        bits, bits == 32 ? "float  " : "double ");
+    for (uint32_t id = 0; id < HK_CH_COUNT; id++) {
+        if (!all[id])
+            continue;
+        hk_buf_puts(&b, "\n");
+        extern_text(&b, a, id, rt->float32 == 1, 1);
+    }
+    hk_buf_puts(&b, "\n#endif\n");
+    return hk_buf_cstr(&b);
+}
+
+static const char *source_text(HkArena *a, const HkRuntime *rt,
+                               const char *h_name, const char *c_name,
+                               const uint8_t *all)
+{
+    HkBuf b;
+    hk_buf_init(&b, a);
+    int math = 0;
+    for (uint32_t id = 0; id < HK_CH_COUNT; id++)
+        math |= all[id] && hk_ch_uses_math(id);
+    hk_buf_printf(&b, "/* %s -- generated by hawk %s; do not edit.\n"
+                      " * The functions %s declares, each giving LangRef's "
+                      "defined result\n"
+                      " * where C leaves the operation undefined or "
+                      "implementation-defined.\n */\n",
+                  c_name, HAWK_VERSION, h_name);
+    if (math)
+        hk_buf_puts(&b, "#include <math.h>\n");
+    hk_buf_printf(&b, "#include <stdint.h>\n#include \"%s\"\n", h_name);
+    for (uint32_t id = 0; id < HK_CH_COUNT; id++) {
+        if (!all[id])
+            continue;
+        hk_buf_puts(&b, "\n");
+        extern_text(&b, a, id, rt->float32 == 1, 0);
+    }
+    return hk_buf_cstr(&b);
+}
+
+void hk_runtime_texts(HkArena *a, const HkRuntime *rt, const char *h_name,
+                      const char *c_name, const char **h_text,
+                      const char **c_text)
+{
+    uint8_t all[HK_CH_COUNT];
+    union_of(rt, all);
+    *h_text = header_text(a, rt, h_name, c_name, all);
+    *c_text = hk_runtime_has_functions(rt)
+                  ? source_text(a, rt, h_name, c_name, all)
+                  : NULL;
+}

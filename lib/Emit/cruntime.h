@@ -1,0 +1,60 @@
+/* cruntime.h -- the runtime unit of an output directory (docs/EmbeddedC.md,
+ * "The runtime unit"): hawk_runtime.h and hawk_runtime.c, the one
+ * definition of what the C units written there share (the types, the
+ * status codes, the helpers and numerics-core functions they call), so a
+ * firmware build that links every unit of the directory has one of each
+ * (MISRA C:2012 Rules 5.6, 5.7, 5.9, 8.6).
+ *
+ * The header records the units it serves and the functions each calls;
+ * a later export into the same directory reads that record back and
+ * writes the union, so the runtime always serves every unit present.
+ */
+#ifndef HAWK_CRUNTIME_H
+#define HAWK_CRUNTIME_H
+
+#include "cunit.h"
+
+/* The file names, before the row's source and artifact suffixes. */
+#define HK_RUNTIME_BASE "hawk_runtime"
+
+/* One unit the runtime serves: its kernel and the runtime functions its
+ * .c calls (helper ids of chelpers.c, as flags). */
+typedef struct {
+    const char *kernel;
+    uint8_t *uses;
+} HkRuntimeUnit;
+
+typedef struct {
+    int float32;              /* the scalar mode of every unit; -1: none yet */
+    HkRuntimeUnit *units;     /* sorted by kernel name */
+    uint32_t nunits, cap;
+    HkSymtab *names;          /* function name -> helper id, built lazily */
+} HkRuntime;
+
+void hk_runtime_init(HkRuntime *rt);
+
+/* Reads the record of a runtime header text written by hk_runtime_texts
+ * into rt (which must be empty).  Returns 0, or -1 when the text is not
+ * such a header. */
+int hk_runtime_parse(HkArena *a, const char *h_text, HkRuntime *rt);
+
+/* Adds (or replaces) kernel's entry, calling the runtime functions u
+ * names (u->helpers and u->core).  Returns 0, or -1 when the unit's
+ * scalar mode is not the runtime's. */
+int hk_runtime_add(HkArena *a, HkRuntime *rt, const char *kernel, int float32,
+                   const HkCUnit *u);
+
+/* Drops the entry of kernel, if any. */
+void hk_runtime_drop(HkRuntime *rt, const char *kernel);
+
+/* Whether any unit calls a runtime function (else hawk_runtime.c would be
+ * an empty translation unit and is not written). */
+int hk_runtime_has_functions(const HkRuntime *rt);
+
+/* The texts of the runtime: the header h_name and the source c_name
+ * (c_text NULL when there is no function to define). */
+void hk_runtime_texts(HkArena *a, const HkRuntime *rt, const char *h_name,
+                      const char *c_name, const char **h_text,
+                      const char **c_text);
+
+#endif

@@ -372,11 +372,6 @@ struct HkFunc {
     /* name -> value or slot: a hash map over this function's names */
     struct HkSymtab *syms;
 
-    /* pass manager state: analysis results cached per function */
-    void **analyses;
-    uint32_t nanalyses;
-    uint64_t analyses_valid;
-
     uint32_t fresh;        /* counter for generated names */
     uint32_t nserials;     /* instructions ever created: bound of serials */
 };

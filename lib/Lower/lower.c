@@ -6,10 +6,11 @@
  * the module's funcs (hk_module_clone_kernel), so a refusal of another
  * kernel cannot stop this one, the caller's module is never changed, what
  * the caller's own passes did to it is what gets lowered, and every line,
- * column and position stays what it was.  One pipeline then runs: inline, the
- * analyses, scalarize, legalize, cse, branch-fold, dse, dce.  The analyses' results are taken when
- * the last analysis has run, before scalarize invalidates the cache; they
- * live in the arena and stay valid.
+ * column and position stays what it was.  One pass manager then runs two
+ * pipelines: inline and the verify analyses, whose results its analysis
+ * manager holds (they live in the arena and stay readable when scalarize
+ * invalidates them), then scalarize, legalize, cse, branch-fold, dse,
+ * dce.
  */
 #include <string.h>
 
@@ -17,47 +18,27 @@
 #include "digest.h"
 #include "lower.h"
 
-/* The analyses of hawk-opt -verify-embedded, then the scalar lowering. */
-#define LOWER_PIPELINE                                                       \
+/* The analyses of hawk-opt -verify-embedded, after inlining ... */
+#define VERIFY_PIPELINE                                                      \
     "inline,feature-refusal,trip-bound,index-clamp,fp-domain,int-sites,"    \
-    "cost,interface,scalarize,legalize,cse,branch-fold,dse,dce"
-/* The last analysis of LOWER_PIPELINE: the results are taken after it. */
-#define LAST_ANALYSIS "interface"
+    "cost,interface"
+/* ... then the scalar lowering, on the same pass manager. */
+#define SCALAR_PIPELINE "scalarize,legalize,cse,branch-fold,dse,dce"
 
-typedef struct {
-    HkFunc *kernel;
-    HkLowered *out;
-    int taken;
-} Capture;
-
-/* The result of analysis id on f, or NULL when it is not valid. */
-static const void *valid_result(const HkFunc *f, HkPassId id)
+/* The verify analyses' results on f, as pm's analysis manager holds them
+ * after VERIFY_PIPELINE; whether every one is there. */
+static int take_analyses(HawkPassManager *pm, const HkFunc *f, HkLowered *out)
 {
-    uint64_t bit = UINT64_C(1) << id;
-    if (f->analyses == NULL || (f->analyses_valid & bit) == 0)
-        return NULL;
-    return f->analyses[id];
-}
-
-/* After-pass hook: takes the analyses once the last one has run. */
-static void take_analyses(void *user, const char *pass, const HkModule *m)
-{
-    Capture *c = user;
-    const HkFunc *f = c->kernel;
-    (void)m;
-    if (strcmp(pass, LAST_ANALYSIS) != 0)
-        return;
-    c->out->features = valid_result(f, HK_PASS_FEATURE_REFUSAL);
-    c->out->trips = valid_result(f, HK_PASS_TRIP_BOUND);
-    c->out->index = valid_result(f, HK_PASS_INDEX_CLAMP);
-    c->out->domain = valid_result(f, HK_PASS_FP_DOMAIN);
-    c->out->ints = valid_result(f, HK_PASS_INT_SITES);
-    c->out->cost = valid_result(f, HK_PASS_COST);
-    c->out->iface = valid_result(f, HK_PASS_INTERFACE);
-    c->taken = c->out->features != NULL && c->out->trips != NULL &&
-               c->out->index != NULL && c->out->domain != NULL &&
-               c->out->ints != NULL && c->out->cost != NULL &&
-               c->out->iface != NULL;
+    out->features = hk_analysis_cached(pm, f, HK_PASS_FEATURE_REFUSAL);
+    out->trips = hk_analysis_cached(pm, f, HK_PASS_TRIP_BOUND);
+    out->index = hk_analysis_cached(pm, f, HK_PASS_INDEX_CLAMP);
+    out->domain = hk_analysis_cached(pm, f, HK_PASS_FP_DOMAIN);
+    out->ints = hk_analysis_cached(pm, f, HK_PASS_INT_SITES);
+    out->cost = hk_analysis_cached(pm, f, HK_PASS_COST);
+    out->iface = hk_analysis_cached(pm, f, HK_PASS_INTERFACE);
+    return out->features != NULL && out->trips != NULL &&
+           out->index != NULL && out->domain != NULL && out->ints != NULL &&
+           out->cost != NULL && out->iface != NULL;
 }
 
 /* A module holding k alone among the kernels, verified; *kout gets the
@@ -137,16 +118,19 @@ int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
         hk_lower_options(ctx, own, opt_keys, opt_vals, nopts, &out->profile);
     if (pm == NULL)
         return -1;
-    Capture cap = {own_k, out, 0};
-    hawk_pass_manager_set_after_pass(pm, take_analyses, &cap);
-    if (hawk_pass_manager_parse(pm, LOWER_PIPELINE) != 0 ||
+    if (hawk_pass_manager_parse(pm, VERIFY_PIPELINE) != 0 ||
         hawk_pass_manager_run(pm, own) != 0)
         return -1;
-    if (!cap.taken) {
+    /* the results stay in the arena when scalarize invalidates them */
+    if (!take_analyses(pm, own_k, out)) {
         hk_error(&ctx->diags, &own->src, own_k->loc,
                  "'%s': the verify analyses left no result", own_k->name);
         return -1;
     }
+    hk_pipeline_reset(pm);
+    if (hawk_pass_manager_parse(pm, SCALAR_PIPELINE) != 0 ||
+        hawk_pass_manager_run(pm, own) != 0)
+        return -1;
     out->kernel = own_k;
     out->float32 = hk_kernel_float32(own_k);
     return 0;

@@ -380,7 +380,7 @@ int hk_pass_cost(HawkPassRun *r, HkFunc *f)
     HkCostResult *res = hk_alloc(a, sizeof *res);
     if (!f->is_kernel) {
         res->libm = hk_alloc(a, sizeof *res->libm);
-        hk_analysis_set(f, HK_PASS_COST, res);
+        hk_analysis_set(r, f, HK_PASS_COST, res);
         return 0;
     }
     HkProfile prof;
@@ -403,7 +403,7 @@ int hk_pass_cost(HawkPassRun *r, HkFunc *f)
     /* A refused kernel caches nothing: asking again refuses again. */
     if (check_budgets(r, f, &prof, res) != 0)
         return 1;
-    hk_analysis_set(f, HK_PASS_COST, res);
+    hk_analysis_set(r, f, HK_PASS_COST, res);
     return 0;
 }
 

@@ -91,7 +91,7 @@ int hk_pass_feature_refusal(HawkPassRun *r, HkFunc *f)
     HkArena *a = f->module->arena;
     HkFeatureResult *res = hk_alloc(a, sizeof *res);
     if (!f->is_kernel) {
-        hk_analysis_set(f, HK_PASS_FEATURE_REFUSAL, res);
+        hk_analysis_set(r, f, HK_PASS_FEATURE_REFUSAL, res);
         return 0;
     }
     HkProfile prof;
@@ -137,7 +137,7 @@ int hk_pass_feature_refusal(HawkPassRun *r, HkFunc *f)
      * again, so a cached result always means "accepted". */
     if (refused != 0)
         return 1;
-    hk_analysis_set(f, HK_PASS_FEATURE_REFUSAL, res);
+    hk_analysis_set(r, f, HK_PASS_FEATURE_REFUSAL, res);
     return 0;
 }
 

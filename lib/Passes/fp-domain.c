@@ -619,7 +619,7 @@ int hk_pass_fp_domain(HawkPassRun *r, HkFunc *f)
 {
     HkDomainResult *res = hk_alloc(f->module->arena, sizeof *res);
     if (!f->is_kernel) {
-        hk_analysis_set(f, HK_PASS_FP_DOMAIN, res);
+        hk_analysis_set(r, f, HK_PASS_FP_DOMAIN, res);
         return 0;
     }
     HkProfile prof;
@@ -637,7 +637,7 @@ int hk_pass_fp_domain(HawkPassRun *r, HkFunc *f)
         add_equality(&L, F.arena, p, i);
         add_specials(&L, F.arena, p, i);
     }
-    hk_analysis_set(f, HK_PASS_FP_DOMAIN, res);
+    hk_analysis_set(r, f, HK_PASS_FP_DOMAIN, res);
     int refused = refuse_sites(r, f, res, HK_DOM_VIOLATED);
     if (prof.fp_domain == HK_FPD_REFUSE)
         refused |= refuse_sites(r, f, res, HK_DOM_UNKNOWN);

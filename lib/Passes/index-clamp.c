@@ -132,7 +132,7 @@ int hk_pass_index_clamp(HawkPassRun *r, HkFunc *f)
     HkIndexResult *res = hk_alloc(a, sizeof *res);
     if (!f->is_kernel) {
         res->sites = hk_alloc(a, sizeof *res->sites);
-        hk_analysis_set(f, HK_PASS_INDEX_CLAMP, res);
+        hk_analysis_set(r, f, HK_PASS_INDEX_CLAMP, res);
         return 0;
     }
     HkProfile prof;
@@ -154,7 +154,7 @@ int hk_pass_index_clamp(HawkPassRun *r, HkFunc *f)
     /* A refused kernel caches nothing: asking again refuses again. */
     if (prof.index_policy == HK_IDX_REFUSE && refuse_clamped(r, f, res) != 0)
         return 1;
-    hk_analysis_set(f, HK_PASS_INDEX_CLAMP, res);
+    hk_analysis_set(r, f, HK_PASS_INDEX_CLAMP, res);
     return 0;
 }
 

@@ -15,7 +15,7 @@ int hk_pass_instcount(HawkPassRun *r, HkFunc *f)
     InstCount *ic = hk_alloc(f->module->arena, sizeof *ic);
     for (const HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i))
         ic->count[i->op]++;
-    hk_analysis_set(f, HK_PASS_INSTCOUNT, ic);
+    hk_analysis_set(r, f, HK_PASS_INSTCOUNT, ic);
     return 0;
 }
 

@@ -46,7 +46,7 @@ int hk_pass_int_sites(HawkPassRun *r, HkFunc *f)
     HkArena *a = f->module->arena;
     HkIntSitesResult *res = hk_alloc(a, sizeof *res);
     if (!f->is_kernel) {
-        hk_analysis_set(f, HK_PASS_INT_SITES, res);
+        hk_analysis_set(r, f, HK_PASS_INT_SITES, res);
         return 0;
     }
     const HkPositions *p = hk_positions(r, f);
@@ -59,7 +59,7 @@ int hk_pass_int_sites(HawkPassRun *r, HkFunc *f)
         if (is_ub(i))
             push(a, &res->ub, &res->nub, &cap_ub, hk_pos(p, i));
     }
-    hk_analysis_set(f, HK_PASS_INT_SITES, res);
+    hk_analysis_set(r, f, HK_PASS_INT_SITES, res);
     return 0;
 }
 

@@ -365,7 +365,7 @@ int hk_pass_interface(HawkPassRun *r, HkFunc *f)
     fill_guard(&cx, res);
     res->rows = hk_alloc(a, (n ? n : 1) * sizeof *res->rows);
     if (!f->is_kernel) {
-        hk_analysis_set(f, HK_PASS_INTERFACE, res);
+        hk_analysis_set(r, f, HK_PASS_INTERFACE, res);
         return 0;
     }
     cx.use = collect_uses(a, f);
@@ -377,7 +377,7 @@ int hk_pass_interface(HawkPassRun *r, HkFunc *f)
         for (uint32_t s = 0; s < n; s++)
             if (group_of(&decl[s]) == g)
                 res->rows[res->nrows++] = decl[s];
-    hk_analysis_set(f, HK_PASS_INTERFACE, res);
+    hk_analysis_set(r, f, HK_PASS_INTERFACE, res);
     return 0;
 }
 

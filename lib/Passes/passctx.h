@@ -18,6 +18,25 @@ typedef struct {
     double seconds;           /* wall time of the last run, all functions */
 } HkPipeEntry;
 
+/* The analysis results of one function (analysis.c), each with the
+ * options text it was computed under ("" for the pipeline's own). */
+typedef struct {
+    const HkFunc *f;
+    void *results[HK_PASS_BUILTIN_COUNT];
+    const char *keys[HK_PASS_BUILTIN_COUNT];
+    uint64_t valid;           /* bit id: results[id] holds */
+} HkFuncAnalyses;
+
+/* The analysis manager of a pass manager: results cached per function
+ * and options, invalidated by the transforms that do not preserve them;
+ * the EmbeddedProfile parsed once per options text (profile.c). */
+typedef struct {
+    HkFuncAnalyses *funcs;
+    uint32_t n, cap;
+    HkSymtab *index;          /* the HkFunc's address -> funcs index */
+    struct HkProfileCache *profiles;
+} HkAnalysisManager;
+
 struct HawkPassManager {
     HawkContext *ctx;
     HkPipeEntry *entries;
@@ -28,7 +47,28 @@ struct HawkPassManager {
     HawkAfterPassFn after_pass;
     void *after_user;
     HkBuf out;                /* text of the print<name> entries */
+    HkAnalysisManager am;
 };
+
+/* ---- analysis.c ----------------------------------------------------------- */
+
+/* The options text of a run: its name{key=value} pairs in order, "" for
+ * none (the pipeline-wide options are the manager's own). */
+const char *hk_run_key(const HawkPassRun *run);
+/* The valid result of analysis id on f computed under the pipeline's own
+ * options, or NULL; computes nothing. */
+const void *hk_analysis_cached(HawkPassManager *pm, const HkFunc *f,
+                               HkPassId id);
+/* After a transform on f: drops every result the transform does not
+ * preserve. */
+void hk_analysis_invalidate(HawkPassManager *pm, const HkFunc *f,
+                            uint64_t preserves);
+/* Drops every result and parsed profile (the options changed). */
+void hk_analysis_clear(HawkPassManager *pm);
+/* Removes every entry of pm's pipeline, keeping its options and the
+ * analysis manager, so a caller can run a second pipeline on the results
+ * of the first. */
+void hk_pipeline_reset(HawkPassManager *pm);
 
 struct HkRegistry {
     HkPassInfo *passes;       /* built-ins (passes.def order), then user */

@@ -9,13 +9,15 @@ typedef void (*HkPrintFn)(HkBuf *b, const HkFunc *f, const void *result);
 
 /* Built-in pass ids, from passes.def. */
 typedef enum {
-#define PASS(id, name, summary, kind, run, print, preserves, opts) HK_PASS_##id,
+#define PASS(id, name, summary, kind, run, print, preserves, requires, opts) \
+    HK_PASS_##id,
 #include "passes.def"
 #undef PASS
     HK_PASS_BUILTIN_COUNT
 } HkPassId;
 
-#define HK_PRESERVE(id) (UINT64_C(1) << HK_PASS_##id)
+/* The bit of built-in pass Id in a preserves or requires set. */
+#define HK_PASS_BIT(id) (UINT64_C(1) << HK_PASS_##id)
 
 /* Which options a pass takes (passes.def's Opts column). */
 typedef enum {
@@ -32,6 +34,8 @@ typedef struct {
     HkRunFn run;              /* built-in passes */
     HkPrintFn print;
     uint64_t preserves;
+    uint64_t requires;        /* the analyses it may ask for; every one for
+                                 a pass of the C API */
     HawkPassFn user_run;      /* passes registered through the C API */
     void *user;
     HkOptSet opts;
@@ -96,8 +100,9 @@ HkDiags *hk_run_diags(HawkPassRun *run);
  * valid.  NULL if the analysis failed (its diagnostics say why) or has no
  * result for f (an embedded analysis on a func). */
 const void *hk_analysis_get(HawkPassRun *run, HkFunc *f, HkPassId id);
-/* Called by an analysis pass to store its result on f. */
-void hk_analysis_set(HkFunc *f, HkPassId id, void *result);
+/* Called by an analysis pass to store its result on f, under the run's
+ * options, in the run's analysis manager. */
+void hk_analysis_set(HawkPassRun *run, HkFunc *f, HkPassId id, void *result);
 
 /* Pass option lookups: the pass's own name{key=value}, else the pipeline's
  * global options (hawk-opt's profile flags); def when absent. */
@@ -106,7 +111,7 @@ const char *hk_option(const HawkPassRun *run, const char *key, const char *def);
 int hk_option_int(HawkPassRun *run, const char *key, int64_t def, int64_t *out);
 
 /* Built-in pass entry points. */
-#define PASS(id, name, summary, kind, run, print, preserves, opts)                 \
+#define PASS(id, name, summary, kind, run, print, preserves, requires, opts)       \
     int run(HawkPassRun *r, HkFunc *f);
 #include "passes.def"
 #undef PASS

@@ -37,6 +37,7 @@ void hawk_pass_manager_set_option(HawkPassManager *pm, const char *key,
     for (uint32_t i = 0; i < pm->ng; i++)
         if (strcmp(pm->gkeys[i], key) == 0) {
             pm->gvals[i] = hk_strdup(a, value);
+            hk_analysis_clear(pm);
             return;
         }
     uint32_t cap = pm->cap_g;
@@ -45,6 +46,7 @@ void hawk_pass_manager_set_option(HawkPassManager *pm, const char *key,
                         sizeof *pm->gvals);
     pm->gkeys[pm->ng] = hk_strdup(a, key);
     pm->gvals[pm->ng++] = hk_strdup(a, value);
+    hk_analysis_clear(pm);  /* what was computed saw other options */
 }
 
 size_t hawk_pass_manager_size(const HawkPassManager *pm)
@@ -313,50 +315,6 @@ void hawk_pass_error(HawkPassRun *run, const HawkFunction *fn,
              fn ? fn->loc : noloc, "%s: %s", run->info->name, message);
 }
 
-/* ---- analyses --------------------------------------------------------- */
-
-void hk_analysis_set(HkFunc *f, HkPassId id, void *result)
-{
-    if (f->analyses == NULL || f->nanalyses < HK_PASS_BUILTIN_COUNT) {
-        f->analyses = hk_alloc(f->module->arena,
-                               HK_PASS_BUILTIN_COUNT * sizeof *f->analyses);
-        f->nanalyses = HK_PASS_BUILTIN_COUNT;
-        f->analyses_valid = 0;
-    }
-    f->analyses[id] = result;
-    f->analyses_valid |= UINT64_C(1) << id;
-}
-
-/* The cached result of analysis id on f, computed first when it is not
- * valid, into *out (NULL when the analysis has nothing to say about f, as
- * the embedded analyses for funcs).  Returns the analysis's status. */
-static int analysis_result(HawkPassRun *run, HkFunc *f, HkPassId id,
-                           const void **out)
-{
-    uint64_t bit = UINT64_C(1) << id;
-    *out = NULL;
-    if (!(f->analyses_valid & bit) || f->analyses == NULL) {
-        /* Computed with the pipeline's global options only: the analysis
-         * was asked for, not named in the pipeline. */
-        HawkPassRun sub = *run;
-        sub.info = &hk_registry(run->ctx)->passes[id];
-        sub.pass_index = (uint32_t)id;
-        sub.keys = sub.vals = NULL;
-        sub.nkv = 0;
-        if (sub.info->run(&sub, f) != 0)
-            return 1;
-    }
-    if ((f->analyses_valid & bit) && f->analyses != NULL)
-        *out = f->analyses[id];
-    return 0;
-}
-
-const void *hk_analysis_get(HawkPassRun *run, HkFunc *f, HkPassId id)
-{
-    const void *res;
-    return analysis_result(run, f, id, &res) == 0 ? res : NULL;
-}
-
 /* ---- running ---------------------------------------------------------- */
 
 static double now_seconds(void)
@@ -371,8 +329,9 @@ static int run_on_function(HawkPassRun *run, const HkPipeEntry *e, HkFunc *f)
 {
     const HkPassInfo *info = run->info;
     if (e->print) {
-        const void *res;
-        if (analysis_result(run, f, (HkPassId)e->pass, &res) != 0)
+        uint32_t errors = run->ctx->diags.errors;
+        const void *res = hk_analysis_get(run, f, (HkPassId)e->pass);
+        if (run->ctx->diags.errors != errors)
             return 1;
         if (res != NULL)  /* else nothing to print for this function */
             info->print(&run->pm->out, f, res);
@@ -383,8 +342,8 @@ static int run_on_function(HawkPassRun *run, const HkPipeEntry *e, HkFunc *f)
         f->derived = 1;
     if (info->user_run != NULL) {
         int rc = info->user_run(run, f);
-        if (info->kind == HAWK_PASS_TRANSFORM)
-            f->analyses_valid = 0;  /* a user transform preserves nothing */
+        if (info->kind == HAWK_PASS_TRANSFORM)  /* it preserves nothing */
+            hk_analysis_invalidate(run->pm, f, 0);
         return rc;
     }
     /* An analysis named in the pipeline runs with its own name{key=value}
@@ -393,7 +352,7 @@ static int run_on_function(HawkPassRun *run, const HkPipeEntry *e, HkFunc *f)
     if (info->kind == HAWK_PASS_ANALYSIS)
         return info->run(run, f) != 0;
     int rc = info->run(run, f);
-    f->analyses_valid &= info->preserves;
+    hk_analysis_invalidate(run->pm, f, info->preserves);
     return rc;
 }
 

@@ -19,7 +19,7 @@ int hk_pass_positions(HawkPassRun *r, HkFunc *f)
         p->pos[e->inst->serial] = hk_walk_pos(a, e);
         p->order[e->inst->serial] = k;
     }
-    hk_analysis_set(f, HK_PASS_POSITIONS, p);
+    hk_analysis_set(r, f, HK_PASS_POSITIONS, p);
     return 0;
 }
 

@@ -49,8 +49,40 @@ const HkTarget *hk_profile_target(const HawkPassRun *r)
     return s == NULL ? hk_target_default() : hk_target_lookup(s);
 }
 
-/* Every option, the first bad one reported; the defaults when absent. */
+/* The profiles a pass manager has parsed, one per options text (the
+ * pipeline-wide options, and a pass's own on top of them). */
+struct HkProfileCache {
+    const char *key;          /* hk_run_key */
+    HkProfile profile;
+    int rc;                   /* what parsing it returned */
+    struct HkProfileCache *next;
+};
+
+static int profile_parse(HawkPassRun *r, HkProfile *p);
+
+/* Every option, the first bad one reported (once per pass manager and
+ * options text: a bad option is one diagnostic, however many analyses
+ * read it); the defaults when absent. */
 int hk_profile_read(HawkPassRun *r, HkProfile *p)
+{
+    if (r->pm == NULL)
+        return profile_parse(r, p);
+    const char *key = hk_run_key(r);
+    for (struct HkProfileCache *c = r->pm->am.profiles; c; c = c->next)
+        if (strcmp(c->key, key) == 0) {
+            *p = c->profile;
+            return c->rc;
+        }
+    struct HkProfileCache *c = hk_alloc(r->ctx->arena, sizeof *c);
+    c->key = key;
+    c->rc = profile_parse(r, &c->profile);
+    c->next = r->pm->am.profiles;
+    r->pm->am.profiles = c;
+    *p = c->profile;
+    return c->rc;
+}
+
+static int profile_parse(HawkPassRun *r, HkProfile *p)
 {
     memset(p, 0, sizeof *p);
     int fpd = 0, idx = 0, cpp = 0, c11 = 0;
@@ -72,10 +104,12 @@ int hk_profile_read(HawkPassRun *r, HkProfile *p)
     return 0;
 }
 
-/* The pass a run of no pass in particular names (hk_profile_of). */
+/* The pass a run of no pass in particular names (hk_profile_of); the
+ * report it serves asks for every analysis. */
 static const HkPassInfo profile_info = {
     "profile", "the EmbeddedProfile of the pipeline-wide options",
-    HAWK_PASS_ANALYSIS, NULL, NULL, 0, NULL, NULL, HK_OPTS_PROFILE,
+    HAWK_PASS_ANALYSIS, NULL, NULL, 0, ~UINT64_C(0), NULL, NULL,
+    HK_OPTS_PROFILE,
 };
 
 int hk_profile_of(HawkPassRun *run, HawkPassManager *pm, HkModule *m,

@@ -9,8 +9,8 @@
 #define NONE HK_OPTS_NONE
 #define PROFILE HK_OPTS_PROFILE
 static const HkPassInfo builtin[HK_PASS_BUILTIN_COUNT] = {
-#define PASS(id, name, summary, kind, run, print, preserves, opts)           \
-    [HK_PASS_##id] = {name, summary, kind, run, print, preserves,           \
+#define PASS(id, name, summary, kind, run, print, preserves, requires, opts) \
+    [HK_PASS_##id] = {name, summary, kind, run, print, preserves, requires, \
                       NULL, NULL, opts},
 #include "passes.def"
 #undef PASS
@@ -82,6 +82,7 @@ int hawk_register_pass(HawkContext *ctx, const char *name,
                                             : HAWK_PASS_ANALYSIS;
     info.user_run = fn;
     info.user = user;
+    info.requires = ~UINT64_C(0);
     info.opts = HK_OPTS_ANY;
     return add_pass(ctx->arena, hk_registry(ctx), &info);
 }

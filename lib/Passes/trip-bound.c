@@ -81,7 +81,7 @@ int hk_pass_trip_bound(HawkPassRun *r, HkFunc *f)
 {
     HkTripResult *res = hk_alloc(f->module->arena, sizeof *res);
     if (!f->is_kernel) {
-        hk_analysis_set(f, HK_PASS_TRIP_BOUND, res);
+        hk_analysis_set(r, f, HK_PASS_TRIP_BOUND, res);
         return 0;
     }
     HkProfile prof;
@@ -100,7 +100,7 @@ int hk_pass_trip_bound(HawkPassRun *r, HkFunc *f)
         refuse_trips(r, f, res, prof.max_trips);
         return 1;
     }
-    hk_analysis_set(f, HK_PASS_TRIP_BOUND, res);
+    hk_analysis_set(r, f, HK_PASS_TRIP_BOUND, res);
     return 0;
 }
 

@@ -374,31 +374,26 @@ static void emit_dispatch(HkCW *w, const HkInst *i)
     hk_cw_line(w, "}");
 }
 
-/* A runtime count: the loop ends at n held to [lo, lo + K], which runs
- * clamp(n - lo, 0, K) trips without forming n - lo.  Returns the end. */
-static const char *runtime_end(HkCW *w, const HkInst *l, const char *iv)
+/* A runtime count: legalize held the count to [lo, lo + K], so the loop
+ * runs from lo to it as it is.  Returns the end, or NULL after
+ * hk_cw_fail for a count that is not in that legal form. */
+static const char *runtime_end(HkCW *w, const HkInst *l)
 {
     if (l->max_trip > INT64_MAX - l->lo) {
         hk_cw_fail(w, l, "a runtime-count loop whose bound overflows int64_t");
         return NULL;
     }
-    const char *n = hk_cw_val(w, l->ops[0]);
-    const char *end = hk_cw_fresh(w, hk_asprintf(w->a, "%s_end", iv));
-    const char *lo = hk_cw_i64(w, l->lo), *hi = hk_cw_i64(w, l->lo + l->max_trip);
-    hk_cw_line(w, "/* The runtime count %s runs clamp(%s - %" PRId64 ", 0, %" PRId64
-                  ") trips (LangRef):",
-               n, n, l->lo, l->max_trip);
-    hk_cw_line(w, " * the loop ends at %s held to [%" PRId64 ", %" PRId64
-                  "], so no subtraction can overflow. */",
-               n, l->lo, l->lo + l->max_trip);
-    hk_cw_line(w, "int64_t %s;", end);
-    hk_cw_line(w, "if (%s <= %s) {", n, lo);
-    hk_cw_line(w, "    %s = %s;", end, lo);
-    hk_cw_line(w, "} else if (%s >= %s) {", n, hi);
-    hk_cw_line(w, "    %s = %s;", end, hi);
-    hk_cw_line(w, "} else {");
-    hk_cw_line(w, "    %s = %s;", end, n);
-    hk_cw_line(w, "}");
+    if (!hk_legal_trip_end(w->f, l)) {
+        hk_cw_fail(w, l, "a runtime-count loop whose count legalize did not "
+                         "hold to [lo, lo + K]");
+        return NULL;
+    }
+    /* the count as written: the maximum's first operand */
+    const HkInst *max = w->f->values[w->f->values[l->ops[0]].def->ops[0]].def;
+    const char *n = hk_cw_val(w, max->ops[0]), *end = hk_cw_val(w, l->ops[0]);
+    hk_cw_line(w, "/* clamp(%s - %" PRId64 ", 0, %" PRId64 ") trips (LangRef): "
+                  "%s is %s held to [%" PRId64 ", %" PRId64 "]. */",
+               n, l->lo, l->max_trip, end, n, l->lo, l->lo + l->max_trip);
     return end;
 }
 
@@ -415,7 +410,7 @@ static void emit_loop(HkCW *w, const HkInst *l)
                    hk_cw_val(w, l->ops[off + k]));
     }
     const char *iv = hk_cw_val(w, l->ivar);
-    const char *end = l->has_count ? runtime_end(w, l, iv) : hk_cw_i64(w, l->hi);
+    const char *end = l->has_count ? runtime_end(w, l) : hk_cw_i64(w, l->hi);
     if (end == NULL)
         return;
     hk_cw_line(w, "int64_t %s;", iv);

@@ -69,27 +69,19 @@ static void region(HkHostGen *g, HkBlock *b, LLVMValueRef **slots,
     LLVMBuildBr(g->b, join);
 }
 
-/* The end of the loop's index range: hi, or lo + clamp(n - lo, 0, K)
- * with a saturating subtraction for a runtime count. */
+/* The end of the loop's index range: hi, or the runtime count legalize
+ * held to [lo, lo + K] (the loop runs clamp(n - lo, 0, K) trips); NULL
+ * after hk_host_fail for a count not in that legal form. */
 static LLVMValueRef loop_end(HkHostGen *g, HkInst *i)
 {
     if (!i->has_count)
         return hk_host_i64(g, i->hi);
-    LLVMTypeRef t = LLVMInt64TypeInContext(g->ctx);
-    LLVMTypeRef params[2] = {t, t};
-    LLVMTypeRef ft = LLVMFunctionType(t, params, 2, 0);
-    LLVMValueRef fn = LLVMGetNamedFunction(g->mod, "llvm.ssub.sat.i64");
-    if (fn == NULL)
-        fn = LLVMAddFunction(g->mod, "llvm.ssub.sat.i64", ft);
-    LLVMValueRef args[2] = {hk_host_comp(g, i->ops[0], 0),
-                            hk_host_i64(g, i->lo)};
-    LLVMValueRef d = LLVMBuildCall2(g->b, ft, fn, args, 2, "");
-    LLVMValueRef zero = hk_host_i64(g, 0), k = hk_host_i64(g, i->max_trip);
-    d = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, d, zero, ""),
-                        zero, d, "");
-    d = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, d, k, ""), k,
-                        d, "trips");
-    return LLVMBuildAdd(g->b, hk_host_i64(g, i->lo), d, "");
+    if (!hk_legal_trip_end(g->f, i)) {
+        hk_host_fail(g, i, "a runtime-count loop whose count legalize did "
+                           "not hold to [lo, lo + K]");
+        return NULL;
+    }
+    return hk_host_comp(g, i->ops[0], 0);
 }
 
 void hk_host_loop(HkHostGen *g, HkInst *i)
@@ -106,6 +98,8 @@ void hk_host_loop(HkHostGen *g, HkInst *i)
     LLVMValueRef **carried = slots_for(g, i->iters, n);
     assign(g, carried, i->iters, i->ops + off, n);
     LLVMValueRef end = loop_end(g, i);
+    if (end == NULL)
+        return;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(g->ctx);
     LLVMValueRef iv = hk_host_alloca(g, i64, g->f->values[i->ivar].name);
     LLVMBuildStore(g->b, hk_host_i64(g, i->lo), iv);

@@ -8,6 +8,11 @@
  *   dispatch %s      ->  dispatch minimum(maximum(%s, 0), K - 1): the
  *                        case LangRef runs, so a writer switches on the
  *                        selector as it is (K >= 2; one case needs none)
+ *   loop %i = lo to %n max K
+ *                    ->  loop %i = lo to minimum(maximum(%n, lo), lo + K)
+ *                        max K: the end at which clamp(n - lo, 0, K)
+ *                        trips have run, so a writer counts from lo to the
+ *                        end as it is and nothing subtracts
  *
  * Rank-0 instances only: the lowering runs it after scalarize; a tensor
  * op is left for scalarize to take apart first.  The op rewritten keeps
@@ -57,17 +62,17 @@ static void legalize_rsqrt(HkFunc *f, HkInst *i)
     hk_inst_set_ops(f, i, div_ops, 2);
 }
 
-/* An i64 constant c before at. */
-static HkVal i64_const(HkFunc *f, HkInst *at, int64_t c, const char *name)
+/* An integer constant c of v's type before at. */
+static HkVal i64_const(HkFunc *f, HkInst *at, HkVal v, int64_t c,
+                       const char *name)
 {
     HkInst *k = hk_inst_new(f, HK_OP_CONST, at->loc);
     k->cst.n = 1;
     k->cst.i = hk_alloc(f->module->arena, sizeof *k->cst.i);
     k->cst.i[0] = c;
-    HkType t = f->values[at->ops[0]].type;
-    HkVal v = hk_inst_result(f, k, t, name);
+    HkVal r = hk_inst_result(f, k, f->values[v].type, name);
     hk_insert_before(at, k);
-    return v;
+    return r;
 }
 
 /* Whether v is the i64 constant c. */
@@ -79,17 +84,38 @@ static int is_const(const HkFunc *f, HkVal v, int64_t c)
            x->def->cst.i[0] == c;
 }
 
-/* Whether selector v is already minimum(maximum(_, 0), last): a second
- * run of the pass changes nothing. */
-static int held(const HkFunc *f, HkVal v, int64_t last)
+int hk_legal_held(const HkFunc *f, HkVal v, int64_t lo, int64_t hi)
 {
     const HkValue *x = &f->values[v];
     if (x->kind != HK_DEF_INST || x->def->op != HK_OP_MINIMUM ||
-        !is_const(f, x->def->ops[1], last))
+        !is_const(f, x->def->ops[1], hi))
         return 0;
     const HkValue *y = &f->values[x->def->ops[0]];
     return y->kind == HK_DEF_INST && y->def->op == HK_OP_MAXIMUM &&
-           is_const(f, y->def->ops[1], 0);
+           is_const(f, y->def->ops[1], lo);
+}
+
+int hk_legal_trip_end(const HkFunc *f, const HkInst *loop)
+{
+    return !loop->has_count ||
+           (loop->max_trip <= INT64_MAX - loop->lo &&
+            hk_legal_held(f, loop->ops[0], loop->lo, loop->lo + loop->max_trip));
+}
+
+/* v held to [lo, hi] before at: minimum(maximum(v, lo), hi), the new
+ * values named after v with the suffixes. */
+static HkVal hold(HkFunc *f, HkInst *at, HkVal v, int64_t lo, int64_t hi,
+                  const char *lo_name, const char *hi_name, const char *res)
+{
+    HkArena *a = f->module->arena;
+    const char *base = f->values[v].name;
+    HkVal lo_c = i64_const(f, at, v, lo, hk_asprintf(a, "%s.%s", base, lo_name));
+    HkVal hi_c = i64_const(f, at, v, hi, hk_asprintf(a, "%s.%s", base, hi_name));
+    HkType t = f->values[v].type;
+    HkVal lo_ops[2] = {v, lo_c};
+    HkVal m = emit_before(f, at, HK_OP_MAXIMUM, lo_ops, 2, t, v, "lo");
+    HkVal hi_ops[2] = {m, hi_c};
+    return emit_before(f, at, HK_OP_MINIMUM, hi_ops, 2, t, v, res);
 }
 
 /* dispatch %s of K >= 2 cases: its selector held to [0, K - 1]. */
@@ -97,18 +123,19 @@ static void legalize_dispatch(HkFunc *f, HkInst *i)
 {
     int64_t last = (int64_t)i->nregions - 1;
     HkVal s = i->ops[0];
-    if (last < 1 || held(f, s, last))
+    if (last < 1 || hk_legal_held(f, s, 0, last))
         return;
-    HkArena *a = f->module->arena;
-    const char *base = f->values[s].name;
-    HkVal zero = i64_const(f, i, 0, hk_asprintf(a, "%s.zero", base));
-    HkVal top = i64_const(f, i, last, hk_asprintf(a, "%s.last", base));
-    HkType t = f->values[s].type;
-    HkVal lo_ops[2] = {s, zero};
-    HkVal lo = emit_before(f, i, HK_OP_MAXIMUM, lo_ops, 2, t, s, "lo");
-    HkVal case_ops[2] = {lo, top};
-    HkVal c = emit_before(f, i, HK_OP_MINIMUM, case_ops, 2, t, s, "case");
-    i->ops[0] = c;
+    i->ops[0] = hold(f, i, s, 0, last, "zero", "last", "case");
+}
+
+/* A runtime-count loop: its count held to [lo, lo + K].  A bound past
+ * INT64_MAX is left for the writers to refuse. */
+static void legalize_trip_end(HkFunc *f, HkInst *i)
+{
+    if (hk_legal_trip_end(f, i) || i->max_trip > INT64_MAX - i->lo)
+        return;
+    i->ops[0] = hold(f, i, i->ops[0], i->lo, i->lo + i->max_trip, "first",
+                     "stop", "end");
 }
 
 int hk_pass_legalize(HawkPassRun *r, HkFunc *f)
@@ -117,6 +144,8 @@ int hk_pass_legalize(HawkPassRun *r, HkFunc *f)
     for (HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i)) {
         if (i->op == HK_OP_DISPATCH && i->nops >= 1)
             legalize_dispatch(f, i);
+        if (i->op == HK_OP_LOOP && i->has_count && i->nops >= 1)
+            legalize_trip_end(f, i);
         if (i->nres != 1 || i->type.rank != 0)
             continue;
         if (i->op == HK_OP_CLIP && i->nops == 3)

@@ -110,6 +110,15 @@ const char *hk_option(const HawkPassRun *run, const char *key, const char *def);
 /* An integer option; returns 0 and sets *out, or -1 with a diagnostic. */
 int hk_option_int(HawkPassRun *run, const char *key, int64_t def, int64_t *out);
 
+/* ---- legalize.c: the legal scalar form a writer may rely on ------------ */
+
+/* Whether v is minimum(maximum(x, lo), hi) of constants lo and hi, as
+ * legalize writes a held value. */
+int hk_legal_held(const HkFunc *f, HkVal v, int64_t lo, int64_t hi);
+/* Whether loop's end is legal: a static count, or a runtime count held
+ * to [lo, lo + K] (legalize). */
+int hk_legal_trip_end(const HkFunc *f, const HkInst *loop);
+
 /* Built-in pass entry points. */
 #define PASS(id, name, summary, kind, run, print, preserves, requires, opts)       \
     int run(HawkPassRun *r, HkFunc *f);

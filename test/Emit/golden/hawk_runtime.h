@@ -15,7 +15,7 @@
  *   unit kalman_predict:
  *   unit kepler:
  *   unit lut_interp: hawk_clamp_index hawk_i64_add hawk_f64_to_i64
- *   unit masked_integrator:
+ *   unit masked_integrator: hawk_i64_min hawk_i64_max
  *   unit periodic_cell: hawk_i64_add hawk_i64_mul hawk_i64_floordiv
  *     hawk_i64_mod hawk_f64_to_i64
  *   unit pid: hawk_f64_min hawk_f64_max

@@ -27,21 +27,16 @@ static void masked_integrator_sample(const masked_integrator_args_t* args, int64
     const hawk_real_t v_ng = -v_gv;
     const hawk_real_t v_zero = 0.0;
     const bool v_no = false;
+    const int64_t v_n_first = INT64_C(0);
+    const int64_t v_n_stop = INT64_C(64);
+    const int64_t v_n_lo = hawk_i64_max(v_n, v_n_first);
+    const int64_t v_n_end = hawk_i64_min(v_n_lo, v_n_stop);
     hawk_real_t v_hc = v_h0;
     hawk_real_t v_vc = v_v0;
     bool v_down = v_no;
-    /* The runtime count v_n runs clamp(v_n - 0, 0, 64) trips (LangRef):
-     * the loop ends at v_n held to [0, 64], so no subtraction can overflow. */
-    int64_t v_i_end;
-    if (v_n <= INT64_C(0)) {
-        v_i_end = INT64_C(0);
-    } else if (v_n >= INT64_C(64)) {
-        v_i_end = INT64_C(64);
-    } else {
-        v_i_end = v_n;
-    }
+    /* clamp(v_n - 0, 0, 64) trips (LangRef): v_n_end is v_n held to [0, 64]. */
     int64_t v_i;
-    for (v_i = INT64_C(0); v_i < v_i_end; ++v_i) {
+    for (v_i = INT64_C(0); v_i < v_n_end; ++v_i) {
         if (v_down) {
             /* the carried values stay those this trip began with */
             break;

@@ -90,6 +90,11 @@ static int setup(HkCW *w, HkArena *a, const HkLowered *l, HkDiags *d)
         hk_cw_fail(w, NULL, "a kernel without its interface analysis");
         return -1;
     }
+    /* the writer spells the legal scalar form and decides nothing */
+    if (hk_scalar_form_check(w->f, d) != 0) {
+        w->failed = 1;
+        return -1;
+    }
     /* HIR names may hold '.', C identifiers may not. */
     if (w->f->name[strspn(w->f->name, "abcdefghijklmnopqrstuvwxyz"
                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")] !=

@@ -229,11 +229,6 @@ static const char *math(HkCW *w, const HkInst *i)
         hk_cw_fail(w, i, "a libm function of an integer (int_libm)");
         return NULL;
     }
-    if (i->op == HK_OP_RSQRT) {
-        /* legalize writes it as 1 / sqrt */
-        hk_cw_fail(w, i, "'rsqrt' outside the legal scalar form (legalize)");
-        return NULL;
-    }
     const char *fn = libm_call(w, i->op, e);
     const char *a = hk_cw_val(w, i->ops[0]);
     if (i->nops == 2)
@@ -448,8 +443,8 @@ const char *hk_cw_expr(HkCW *w, const HkInst *i)
                            hk_cw_val(w, i->ops[1]));
     default: break;
     }
-    /* clip, for one: legalize writes it as minimum(maximum) */
-    hk_cw_fail(w, i, hk_asprintf(w->a, "'%s' outside the legal scalar form",
+    /* the scalar-form check at entry keeps every other op out */
+    hk_cw_fail(w, i, hk_asprintf(w->a, "'%s' has no C spelling",
                                  hk_ops[i->op].mnemonic));
     return NULL;
 }

@@ -374,20 +374,11 @@ static void emit_dispatch(HkCW *w, const HkInst *i)
     hk_cw_line(w, "}");
 }
 
-/* A runtime count: legalize held the count to [lo, lo + K], so the loop
- * runs from lo to it as it is.  Returns the end, or NULL after
- * hk_cw_fail for a count that is not in that legal form. */
+/* A runtime count: legalize held the count to [lo, lo + K] (the scalar
+ * form the writer checked on entry), so the loop runs from lo to it as it
+ * is.  Returns the end. */
 static const char *runtime_end(HkCW *w, const HkInst *l)
 {
-    if (l->max_trip > INT64_MAX - l->lo) {
-        hk_cw_fail(w, l, "a runtime-count loop whose bound overflows int64_t");
-        return NULL;
-    }
-    if (!hk_legal_trip_end(w->f, l)) {
-        hk_cw_fail(w, l, "a runtime-count loop whose count legalize did not "
-                         "hold to [lo, lo + K]");
-        return NULL;
-    }
     /* the count as written: the maximum's first operand */
     const HkInst *max = w->f->values[w->f->values[l->ops[0]].def->ops[0]].def;
     const char *n = hk_cw_val(w, max->ops[0]), *end = hk_cw_val(w, l->ops[0]);
@@ -411,8 +402,6 @@ static void emit_loop(HkCW *w, const HkInst *l)
     }
     const char *iv = hk_cw_val(w, l->ivar);
     const char *end = l->has_count ? runtime_end(w, l) : hk_cw_i64(w, l->hi);
-    if (end == NULL)
-        return;
     hk_cw_line(w, "int64_t %s;", iv);
     hk_cw_line(w, "for (%s = %s; %s < %s; ++%s) {", iv, hk_cw_i64(w, l->lo), iv,
                end, iv);

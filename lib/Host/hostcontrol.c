@@ -70,17 +70,12 @@ static void region(HkHostGen *g, HkBlock *b, LLVMValueRef **slots,
 }
 
 /* The end of the loop's index range: hi, or the runtime count legalize
- * held to [lo, lo + K] (the loop runs clamp(n - lo, 0, K) trips); NULL
- * after hk_host_fail for a count not in that legal form. */
+ * held to [lo, lo + K] (the scalar form checked on entry), at which
+ * clamp(n - lo, 0, K) trips have run. */
 static LLVMValueRef loop_end(HkHostGen *g, HkInst *i)
 {
     if (!i->has_count)
         return hk_host_i64(g, i->hi);
-    if (!hk_legal_trip_end(g->f, i)) {
-        hk_host_fail(g, i, "a runtime-count loop whose count legalize did "
-                           "not hold to [lo, lo + K]");
-        return NULL;
-    }
     return hk_host_comp(g, i->ops[0], 0);
 }
 
@@ -98,8 +93,6 @@ void hk_host_loop(HkHostGen *g, HkInst *i)
     LLVMValueRef **carried = slots_for(g, i->iters, n);
     assign(g, carried, i->iters, i->ops + off, n);
     LLVMValueRef end = loop_end(g, i);
-    if (end == NULL)
-        return;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(g->ctx);
     LLVMValueRef iv = hk_host_alloca(g, i64, g->f->values[i->ivar].name);
     LLVMBuildStore(g->b, hk_host_i64(g, i->lo), iv);

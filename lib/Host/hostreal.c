@@ -108,11 +108,6 @@ LLVMValueRef hk_host_libm(HkHostGen *g, HkOp op, HkElem e,
     LLVMTypeRef params[2] = {t, t};
     LLVMTypeRef ft = LLVMFunctionType(t, params, n, 0);
     const char *name = hk_libm_name(g->a, op, e);
-    if (op == HK_OP_RSQRT) { /* legalize writes it as 1 / sqrt */
-        hk_host_fail(g, NULL, "'rsqrt' outside the legal scalar form "
-                              "(legalize)");
-        return LLVMGetUndef(t);
-    }
     if (name[0] == '\0' || n < 1 || n > 2) {
         hk_host_fail(g, NULL, hk_asprintf(g->a, "'%s' calls no libm function",
                                           hk_ops[op].mnemonic));

@@ -80,6 +80,9 @@ static int build_unit(HkHostGen *g, LLVMTargetMachineRef tm)
 int hk_host_build_for(const HkLowered *l, LLVMContextRef ctx,
                       LLVMTargetMachineRef tm, LLVMModuleRef *out, HkDiags *d)
 {
+    /* the writer spells the legal scalar form and decides nothing */
+    if (hk_scalar_form_check(l->kernel, d) != 0)
+        return -1;
     HkHostGen g = {0};
     g.a = l->kernel->module->arena;
     g.l = l;

@@ -119,6 +119,12 @@ int hk_legal_held(const HkFunc *f, HkVal v, int64_t lo, int64_t hi);
  * to [lo, lo + K] (legalize). */
 int hk_legal_trip_end(const HkFunc *f, const HkInst *loop);
 
+/* ---- scalar-form.c ---------------------------------------------------------- */
+
+/* Checks that f is in the legal scalar form a writer receives; appends an
+ * error at each instruction that is not to d.  Returns how many. */
+uint32_t hk_scalar_form_check(const HkFunc *f, HkDiags *d);
+
 /* Built-in pass entry points. */
 #define PASS(id, name, summary, kind, run, print, preserves, requires, opts)       \
     int run(HawkPassRun *r, HkFunc *f);

@@ -53,6 +53,20 @@ typedef struct {
     const char *rt_h_text, *rt_c_text;   /* rt_c_text NULL: no source */
 } Export;
 
+/* How the export drives one kind of writer (exporters[], below). */
+typedef struct {
+    int (*accepts)(const HkTarget *t);  /* the rows of the kind it takes */
+    int writes_ir;            /* -emit-llvm applies */
+    int external;             /* the writer is handed in (llvm_writer) */
+    int checks;               /* the toolchain checks apply */
+    int (*render)(Export *x, Job *j);   /* phase 1, per kernel */
+    int (*plan)(Export *x, Job *jobs, uint32_t n);  /* then, or NULL */
+    int (*emit)(Export *x, Job *jobs, uint32_t n);  /* phase 2 */
+    int (*print)(Export *x, Job *jobs, uint32_t n); /* phase 2, print_only */
+} Exporter;
+
+static const Exporter *exporter_of(const HkTarget *t);
+
 void hawk_export_options_init(HawkExportOptions *opts)
 {
     memset(opts, 0, sizeof *opts);
@@ -69,21 +83,24 @@ static double now(void)
 
 /* ---- what to export ---------------------------------------------------------- */
 
-/* "c": the ids of the rows the export handles, in table order. */
+/* The rows the export takes: those whose exporter accepts them. */
+static int exportable(const HkTarget *t);
+
+/* "c, host": the ids of the rows the export handles, in table order. */
 static const char *exported_ids(HkArena *a)
 {
     HkBuf b;
     hk_buf_init(&b, a);
     for (unsigned i = 0; i < hk_ntargets; i++)
-        if (hk_targets[i].toolchain == HK_TOOLCHAIN_NONE &&
-            hk_targets[i].writer_kind == HK_WRITER_C)
+        if (exportable(&hk_targets[i]))
             hk_buf_printf(&b, "%s%s", b.len ? ", " : "", hk_targets[i].id);
     return b.len ? hk_buf_cstr(&b) : "none";
 }
 
-/* The row of id (the default row for NULL).  An unknown id, or a row that
- * is built rather than exported, is an error; a row whose writer lives
- * outside libhawk is exported when the caller hands that writer in. */
+/* The row of id (the default row for NULL).  An unknown id, a row the
+ * export does not handle, -emit-llvm for a row that writes no IR, or a
+ * row whose writer lives outside libhawk when the caller did not hand
+ * that writer in, is an error. */
 static const HkTarget *pick_target(HawkContext *ctx, const char *id,
                                    const HawkExportOptions *opts)
 {
@@ -93,23 +110,22 @@ static const HkTarget *pick_target(HawkContext *ctx, const char *id,
                  "unknown target '%s'; valid targets: %s", id, hk_target_ids());
         return NULL;
     }
-    if (opts->emit_llvm && t->writer_kind != HK_WRITER_LLVM) {
+    const Exporter *ex = exporter_of(t);
+    if (opts->emit_llvm && !ex->writes_ir) {
         hk_error(&ctx->diags, NULL, noloc,
                  "target '%s' writes no LLVM IR (its writer is the %s)", t->id,
                  t->writer);
         return NULL;
     }
-    if (t->writer_kind == HK_WRITER_LLVM) {
-        if (opts->llvm_writer != NULL)
-            return t;
+    if (ex->external && opts->llvm_writer == NULL) {
         hk_error(&ctx->diags, NULL, noloc,
                  "target '%s' is written by the %s, which this program does "
                  "not link (hawk-llvm)", t->id, t->writer);
         return NULL;
     }
-    /* The row says what it is: the export handles a row that is exported
-     * (no toolchain) through the C writer, whatever its id. */
-    if (t->toolchain != HK_TOOLCHAIN_NONE || t->writer_kind != HK_WRITER_C) {
+    /* The row says what it is: the export handles it through its writer,
+     * whatever its id. */
+    if (!exportable(t)) {
         hk_error(&ctx->diags, NULL, noloc,
                  "target '%s' is not exported as C (it %s); valid targets "
                  "for the export: %s",
@@ -700,6 +716,71 @@ static int plan_runtime(Export *x, Job *jobs, uint32_t n)
     return -1;
 }
 
+/* ---- the writers ---------------------------------------------------------- */
+
+/* The C writer's phase 2 under print_only: nothing is written, the units
+ * and the runtime unit go to the callbacks. */
+static int print_c(Export *x, Job *jobs, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (x->opts->on_unit != NULL)
+            x->opts->on_unit(x->opts->user, &jobs[k].pub);
+    runtime_done(x);
+    return 0;
+}
+
+/* A built row's phase 2: each object (and IR), then the callback. */
+static int emit_all_built(Export *x, Job *jobs, uint32_t n)
+{
+    int failed = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (!x->opts->print_only && emit_built(x, &jobs[k]) != 0) {
+            failed = 1;
+            continue;
+        }
+        if (x->opts->on_unit != NULL)
+            x->opts->on_unit(x->opts->user, &jobs[k].pub);
+    }
+    return failed ? -1 : 0;
+}
+
+static int accepts_unbuilt(const HkTarget *t)
+{
+    return t->toolchain == HK_TOOLCHAIN_NONE;
+}
+
+static int accepts_any(const HkTarget *t)
+{
+    (void)t;
+    return 1;
+}
+
+/* How the export drives each kind of writer (targets.h's HkWriterKind,
+ * the one place the kinds are told apart): which rows it takes, what it
+ * needs, and the export's two phases. */
+static const Exporter exporters[] = {
+    [HK_WRITER_C] = {
+        .accepts = accepts_unbuilt, .writes_ir = 0, .external = 0,
+        .checks = 1, .render = render, .plan = plan_runtime,
+        .emit = emit_c, .print = print_c,
+    },
+    [HK_WRITER_LLVM] = {
+        .accepts = accepts_any, .writes_ir = 1, .external = 1,
+        .checks = 0, .render = render_built, .plan = NULL,
+        .emit = emit_all_built, .print = emit_all_built,
+    },
+};
+
+static const Exporter *exporter_of(const HkTarget *t)
+{
+    return &exporters[t->writer_kind];
+}
+
+static int exportable(const HkTarget *t)
+{
+    return exporter_of(t)->accepts(t);
+}
+
 int hawk_export(HawkContext *ctx, HawkModule *m, const HawkExportOptions *opts)
 {
     return hawk_export_modules(ctx, &m, 1, opts);
@@ -733,37 +814,27 @@ int hawk_export_modules(HawkContext *ctx, HawkModule *const *ms, size_t nms,
     profile_options(&x);
     if (check_profile(&x) != 0 || distinct_entries(&x, jobs, n) != 0)
         return -1;
+    const Exporter *ex = exporter_of(x.target);
     if (opts->check && !opts->print_only && opts->checker == NULL &&
-        x.target->writer_kind == HK_WRITER_C) {
+        ex->checks) {
         hk_error(&ctx->diags, NULL, noloc,
                  "the checks are asked for, but this program links no "
                  "checker (hawk-driver); pass HawkExportOptions.checker or "
                  "turn check off");
         return -1;
     }
-    int is_c = x.target->writer_kind == HK_WRITER_C;
     x.rt_h_name = hk_asprintf(ctx->arena, "%s%s", HK_RUNTIME_BASE,
                               x.target->artifact);
     x.rt_c_name = hk_asprintf(ctx->arena, "%s%s", HK_RUNTIME_BASE,
                               x.target->source);
     int failed = 0;
     for (uint32_t k = 0; k < n; k++)
-        failed |= (is_c ? render(&x, &jobs[k]) : render_built(&x, &jobs[k])) != 0;
-    if (failed || (is_c && plan_runtime(&x, jobs, n) != 0))
+        failed |= ex->render(&x, &jobs[k]) != 0;
+    if (failed || (ex->plan != NULL && ex->plan(&x, jobs, n) != 0))
         return -1;
-    if (!opts->print_only && make_dirs(ctx, x.dir) != 0)
+    if (opts->print_only)
+        return ex->print(&x, jobs, n);
+    if (make_dirs(ctx, x.dir) != 0)
         return -1;
-    if (is_c && !opts->print_only)
-        return emit_c(&x, jobs, n);
-    for (uint32_t k = 0; k < n; k++) {
-        if (!opts->print_only && emit_built(&x, &jobs[k]) != 0) {
-            failed = 1;
-            continue;
-        }
-        if (opts->on_unit != NULL)
-            opts->on_unit(opts->user, &jobs[k].pub);
-    }
-    if (is_c)
-        runtime_done(&x);
-    return failed ? -1 : 0;
+    return ex->emit(&x, jobs, n);
 }

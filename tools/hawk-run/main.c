@@ -33,10 +33,8 @@ static int fail_diags(HawkContext *ctx, size_t from)
  * unit's name in messages). */
 static const char *llvm_row_id(void)
 {
-    for (unsigned k = 0; k < hk_ntargets; k++)
-        if (hk_targets[k].writer_kind == HK_WRITER_LLVM)
-            return hk_targets[k].id;
-    return "LLVM";
+    const HkTarget *t = hk_target_written_by(HK_WRITER_LLVM);
+    return t != NULL ? t->id : "LLVM";
 }
 
 /* Lowers kernel f and builds both units into kr. */

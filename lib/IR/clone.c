@@ -1,6 +1,8 @@
-/* clone.c -- a deep copy of one kernel and the funcs it may call, in a new
- * module, so a target lowers the IR as the caller left it (after any
- * passes the caller ran) without changing the caller's module.
+/* clone.c -- copying IR: the one instruction copier (hk_inst_copy_shell,
+ * which the inliner uses too), and a deep copy of one kernel and the
+ * funcs it may call, in a new module, so a target lowers the IR as the
+ * caller left it (after any passes the caller ran) without changing the
+ * caller's module.
  *
  * Values keep their indices and instructions their serials and locations:
  * walk positions, diagnostics and side tables read the copy exactly as
@@ -22,19 +24,34 @@ static void *dup(HkArena *a, const void *p, size_t n)
 static void clone_block(HkArena *a, HkFunc *nf, const HkBlock *from,
                         HkBlock *to);
 
-/* A copy of i whose result, index and carried values point back at it. */
-static HkInst *clone_inst(HkArena *a, HkFunc *nf, const HkInst *i)
+HkInst *hk_inst_copy_shell(HkArena *a, const HkInst *i, uint32_t serial)
 {
     HkInst *c = hk_alloc(a, sizeof *c);
-    *c = *i;
+    *c = *i;  /* every field, so one added to HkInst is copied too */
+    c->serial = serial;
     c->prev = c->next = NULL;
     c->block = NULL;
-    c->res = dup(a, i->res, i->nres * sizeof *i->res);
-    c->ops = dup(a, i->ops, i->nops * sizeof *i->ops);
-    c->iters = dup(a, i->iters, i->iters ? i->nres * sizeof *i->iters : 0);
+    c->nres = c->nops = c->nregions = 0;
+    c->res = c->ops = c->iters = NULL;
+    c->ivar = HK_NOVAL;
+    c->regions = NULL;
     c->cst.f = dup(a, i->cst.f, i->cst.f ? i->cst.n * sizeof *i->cst.f : 0);
     c->cst.i = dup(a, i->cst.i, i->cst.i ? i->cst.n * sizeof *i->cst.i : 0);
     c->text = i->text ? hk_strdup(a, i->text) : NULL;
+    return c;
+}
+
+/* A copy of i whose result, index and carried values point back at it. */
+static HkInst *clone_inst(HkArena *a, HkFunc *nf, const HkInst *i)
+{
+    HkInst *c = hk_inst_copy_shell(a, i, i->serial);
+    c->nres = i->nres;
+    c->nops = i->nops;
+    c->ivar = i->ivar;
+    c->res = dup(a, i->res, i->nres * sizeof *i->res);
+    c->ops = dup(a, i->ops, i->nops * sizeof *i->ops);
+    c->iters = dup(a, i->iters, i->iters ? i->nres * sizeof *i->iters : 0);
+    c->nregions = i->nregions;
     for (uint32_t r = 0; r < i->nres; r++)
         nf->values[i->res[r]].def = c;
     if (i->ivar != HK_NOVAL)

@@ -409,6 +409,12 @@ int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
                     HkLoc loc);  /* -1 if the name is taken */
 
 HkInst *hk_inst_new(HkFunc *f, HkOp op, HkLoc loc);
+/* A copy of i's own fields (op, type, slot, predicate, immediates, the
+ * constant payload, loop bounds, callee, ...), deep where they point,
+ * with the given serial and no operands, results, carried values,
+ * regions or links: the part every copier shares (clone.c), so a field
+ * added to HkInst reaches every copy. */
+HkInst *hk_inst_copy_shell(HkArena *a, const HkInst *i, uint32_t serial);
 void hk_inst_set_ops(HkFunc *f, HkInst *i, const HkVal *ops, uint32_t n);
 /* Gives i n results of the given types (names may be NULL: fresh). */
 void hk_inst_set_results(HkFunc *f, HkInst *i, const HkType *types,

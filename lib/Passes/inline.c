@@ -66,40 +66,6 @@ static HkVal copy_value(Inliner *s, const Copy *c, HkVal v, HkDefKind k,
     return nv;
 }
 
-/* The constant payload of i, copied so the two functions share nothing. */
-static HkConst copy_const(HkArena *a, HkConst c)
-{
-    HkConst d = c;
-    if (c.f != NULL) {
-        d.f = hk_alloc(a, (c.n + 1u) * sizeof *d.f);
-        memcpy(d.f, c.f, c.n * sizeof *d.f);
-    }
-    if (c.i != NULL) {
-        d.i = hk_alloc(a, (c.n + 1u) * sizeof *d.i);
-        memcpy(d.i, c.i, c.n * sizeof *d.i);
-    }
-    return d;
-}
-
-/* Copies the fields that are neither values nor regions. */
-static void copy_fields(HkArena *a, HkInst *n, const HkInst *i)
-{
-    n->type = i->type;
-    n->slot = i->slot;
-    n->has_index = i->has_index;
-    n->pred = i->pred;
-    n->nimm = i->nimm;
-    n->imm[0] = i->imm[0];
-    n->imm[1] = i->imm[1];
-    n->cst = copy_const(a, i->cst);
-    n->callee = i->callee;
-    n->text = i->text;
-    n->lo = i->lo;
-    n->hi = i->hi;
-    n->has_count = i->has_count;
-    n->max_trip = i->max_trip;
-}
-
 static int copy_block(Inliner *s, Copy *c, const HkBlock *b, Cursor at,
                       HkVal *out);
 
@@ -108,8 +74,7 @@ static int copy_inst(Inliner *s, Copy *c, const HkInst *i, Cursor at)
 {
     HkFunc *f = s->f;
     HkArena *a = f->module->arena;
-    HkInst *n = hk_inst_new(f, i->op, i->loc);
-    copy_fields(a, n, i);
+    HkInst *n = hk_inst_copy_shell(a, i, f->nserials++);
     n->nops = i->nops;
     n->ops = hk_alloc(a, (i->nops + 1u) * sizeof *n->ops);
     for (uint32_t k = 0; k < i->nops; k++)

@@ -4,8 +4,9 @@
 #include "ir.h"
 
 const HkOpInfo hk_ops[HK_OP_COUNT] = {
-#define OP(e, m, n, r, f, l, c, ft)                                          \
-    [HK_OP_##e] = {m, n, HK_R_##r, (unsigned)(f), l, HK_C_##c, ft},
+#define OP(e, m, n, r, f, l, c, ft, dom, is)                                 \
+    [HK_OP_##e] = {m, n, HK_R_##r, (unsigned)(f), l, HK_C_##c, ft,          \
+                   HK_DOM_##dom, (unsigned)(is)},
 #define PURE HK_F_PURE
 #define ELEM HK_F_ELEM
 #define LIBM HK_F_LIBM
@@ -14,7 +15,11 @@ const HkOpInfo hk_ops[HK_OP_COUNT] = {
 #define FOLD HK_F_FOLD
 #define SIDE HK_F_SIDE
 #define EXACT HK_F_EXACT
+#define IDIV HK_IS_IDIV
+#define IUB HK_IS_IUB
 #include "ops.def"
+#undef IDIV
+#undef IUB
 #undef PURE
 #undef ELEM
 #undef LIBM

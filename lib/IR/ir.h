@@ -142,7 +142,7 @@ uint32_t hk_flat_index(HkType t, const int64_t *imm, uint32_t nimm);
 /* ---- ops (ops.def) and roles (roles.def) ------------------------------ */
 
 typedef enum {
-#define OP(e, m, n, r, f, l, c, ft) HK_OP_##e,
+#define OP(e, m, n, r, f, l, c, ft, dom, is) HK_OP_##e,
 #include "ops.def"
 #undef OP
     HK_OP_COUNT
@@ -176,6 +176,19 @@ typedef enum {
     HK_C_STORE, HK_C_CHAIN,
 } HkCost;
 
+/* What fp-domain needs of an op's domain operand (ops.def's Domain). */
+typedef enum {
+    HK_DOM_NONE, HK_DOM_POSITIVE, HK_DOM_NONNEG, HK_DOM_GT_M1, HK_DOM_UNIT,
+    HK_DOM_OPEN_UNIT, HK_DOM_GE_1, HK_DOM_POW, HK_DOM_COUNT
+} HkDomainNeed;
+
+/* What int-sites lists an op as on integers (ops.def's IntSite). */
+enum {
+    HK_IS_IDIV = 1u << 0,   /* an integer division site */
+    HK_IS_IUB = 1u << 1,    /* i64 infix in the C++ build, undefined there
+                               on overflow */
+};
+
 typedef struct {
     const char *mnemonic;
     int nops;
@@ -184,6 +197,8 @@ typedef struct {
     const char *libm;
     HkCost cost;
     const char *feature;
+    HkDomainNeed domain;
+    unsigned intsite;       /* HK_IS_* */
 } HkOpInfo;
 
 extern const HkOpInfo hk_ops[HK_OP_COUNT];

@@ -304,11 +304,10 @@ static void facts_init(Facts *F, const HkFunc *f)
 
 /* ---- the sites ----------------------------------------------------------- */
 
-typedef enum {
-    N_NONE, N_POSITIVE, N_NONNEG, N_GT_M1, N_UNIT, N_OPEN_UNIT, N_GE_1, N_POW
-} Need;
+/* What a site needs of its operand: ops.def's Domain column. */
+typedef HkDomainNeed Need;
 
-/* ORDER Need */
+/* ORDER HkDomainNeed (ir.h) */
 static const struct {
     const char *needs;        /* the site's needs field */
     const char *phrase;       /* "is not proven <phrase>" */
@@ -323,25 +322,14 @@ static const struct {
     {"positive, or nonneg with a positive exponent",
      "positive, nor nonneg with a positive exponent"},
 };
+_Static_assert(sizeof need_text / sizeof need_text[0] == HK_DOM_COUNT,
+               "need_text: one row per HkDomainNeed");
 
-/* What op needs of its domain operand; N_NONE when it is no site. */
+/* What op needs of its domain operand (ops.def's Domain column);
+ * HK_DOM_NONE when it is no site. */
 static Need need_of(HkOp op)
 {
-    switch (op) {
-    case HK_OP_FDIV:
-    case HK_OP_RSQRT:
-    case HK_OP_LOG:
-    case HK_OP_LOG2:
-    case HK_OP_LOG10: return N_POSITIVE;
-    case HK_OP_SQRT: return N_NONNEG;
-    case HK_OP_LOG1P: return N_GT_M1;
-    case HK_OP_ASIN:
-    case HK_OP_ACOS: return N_UNIT;
-    case HK_OP_ATANH: return N_OPEN_UNIT;
-    case HK_OP_ACOSH: return N_GE_1;
-    case HK_OP_POW: return N_POW;
-    default: return N_NONE;
-    }
+    return hk_ops[op].domain;
 }
 
 /* "divisor", "base" or "operand": the operand a site's verdict is about. */
@@ -354,9 +342,9 @@ static const char *what_of(HkOp op)
 static int sign_meets(Need n, HkSign s)
 {
     switch (n) {
-    case N_POSITIVE: return s == HK_SIGN_POSITIVE;
-    case N_NONNEG:
-    case N_GT_M1: return s != HK_SIGN_UNKNOWN;
+    case HK_DOM_POSITIVE: return s == HK_SIGN_POSITIVE;
+    case HK_DOM_NONNEG:
+    case HK_DOM_GT_M1: return s != HK_SIGN_UNKNOWN;
     default: return 0;
     }
 }
@@ -367,12 +355,12 @@ static int iv_meets(Need n, HkIv a)
     if (hk_iv_is_empty(a))
         return 0;
     switch (n) {
-    case N_POSITIVE: return a.lo > 0.0;
-    case N_NONNEG: return a.lo >= 0.0;
-    case N_GT_M1: return a.lo > -1.0;
-    case N_UNIT: return a.lo >= -1.0 && a.hi <= 1.0;
-    case N_OPEN_UNIT: return a.lo > -1.0 && a.hi < 1.0;
-    case N_GE_1: return a.lo >= 1.0;
+    case HK_DOM_POSITIVE: return a.lo > 0.0;
+    case HK_DOM_NONNEG: return a.lo >= 0.0;
+    case HK_DOM_GT_M1: return a.lo > -1.0;
+    case HK_DOM_UNIT: return a.lo >= -1.0 && a.hi <= 1.0;
+    case HK_DOM_OPEN_UNIT: return a.lo > -1.0 && a.hi < 1.0;
+    case HK_DOM_GE_1: return a.lo >= 1.0;
     default: return 0;
     }
 }
@@ -385,12 +373,12 @@ static int iv_violates(Need n, HkIv a)
     if (hk_iv_is_empty(a))
         return 0; /* NaN only: NaN in, NaN out, no domain error */
     switch (n) {
-    case N_POSITIVE: return a.hi <= 0.0;
-    case N_NONNEG: return a.hi < 0.0;
-    case N_GT_M1: return a.hi <= -1.0;
-    case N_UNIT: return a.hi < -1.0 || a.lo > 1.0;
-    case N_OPEN_UNIT: return a.hi <= -1.0 || a.lo >= 1.0;
-    case N_GE_1: return a.hi < 1.0;
+    case HK_DOM_POSITIVE: return a.hi <= 0.0;
+    case HK_DOM_NONNEG: return a.hi < 0.0;
+    case HK_DOM_GT_M1: return a.hi <= -1.0;
+    case HK_DOM_UNIT: return a.hi < -1.0 || a.lo > 1.0;
+    case HK_DOM_OPEN_UNIT: return a.hi <= -1.0 || a.lo >= 1.0;
+    case HK_DOM_GE_1: return a.hi < 1.0;
     default: return 0;
     }
 }
@@ -485,10 +473,10 @@ static void judge_pow(const Facts *F, HkVal x, HkVal y, HkDomainSite *s)
     } else if (sx == HK_SIGN_NONNEG && F->sign[y].sign == HK_SIGN_POSITIVE) {
         s->reason = hk_asprintf(F->arena, "%s, exponent %s", F->sign[x].why,
                                 F->sign[y].why);
-    } else if (iv_meets(N_POSITIVE, ix)) {
+    } else if (iv_meets(HK_DOM_POSITIVE, ix)) {
         s->reason = in_reason(F, x);
         s->by_interval = 1;
-    } else if (iv_meets(N_NONNEG, ix) && iv_meets(N_POSITIVE, F->iv[y])) {
+    } else if (iv_meets(HK_DOM_NONNEG, ix) && iv_meets(HK_DOM_POSITIVE, F->iv[y])) {
         s->reason = hk_asprintf(F->arena, "%s, exponent %s", in_reason(F, x),
                                 in_reason(F, y));
         s->by_interval = 1;
@@ -496,7 +484,7 @@ static void judge_pow(const Facts *F, HkVal x, HkVal y, HkDomainSite *s)
         HkBuf b;
         hk_buf_init(&b, F->arena);
         put_value(&b, F, x);
-        if (sx != HK_SIGN_UNKNOWN || iv_meets(N_NONNEG, ix)) {
+        if (sx != HK_SIGN_UNKNOWN || iv_meets(HK_DOM_NONNEG, ix)) {
             hk_buf_puts(&b, ", exponent ");
             put_value(&b, F, y);
         }
@@ -517,7 +505,7 @@ static void add_site(Lists *L, const Facts *F, const HkPositions *p,
                      const HkInst *i)
 {
     Need n = need_of(i->op);
-    if (n == N_NONE)
+    if (n == HK_DOM_NONE)
         return;
     HkDomainResult *r = L->res;
     r->sites = hk_grow(F->arena, r->sites, &L->cap_sites, r->nsites + 1,
@@ -528,7 +516,7 @@ static void add_site(Lists *L, const Facts *F, const HkPositions *p,
     s->pos = hk_pos(p, i);
     s->op = hk_ops[i->op].mnemonic;
     s->needs = need_text[n].needs;
-    if (n == N_POW)
+    if (n == HK_DOM_POW)
         judge_pow(F, i->ops[0], i->ops[1], s);
     else
         judge(F, i->op == HK_OP_FDIV ? i->ops[1] : i->ops[0], n, s);

@@ -9,28 +9,17 @@
  */
 #include "embedded.h"
 
-/* Whether i divides integers. */
+/* Whether i divides integers (ops.def's IntSite). */
 static int is_division(const HkInst *i)
 {
-    switch (i->op) {
-    case HK_OP_FLOORDIV:
-    case HK_OP_MOD:
-    case HK_OP_DIV: return hk_is_int((HkElem)i->type.elem);
-    default: return 0;
-    }
+    return (hk_ops[i->op].intsite & HK_IS_IDIV) &&
+           hk_is_int((HkElem)i->type.elem);
 }
 
 /* Whether i is Index arithmetic the C++ build spells infix. */
 static int is_ub(const HkInst *i)
 {
-    switch (i->op) {
-    case HK_OP_ADD:
-    case HK_OP_SUB:
-    case HK_OP_MUL:
-    case HK_OP_NEG:
-    case HK_OP_DIV: return i->type.elem == HK_I64;
-    default: return 0;
-    }
+    return (hk_ops[i->op].intsite & HK_IS_IUB) && i->type.elem == HK_I64;
 }
 
 /* Appends pos to the list *list of *n entries with capacity *cap. */

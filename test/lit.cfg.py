@@ -24,6 +24,10 @@ config.substitutions.append(("%examples", os.path.join(config.hawk_src_root, "ex
 config.substitutions.append(("%hawk_src", config.hawk_src_root))
 config.substitutions.append(("%hawk_bin", config.hawk_tools_dir))
 config.substitutions.append(("%cc", config.hawk_c_compiler))
+# The flags a program linking this build's libraries needs: the sanitizer
+# runtime when the build is instrumented.
+sanitized = config.hawk_sanitize.upper() in ("ON", "1", "TRUE", "YES")
+config.substitutions.append(("%sanflags", "-fsanitize=address,undefined" if sanitized else ""))
 
 # 'fma': the CPU has fused multiply-add, so a C build with contraction on
 # (-ffp-contract=fast -mfma) really differs from the host build

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "hawk/driver.h"
 
 /* The compiler's warning set (docs/EmbeddedC.md, "Checks"). */
 static const char *const cc_flags[] = {
@@ -220,4 +221,9 @@ const HawkUnitChecker *hk_driver_checker(void)
 {
     static const HawkUnitChecker checker = {hk_run_compile, hk_run_cppcheck};
     return &checker;
+}
+
+const HawkUnitChecker *hawk_driver_checker(void)
+{
+    return hk_driver_checker();
 }

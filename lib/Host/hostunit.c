@@ -2,6 +2,7 @@
  * object, and its textual IR when asked, handed to hawk_export (which
  * writes them as <name>.host.o and <name>.ll). */
 #include "hostint.h"
+#include "hawk/host.h"
 
 /* The object of l's unit, and its IR when want_ir. */
 static int write_unit(HkArena *a, const HkLowered *l, int want_ir,
@@ -19,4 +20,9 @@ static const HawkUnitWriter llvm_writer = {write_unit};
 const HawkUnitWriter *hk_host_writer(void)
 {
     return &llvm_writer;
+}
+
+const HawkUnitWriter *hawk_host_writer(void)
+{
+    return hk_host_writer();
 }

@@ -76,6 +76,9 @@ static const ToolOpt bench_table[] = {
     {"examples", TOOL_VALUE, set_examples, "DIR",
      "where the kernels' .hir files are"},
     {"help", TOOL_FLAG, set_help, NULL, "print this help and exit"},
+    {"h", TOOL_FLAG, set_help, NULL, "the same as -help"},
+    {"color", TOOL_VALUE, tool_set_color, "auto|always|never",
+     "colour the diagnostics (auto: on a terminal, unless NO_COLOR is set)"},
 };
 
 static int add_kernel(void *st, const char *arg)
@@ -86,7 +89,9 @@ static int add_kernel(void *st, const char *arg)
 }
 
 static const ToolSpec bench_spec = {
-    BENCH_TOOL, "[options] [kernel...]", bench_table,
+    BENCH_TOOL,
+    "time kernels of examples/: the host build, the emitted C, hand-written C",
+    "[options] [kernel...]", bench_table,
     sizeof bench_table / sizeof bench_table[0], add_kernel,
 };
 

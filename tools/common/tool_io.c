@@ -91,6 +91,6 @@ void tool_print_diags(const char *tool, HawkContext *ctx, size_t from)
         const char *s = hawk_diag_render(ctx, i);
         if (has_no_file(s))
             fprintf(stderr, "%s: ", tool);
-        fputs(s, stderr);
+        tool_put_diag(s, stderr);
     }
 }

@@ -7,14 +7,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *current_tool = "hawk";
+
+const char *tool_current_name(void)
+{
+    return current_tool;
+}
+
 int tool_error(const char *tool, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: error: ", tool);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char msg[4096];
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "%s: ", tool);
+    /* "error: <msg>" as a diagnostic without a file */
+    size_t n = strlen(msg);
+    char *line = malloc(n + 9);
+    if (line == NULL) {
+        fprintf(stderr, "error: %s\n", msg);
+        return 1;
+    }
+    memcpy(line, "error: ", 7);
+    memcpy(line + 7, msg, n);
+    line[n + 7] = '\n';
+    line[n + 8] = '\0';
+    tool_put_diag(line, stderr);
+    free(line);
     return 1;
 }
 
@@ -113,6 +133,7 @@ static int parse_one(const ToolSpec *spec, int argc, char **argv, int *i,
 int tool_parse_args(const ToolSpec *spec, int argc, char **argv, void *state)
 {
     int options_done = 0;
+    current_tool = spec->tool;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!options_done && strcmp(arg, "--") == 0) {
@@ -202,7 +223,8 @@ void tool_print_help(const ToolSpec *spec, FILE *out)
         int w = (int)strlen(head);
         width = w > width ? w : width;
     }
-    fprintf(out, "USAGE: %s %s\n\nOPTIONS:\n", spec->tool, spec->usage);
+    fprintf(out, "OVERVIEW: %s\n\nUSAGE: %s %s\n\nOPTIONS:\n", spec->overview,
+            spec->tool, spec->usage);
     for (size_t i = 0; i < spec->nopts; i++) {
         option_head(&spec->opts[i], head, sizeof head);
         fprintf(out, "  %-*s  %s\n", width, head, spec->opts[i].help);

@@ -28,6 +28,7 @@ struct ToolOpt {
 
 typedef struct {
     const char *tool;      /* "hawk-opt": prefixes every message */
+    const char *overview;  /* --help's first line: what the tool does */
     const char *usage;     /* "[options] [input.hir | -]" */
     const ToolOpt *opts;
     size_t nopts;
@@ -56,6 +57,23 @@ typedef struct {
      "profile: an absent cppcheck is an error, not a skipped check"},        \
     {"c-std", TOOL_VALUE, fn, "c99|c11",                                     \
      "profile: the C dialect of the consumer (default c99)"}
+
+/* The rows every tool has: -help and -h, -version, -color (tool_color.c).
+ * help and version are the tool's own ToolOptFns. */
+#define TOOL_COMMON_OPTS(help, version)                                      \
+    {"help", TOOL_FLAG, help, NULL, "print this help and exit"},             \
+    {"h", TOOL_FLAG, help, NULL, "the same as -help"},                       \
+    {"version", TOOL_FLAG, version, NULL, "print the version and exit"},     \
+    {"color", TOOL_VALUE, tool_set_color, "auto|always|never",               \
+     "colour the diagnostics (auto: on a terminal, unless NO_COLOR is set)"}
+
+/* -color's handler, and whether diagnostics are coloured now. */
+int tool_set_color(void *state, const ToolOpt *row, const char *value);
+int tool_color(void);
+/* Writes one rendered diagnostic to out, coloured when tool_color(). */
+void tool_put_diag(const char *text, FILE *out);
+/* The name of the tool whose command line is being parsed. */
+const char *tool_current_name(void);
 
 /* A ToolOptFn named fn that sets the int member field of the tool's state
  * (of type T) to 1: a flag that only switches something on. */

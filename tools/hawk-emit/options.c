@@ -41,8 +41,7 @@ static const ToolOpt emit_table[] = {
      "with -target=host: also write each kernel's textual IR, <name>.ll"},
     /* The EmbeddedProfile (docs/EmbeddedC.md), as hawk-opt spells it. */
     TOOL_PROFILE_OPTS(set_profile),
-    {"help", TOOL_FLAG, set_help, NULL, "print this help and exit"},
-    {"version", TOOL_FLAG, set_version, NULL, "print the version and exit"},
+    TOOL_COMMON_OPTS(set_help, set_version),
 };
 
 /* An input file operand: any number, in order (none reads stdin). */
@@ -52,7 +51,8 @@ static int set_input(void *st, const char *arg)
 }
 
 static const ToolSpec emit_spec = {
-    EMIT_TOOL, "[options] [input.hir... | -]", emit_table,
+    EMIT_TOOL, "export HIR kernels through a target of the targets table (C units, host objects)",
+    "[options] [input.hir... | -]", emit_table,
     sizeof emit_table / sizeof emit_table[0], set_input,
 };
 

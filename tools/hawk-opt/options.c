@@ -76,8 +76,7 @@ static const ToolOpt opt_table[] = {
      "do not print the module"},
     {"o", TOOL_VALUE, set_output, "FILE",
      "write the module to FILE (whole, or not at all) instead of stdout"},
-    {"help", TOOL_FLAG, set_help, NULL, "print this help and exit"},
-    {"version", TOOL_FLAG, set_version, NULL, "print the version and exit"},
+    TOOL_COMMON_OPTS(set_help, set_version),
     {"verify-embedded", TOOL_FLAG, set_verify_embedded, NULL,
      "run the embedded C target's verify pipeline; exit 1 on any refusal"},
     {"analysis-report", TOOL_VALUE, set_analysis_report, "FILE",
@@ -96,7 +95,8 @@ static int set_input(void *st, const char *arg)
 }
 
 static const ToolSpec opt_spec = {
-    OPT_TOOL, "[options] [input.hir | -]", opt_table,
+    OPT_TOOL, "run pipelines of passes over HIR and print the result",
+    "[options] [input.hir | -]", opt_table,
     sizeof opt_table / sizeof opt_table[0], set_input,
 };
 

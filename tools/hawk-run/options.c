@@ -82,8 +82,7 @@ static const ToolOpt run_table[] = {
      "a NaN must match the other unit's NaN bit for bit (sign, payload)"},
     {"print-layout", TOOL_FLAG, set_print_layout, NULL,
      "print each kernel's args struct layout (offsets, sizes) and run nothing"},
-    {"help", TOOL_FLAG, set_help, NULL, "print this help and exit"},
-    {"version", TOOL_FLAG, set_version, NULL, "print the version and exit"},
+    TOOL_COMMON_OPTS(set_help, set_version),
 };
 
 /* An input file operand: any number, in order (none reads stdin). */
@@ -93,7 +92,8 @@ static int set_input(void *st, const char *arg)
 }
 
 static const ToolSpec run_spec = {
-    RUN_TOOL, "[options] [input.hir... | -]", run_table,
+    RUN_TOOL, "run kernels through the emitted C and the host build and compare every output byte",
+    "[options] [input.hir... | -]", run_table,
     sizeof run_table / sizeof run_table[0], set_input,
 };
 

@@ -72,8 +72,7 @@ typedef struct {
     HawkExportFn on_runtime; /* C rows: called once after the units with
                                the runtime unit of the output directory
                                (docs/EmbeddedC.md, "The runtime unit"):
-                               kernel and report NULL, c_text NULL when no
-                               unit calls a runtime function; under
+                               kernel and report NULL; under
                                print_only the runtime of the printed units
                                alone.  May be NULL */
     void *user;

@@ -47,12 +47,9 @@ int hk_runtime_add(HkArena *a, HkRuntime *rt, const char *kernel, int float32,
 /* Drops the entry of kernel, if any. */
 void hk_runtime_drop(HkRuntime *rt, const char *kernel);
 
-/* Whether any unit calls a runtime function (else hawk_runtime.c would be
- * an empty translation unit and is not written). */
-int hk_runtime_has_functions(const HkRuntime *rt);
-
 /* The texts of the runtime: the header h_name and the source c_name
- * (c_text NULL when there is no function to define). */
+ * (always one: it defines hawk_runtime_version when no unit calls a
+ * function). */
 void hk_runtime_texts(HkArena *a, const HkRuntime *rt, const char *h_name,
                       const char *c_name, const char **h_text,
                       const char **c_text);

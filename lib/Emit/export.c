@@ -50,7 +50,7 @@ typedef struct {
     /* the runtime unit of the output directory (C rows) */
     HkRuntime rt;
     const char *rt_h_name, *rt_c_name;   /* HK_RUNTIME_BASE and the row's suffixes */
-    const char *rt_h_text, *rt_c_text;   /* rt_c_text NULL: no source */
+    const char *rt_h_text, *rt_c_text;
 } Export;
 
 /* How the export drives one kind of writer (exporters[], below). */
@@ -404,20 +404,13 @@ static void runtime_done(Export *x)
     x->opts->on_runtime(x->opts->user, &u);
 }
 
-/* Writes the runtime's header and source whole (removing a source an
- * earlier export left when no unit calls a runtime function now). */
+/* Writes the runtime's header and source whole. */
 static int emit_runtime(Export *x)
 {
-    if (write_text(x, x->rt_h_name, x->rt_h_text) != 0)
-        return -1;
-    if (x->rt_c_text != NULL)
-        return write_text(x, x->rt_c_name, x->rt_c_text);
-    const char *path = in_dir(x->ctx->arena, x->dir, x->rt_c_name);
-    if (unlink(path) == 0 || errno == ENOENT)
-        return 0;
-    hk_error(&x->ctx->diags, NULL, noloc, "cannot remove '%s': %s", path,
-             strerror(errno));
-    return -1;
+    return write_text(x, x->rt_h_name, x->rt_h_text) != 0 ||
+                   write_text(x, x->rt_c_name, x->rt_c_text) != 0
+               ? -1
+               : 0;
 }
 
 /* Writes j's .c and .h (after removing its stale report); 0, or -1. */
@@ -437,8 +430,7 @@ static int emit_files(Export *x, Job *j)
 static int compile_unit(Export *x, Job *j)
 {
     double t0 = now();
-    const char *files[] = {j->pub.c_name, x->rt_c_text ? x->rt_c_name : NULL,
-                           NULL};
+    const char *files[] = {j->pub.c_name, x->rt_c_name, NULL};
     int rc = x->opts->checker->compile(x->ctx->arena, x->dir, files,
                                        j->kernel->name, &j->low.profile,
                                        &j->checks, &x->ctx->diags, &j->m->src,
@@ -459,8 +451,7 @@ static int analyse_units(Export *x, Job *jobs, uint32_t n)
     for (uint32_t k = 0; k < x->rt.nunits; k++)
         files[nf++] = hk_asprintf(a, "%s%s", x->rt.units[k].kernel,
                                   x->target->source);
-    if (x->rt_c_text != NULL)
-        files[nf++] = x->rt_c_name;
+    files[nf++] = x->rt_c_name;
     files[nf] = NULL;
     HkBuf what;
     hk_buf_init(&what, a);
@@ -704,7 +695,7 @@ static int plan_runtime(Export *x, Job *jobs, uint32_t n)
                      &x->rt_c_text);
     HkAuditHits hits;
     memset(&hits, 0, sizeof hits);
-    if (hk_audit_unit(a, x->rt_c_name, x->rt_c_text ? x->rt_c_text : "",
+    if (hk_audit_unit(a, x->rt_c_name, x->rt_c_text,
                       x->rt_h_name, x->rt_h_text, NULL, &hits) == 0)
         return 0;
     for (uint32_t k = 0; k < hits.n; k++)

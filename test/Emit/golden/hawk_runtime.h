@@ -2,7 +2,7 @@
  * What the hawk units of this directory share, defined once so that a build
  * linking them has one definition of each: the types and status codes,
  * and the functions the units call, defined in hawk_runtime.c
- * (link it with the units).
+ * (always written: link it with the units).
  * Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals, unsigned-to-signed conversion.
  * scalar mode  float64
  * UNITS, each with the runtime functions it calls:
@@ -31,6 +31,9 @@
 typedef double  hawk_real_t;
 typedef int64_t hawk_int_t;
 typedef enum { HAWK_OK = 0, HAWK_E_NULL = 1, HAWK_E_RANGE = 2 } hawk_status_t;
+
+/* The hawk that wrote this runtime, readable in a linked image. */
+extern const char hawk_runtime_version[11];
 
 /* The index k held to [0, len - 1] (LangRef "Index clamping"): no
  * index the kernel computes reads or writes outside its plane.  The

@@ -35,6 +35,11 @@ typedef struct {
                                       printed), h_name the object (h_text
                                       NULL) and report_name NULL */
     const char *report_text;       /* NULL under print_only */
+    const char *const *cflags;     /* C rows: the compiler flags the unit's
+                                      bit identity needs with gcc and clang
+                                      (-ffp-contract=off, -fno-builtin-<f>),
+                                      as its file comment names them */
+    size_t ncflags;
     double hawk_seconds;           /* lowering, writing, audit, files */
     double check_seconds;          /* the external checks (0 without) */
 } HawkExportUnit;

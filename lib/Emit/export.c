@@ -279,6 +279,8 @@ static int render(Export *x, Job *j)
     hk_cheader(a, &j->low, &j->unit);
     j->pub.c_text = j->unit.c_text;
     j->pub.h_text = j->unit.h_text;
+    j->pub.cflags = j->unit.cflags;
+    j->pub.ncflags = j->unit.ncflags;
     int rc = audit(x, j);
     j->pub.hawk_seconds = now() - t0;
     return rc;

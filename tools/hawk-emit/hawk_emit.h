@@ -22,6 +22,7 @@ typedef struct {
     ToolPairs profile;        /* the profile flags */
     int no_check, print, time, help, version;
     int emit_llvm;            /* -emit-llvm: also <name>.ll (host row) */
+    const char *cflags_file;  /* -cflags-file=: the flags every unit needs */
 } EmitConfig;
 
 /* Fills cfg from argv; 0, or 1 after an error message. */

@@ -13,7 +13,49 @@
 typedef struct {
     const EmitConfig *cfg;
     double hawk_seconds, check_seconds;
+    char **cflags;             /* -cflags-file: the union, malloc'd */
+    size_t ncflags, capcflags;
 } EmitRun;
+
+/* Adds flag to the union unless it is there (a handful of flags). */
+static void add_cflag(EmitRun *r, const char *flag)
+{
+    for (size_t k = 0; k < r->ncflags; k++)
+        if (strcmp(r->cflags[k], flag) == 0)
+            return;
+    if (r->ncflags == r->capcflags) {
+        size_t cap = r->capcflags ? 2 * r->capcflags : 16;
+        char **p = realloc(r->cflags, cap * sizeof *p);
+        if (p == NULL)
+            return;
+        r->cflags = p;
+        r->capcflags = cap;
+    }
+    char *copy = strdup(flag);
+    if (copy != NULL)
+        r->cflags[r->ncflags++] = copy;
+}
+
+static int cmp_flag(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* -cflags-file: the union of the units' flags, sorted, one a line (a
+ * response file gcc and clang read with @FILE), written whole. */
+static int write_cflags(const EmitRun *r)
+{
+    qsort(r->cflags, r->ncflags, sizeof *r->cflags, cmp_flag);
+    ToolBuf b = {0};
+    for (size_t k = 0; k < r->ncflags; k++) {
+        tool_buf_puts(&b, r->cflags[k]);
+        tool_buf_puts(&b, "\n");
+    }
+    int rc = tool_write_file(EMIT_TOOL, r->cfg->cflags_file,
+                             b.data != NULL ? b.data : "", b.len);
+    tool_buf_free(&b);
+    return rc;
+}
 
 /* hawk_export's per-kernel hook: -print's texts and -time's lines. */
 static void on_unit(void *user, const HawkExportUnit *u)
@@ -27,6 +69,8 @@ static void on_unit(void *user, const HawkExportUnit *u)
         if (u->c_text != NULL)
             printf("==> %s <==\n%s", u->c_name, u->c_text);
     }
+    for (size_t k = 0; k < u->ncflags; k++)
+        add_cflag(r, u->cflags[k]);
     if (r->cfg->time && u->kernel != NULL)
         fprintf(stderr, "%s: %s: hawk %.4f s, checks %.4f s\n", EMIT_TOOL,
                 u->kernel, u->hawk_seconds, u->check_seconds);
@@ -194,7 +238,7 @@ static int run(const EmitConfig *cfg)
     const char *const *inputs = cfg->inputs.n ? cfg->inputs.names : stdin_only;
     size_t n = cfg->inputs.n ? cfg->inputs.n : 1;
     Exported done = {0};
-    EmitRun r = {cfg, 0, 0};
+    EmitRun r = {cfg, 0, 0, NULL, 0, 0};
     size_t seen = 0, nms = 0, printed = 0;
     int rc = 0;
     HawkContext *ctx = hawk_context_create();
@@ -223,6 +267,11 @@ static int run(const EmitConfig *cfg)
     if (cfg->time)
         fprintf(stderr, "%s: total: hawk %.4f s, checks %.4f s\n", EMIT_TOOL,
                 r.hawk_seconds, r.check_seconds);
+    if (rc == 0 && cfg->cflags_file != NULL)
+        rc = write_cflags(&r);
+    for (size_t k = 0; k < r.ncflags; k++)
+        free(r.cflags[k]);
+    free(r.cflags);
     for (size_t k = 0; k < n; k++)
         tool_buf_free(&bufs[k]);
     free(bufs);

@@ -8,6 +8,7 @@
 TOOL_VALUE_FN(set_target, EmitConfig, target, EMIT_TOOL, "a target id")
 TOOL_VALUE_FN(set_out_dir, EmitConfig, out_dir, EMIT_TOOL, "a directory")
 TOOL_VALUE_FN(set_kernel, EmitConfig, kernel, EMIT_TOOL, "a kernel name")
+TOOL_VALUE_FN(set_cflags_file, EmitConfig, cflags_file, EMIT_TOOL, "a file")
 
 /* Flags that only switch something on. */
 TOOL_FLAG_FN(set_no_check, EmitConfig, no_check)
@@ -37,6 +38,8 @@ static const ToolOpt emit_table[] = {
      "print each kernel's .h and .c to stdout; write nothing, check nothing"},
     {"time", TOOL_FLAG, set_time, NULL,
      "print hawk's time and the checks' time per kernel to stderr"},
+    {"cflags-file", TOOL_VALUE, set_cflags_file, "FILE",
+     "write the C compiler flags the exported units need (gcc, clang) to FILE"},
     {"emit-llvm", TOOL_FLAG, set_emit_llvm, NULL,
      "with -target=host: also write each kernel's textual IR, <name>.ll"},
     /* The EmbeddedProfile (docs/EmbeddedC.md), as hawk-opt spells it. */

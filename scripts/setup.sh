@@ -9,6 +9,7 @@ packages=(
   libcjson-dev                     # the JSON reports
   libssl-dev                       # sha256 through libcrypto
   cppcheck                         # the MISRA addon checks
+  man-db                           # the man pages' test renders them
 )
 
 missing=()

@@ -35,7 +35,7 @@ static const ToolOpt emit_table[] = {
     {"no-check", TOOL_FLAG, set_no_check, NULL,
      "do not run the compiler and cppcheck checks (the report says skipped)"},
     {"print", TOOL_FLAG, set_print, NULL,
-     "print each kernel's .h and .c to stdout; write nothing, check nothing"},
+     "print each kernel's .h and .c, then the runtime unit, to stdout; write nothing, check nothing"},
     {"time", TOOL_FLAG, set_time, NULL,
      "print hawk's time and the checks' time per kernel to stderr"},
     {"cflags-file", TOOL_VALUE, set_cflags_file, "FILE",

@@ -10,6 +10,7 @@ packages=(
   libssl-dev                       # sha256 through libcrypto
   cppcheck                         # the MISRA addon checks
   man-db                           # the man pages' test renders them
+  gcc-arm-none-eabi libnewlib-arm-none-eabi  # the Cortex-M builds of the tests
 )
 
 missing=()

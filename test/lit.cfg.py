@@ -24,6 +24,12 @@ config.substitutions.append(("%examples", os.path.join(config.hawk_src_root, "ex
 config.substitutions.append(("%hawk_src", config.hawk_src_root))
 config.substitutions.append(("%hawk_bin", config.hawk_tools_dir))
 config.substitutions.append(("%cc", config.hawk_c_compiler))
+# 'arm-none-eabi': the Debian Cortex-M cross compiler is installed
+# (scripts/setup.sh installs it).
+import shutil
+if shutil.which("arm-none-eabi-gcc"):
+    config.available_features.add("arm-none-eabi")
+
 # The flags a program linking this build's libraries needs: the sanitizer
 # runtime when the build is instrumented.
 sanitized = config.hawk_sanitize.upper() in ("ON", "1", "TRUE", "YES")

@@ -161,6 +161,23 @@ static const char *joined(HkArena *a, const char *const *v, uint32_t n)
     return hk_buf_cstr(&b);
 }
 
+
+/* The BUDGETS line of the operations the profile's fpu runs in software:
+ * "none (fpu dp)", or "13 ops (fpu sp: float64 in software)". */
+static const char *soft_float_text(HkArena *a, const HkLowered *l,
+                                   const HkCostResult *c)
+{
+    switch (l->profile.fpu) {
+    case HK_FPU_SP:
+        return hk_asprintf(a, "%" PRId64 " ops (fpu sp: float64 in software)",
+                           c->soft_float_ops);
+    case HK_FPU_NONE:
+        return hk_asprintf(a, "%" PRId64 " ops (fpu none: every real in "
+                              "software)", c->soft_float_ops);
+    default: return "none (fpu dp)";
+    }
+}
+
 /* The BUDGETS lines, from the trip-bound and cost analyses. */
 static void budgets(HkBuf *b, HkArena *a, const HkLowered *l)
 {
@@ -179,6 +196,7 @@ static void budgets(HkBuf *b, HkArena *a, const HkLowered *l)
                          c->loads, c->gathers, c->chain32, c->chain64,
                          c->chain_special32, c->chain_special64, c->stores));
     put_line(b, "fp64 ops", hk_asprintf(a, "%" PRId64, c->fp64_ops));
+    put_line(b, "soft float", soft_float_text(a, l, c));
     put_line(b, "static bytes",
              hk_asprintf(a,
                          "tapes %" PRId64 ", carries %" PRId64

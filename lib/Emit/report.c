@@ -134,6 +134,7 @@ static cJSON *budgets_json(const HkTripResult *t, const HkCostResult *c)
     add_int(o, "max_trips", t->max_trips);
     cJSON_AddItemToObject(o, "ops", ops_json(c));
     add_int(o, "fp64_ops", c->fp64_ops);
+    add_int(o, "soft_float_ops", c->soft_float_ops);
     cJSON_AddItemToObject(o, "static_bytes", static_bytes_json(c));
     cJSON_AddItemToObject(o, "loops", loops_json(t));
     return o;

@@ -15,7 +15,7 @@
 enum {
     C_ARITH32, C_ARITH64, C_SPECIAL32, C_SPECIAL64, C_CHAIN32, C_CHAIN64,
     C_CHSP32, C_CHSP64, C_LOADS, C_GATHERS, C_STORES,
-    C_FP_ARITH, C_FP_SPECIAL, C_FP_CHAIN, C_FP_CHSP, C_N
+    C_FP_ARITH, C_FP_SPECIAL, C_FP_CHAIN, C_FP_CHSP, C_FP32, C_N
 };
 
 typedef struct {
@@ -102,6 +102,8 @@ static void add_op(Counts *c, const HkFunc *f, const HkInst *i, int cls32,
     if (touches(f, i, HK_F64, HK_F64))
         c->c[C_FP_ARITH + cls32 / 2] =
             sat_add(c->c[C_FP_ARITH + cls32 / 2], n);
+    else if (touches(f, i, HK_F32, HK_F32))
+        c->c[C_FP32] = sat_add(c->c[C_FP32], n);
 }
 
 /* The chain count of a fold or product (docs/Passes.md "cost"). */
@@ -333,6 +335,7 @@ static void fill_result(const Counts *c, const Bytes *by, int64_t tapes,
     for (int k = C_FP_ARITH; k <= C_FP_CHSP; k++)
         fp64 = sat_add(fp64, c->c[k]);
     res->fp64_ops = fp64;
+    res->fp32_ops = c->c[C_FP32];
     int64_t ops = 0;
     for (int k = C_ARITH32; k <= C_CHSP64; k++)
         ops = sat_add(ops, c->c[k]);
@@ -371,6 +374,20 @@ static int check_budgets(HawkPassRun *r, HkFunc *f, const HkProfile *p,
                   "raise max_stack_bytes or simplify the kernel");
         refused++;
     }
+    if (p->max_soft_float_ops != HK_NONE &&
+        res->soft_float_ops > p->max_soft_float_ops) {
+        hk_refuse(r, f, NULL, "kernel", "budget.soft_float",
+                  hk_asprintf(a,
+                              "%" PRId64 " floating-point operations per "
+                              "sample run in software on fpu=%s, above "
+                              "max_soft_float_ops=%" PRId64,
+                              res->soft_float_ops,
+                              p->fpu == HK_FPU_SP ? "sp" : "none",
+                              p->max_soft_float_ops),
+                  "raise max_soft_float_ops, choose a target with the FPU, "
+                  "or write the kernel in float32 for a single-precision FPU");
+        refused++;
+    }
     return refused;
 }
 
@@ -400,6 +417,10 @@ int hk_pass_cost(HawkPassRun *r, HkFunc *f)
     count_block(cx, f, &f->body, &c, &by);
     fill_result(&c, &by, tape_bytes(f), res);
     fill_libm(a, cx, res);
+    res->soft_float_ops = prof.fpu == HK_FPU_DP   ? 0
+                          : prof.fpu == HK_FPU_SP ? res->fp64_ops
+                                                  : sat_add(res->fp64_ops,
+                                                            res->fp32_ops);
     /* A refused kernel caches nothing: asking again refuses again. */
     if (check_budgets(r, f, &prof, res) != 0)
         return 1;
@@ -424,6 +445,8 @@ void hk_print_cost(HkBuf *b, const HkFunc *f, const void *result)
                   c->chain_special64, c->stores);
     hk_buf_printf(b, "  ops total    %" PRId64 "\n", c->ops_total);
     hk_buf_printf(b, "  fp64 ops     %" PRId64 "\n", c->fp64_ops);
+    hk_buf_printf(b, "  fp32 ops     %" PRId64 "\n", c->fp32_ops);
+    hk_buf_printf(b, "  soft float   %" PRId64 "\n", c->soft_float_ops);
     hk_buf_printf(b,
                   "  static bytes tapes %" PRId64 ", carries %" PRId64
                   ", temporaries %" PRId64 ", estimate %" PRId64

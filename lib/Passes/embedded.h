@@ -21,6 +21,8 @@
  */
 typedef enum { HK_FPD_RECORD, HK_FPD_REFUSE } HkFpDomainPolicy;
 typedef enum { HK_IDX_CLAMP, HK_IDX_REFUSE } HkIndexPolicy;
+/* The target's floating point (options.def's fpu; ORDER its values). */
+typedef enum { HK_FPU_DP, HK_FPU_SP, HK_FPU_NONE } HkFpu;
 
 #define HK_NONE INT64_C(-1)
 
@@ -32,6 +34,8 @@ typedef struct {
     HkIndexPolicy index_policy;
     int require_cppcheck;
     int c_std;                /* 99 or 11 */
+    HkFpu fpu;
+    int64_t max_soft_float_ops;  /* HK_NONE when unset */
     const HkTarget *target;
 } HkProfile;
 
@@ -50,7 +54,8 @@ int hk_profile_of(HawkPassRun *run, HawkPassManager *pm, HkModule *m,
 const HkTarget *hk_profile_target(const HawkPassRun *r);
 /* "EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None,
  *  fp_domain='record', index_policy='clamp', require_cppcheck=False,
- *  c_std='c99')" */
+ *  c_std='c99', fpu='dp', max_soft_float_ops=None)": the seed's fields,
+ *  then the ones hawk adds */
 const char *hk_profile_repr(HkArena *a, const HkProfile *p);
 
 /* ---- positions.c: walk positions of a kernel (analysis "positions") ------ */
@@ -165,6 +170,10 @@ typedef struct {
     int64_t arith32, arith64, special32, special64, loads, gathers;
     int64_t chain32, chain64, chain_special32, chain_special64, stores;
     int64_t fp64_ops;
+    int64_t fp32_ops;
+    int64_t soft_float_ops;   /* the floating-point ops the profile's fpu
+                                 runs in software: fp64 on sp, all on
+                                 none, 0 on dp */
     int64_t tapes, carries, temporaries, total_bytes;
     int64_t estimate;         /* tapes + carries + temporaries (= total) */
     int64_t ops_total;        /* what budget.ops compares: arith + special

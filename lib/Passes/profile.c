@@ -85,7 +85,7 @@ int hk_profile_read(HawkPassRun *r, HkProfile *p)
 static int profile_parse(HawkPassRun *r, HkProfile *p)
 {
     memset(p, 0, sizeof *p);
-    int fpd = 0, idx = 0, cpp = 0, c11 = 0;
+    int fpd = 0, idx = 0, cpp = 0, c11 = 0, fpu = 0;
     const char *target;
     if (read_cap(r, HK_OPT_MAX_TRIPS, &p->max_trips) != 0 ||
         read_cap(r, HK_OPT_MAX_OPS, &p->max_ops) != 0 ||
@@ -94,6 +94,8 @@ static int profile_parse(HawkPassRun *r, HkProfile *p)
         read_choice(r, HK_OPT_INDEX_POLICY, &idx) != 0 ||
         read_choice(r, HK_OPT_REQUIRE_CPPCHECK, &cpp) != 0 ||
         read_choice(r, HK_OPT_C_STD, &c11) != 0 ||
+        read_cap(r, HK_OPT_MAX_SOFT_FLOAT_OPS, &p->max_soft_float_ops) != 0 ||
+        read_choice(r, HK_OPT_FPU, &fpu) != 0 ||
         option_text(r, HK_OPT_TARGET, &target) != 0)
         return -1;
     p->target = hk_profile_target(r);
@@ -101,6 +103,7 @@ static int profile_parse(HawkPassRun *r, HkProfile *p)
     p->index_policy = idx ? HK_IDX_REFUSE : HK_IDX_CLAMP;
     p->require_cppcheck = cpp;
     p->c_std = c11 ? 11 : 99;
+    p->fpu = (HkFpu)fpu;
     return 0;
 }
 
@@ -147,6 +150,9 @@ const char *hk_profile_repr(HkArena *a, const HkProfile *p)
                   p->index_policy == HK_IDX_REFUSE ? "refuse" : "clamp");
     hk_buf_printf(&b, "require_cppcheck=%s, ",
                   p->require_cppcheck ? "True" : "False");
-    hk_buf_printf(&b, "c_std='c%d')", p->c_std == 11 ? 11 : 99);
+    static const char *const fpu[] = {"dp", "sp", "none"};
+    hk_buf_printf(&b, "c_std='c%d', fpu='%s', ", p->c_std == 11 ? 11 : 99,
+                  fpu[p->fpu]);
+    put_cap(&b, "max_soft_float_ops", p->max_soft_float_ops, ")");
     return hk_buf_cstr(&b);
 }

@@ -56,7 +56,13 @@ typedef struct {
     {"require-cppcheck", TOOL_BOOL, fn, NULL,                                \
      "profile: an absent cppcheck is an error, not a skipped check"},        \
     {"c-std", TOOL_VALUE, fn, "c99|c11",                                     \
-     "profile: the C dialect of the consumer (default c99)"}
+     "profile: the C dialect of the consumer (default c99)"},                \
+    {"max-soft-float-ops", TOOL_VALUE, fn, "N",                              \
+     "profile: refuse above N reals per sample run in software "            \
+     "(budget.soft_float)"},                                                 \
+    {"fpu", TOOL_VALUE, fn, "dp|sp|none",                                    \
+     "profile: the target's floating point; sp and none count the reals "    \
+     "run in software (default dp)"}
 
 /* The rows every tool has: -help and -h, -version, -color (tool_color.c).
  * help and version are the tool's own ToolOptFns. */

@@ -6,12 +6,13 @@
  *   kernel sha256  a1fedcfc19f86da5e292333f633d50c5718d68daffec895b2cbd709c6b7b5657
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
  *   ops            arith32 0, arith64 7, special32 0, special64 0, loads 4, gathers 0, chain32 0, chain64 5, chainSpecial32 0, chainSpecial64 1, stores 3
  *   fp64 ops       13
+ *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 96, total 96
  *   libm           sqrt
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -6,12 +6,13 @@
  *   kernel sha256  28d02ee6617b35cc3c7a402ef0be6657dab1f9f18e3bb41c3065e622656fed85
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
  *   ops            arith32 0, arith64 12, special32 0, special64 6, loads 5, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
  *   fp64 ops       18
+ *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 240, total 240
  *   libm           asin, cos, sin, sqrt
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

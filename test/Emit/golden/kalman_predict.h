@@ -6,12 +6,13 @@
  *   kernel sha256  fae7ad6a5124a95b6bb529216d0087581fee323dfac8daac836da869eec06c0c
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
  *   ops            arith32 0, arith64 4, special32 0, special64 0, loads 14, gathers 0, chain32 0, chain64 30, chainSpecial32 0, chainSpecial64 0, stores 6
  *   fp64 ops       34
+ *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 256, total 256
  *   libm           none
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -6,12 +6,13 @@
  *   kernel sha256  66fb0dee631d0535cd2229c1cee8522405cf9f88121657b0cd9a5f5e16f05bc2
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     8
  *   ops            arith32 0, arith64 80, special32 0, special64 20, loads 3, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
  *   fp64 ops       100
+ *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 16, temporaries 241, total 257
  *   libm           cos, fabs, sin, sqrt
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -6,12 +6,13 @@
  *   kernel sha256  1f21002253438010056366e82193b2088ffa512d5179aa95c919668b8d3109e8
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
  *   ops            arith32 0, arith64 8, special32 0, special64 1, loads 3, gathers 2, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
  *   fp64 ops       8
+ *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 120, total 120
  *   libm           floor
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -6,12 +6,13 @@
  *   kernel sha256  04789b4255b4d1df11eb3a4f19adeb19696ae9ae08c5227728a7e091b1e3e64f
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     64
  *   ops            arith32 0, arith64 577, special32 0, special64 0, loads 6, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 4
  *   fp64 ops       577
+ *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 17, temporaries 138, total 155
  *   libm           fabs
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

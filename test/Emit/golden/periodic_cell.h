@@ -6,12 +6,13 @@
  *   kernel sha256  ff8003c5e5557192777befea76e02e3bac2b10a0eae4a41874e4d087286b62f4
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
  *   ops            arith32 0, arith64 10, special32 0, special64 2, loads 5, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 3
  *   fp64 ops       6
+ *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 168, total 168
  *   libm           floor
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

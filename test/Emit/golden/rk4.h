@@ -6,12 +6,13 @@
  *   kernel sha256  5cb34c2419f43f03554fd0c41985dcaf7f4782f92a93b8a76076f83859284f16
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
  *   ops            arith32 0, arith64 44, special32 0, special64 4, loads 5, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
  *   fp64 ops       48
+ *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 640, total 640
  *   libm           sin
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

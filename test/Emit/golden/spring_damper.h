@@ -6,12 +6,13 @@
  *   kernel sha256  3a266797c3c1c9f1c4102fa983e543b6f28e46324e189fdd68c6a627044040ff
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
  *   ops            arith32 0, arith64 9, special32 0, special64 0, loads 6, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
  *   fp64 ops       9
+ *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 120, total 120
  *   libm           none
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

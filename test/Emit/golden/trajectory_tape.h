@@ -6,12 +6,13 @@
  *   kernel sha256  880ad9c23fded1aac6c5a30d83031c76976dcdf726ddbb2adbe0c9e7371cf301
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     16
  *   ops            arith32 0, arith64 225, special32 0, special64 0, loads 7, gathers 0, chain32 0, chain64 48, chainSpecial32 0, chainSpecial64 16, stores 34
  *   fp64 ops       289
+ *   soft float     none (fpu dp)
  *   static bytes   tapes 16, carries 32, temporaries 217, total 265
  *   libm           sqrt
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -6,12 +6,13 @@
  *   kernel sha256  9b284fd39ebda1a176835be0802d00f4de8a22db99d56b048033dbbd12f7cce4
  *   scalar mode    float32
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
  *   ops            arith32 7, arith64 0, special32 2, special64 0, loads 7, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
  *   fp64 ops       0
+ *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 80, total 80
  *   libm           atan2f, hypotf
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -54,7 +54,17 @@ typedef struct {
                                                 -fno-builtin-<f> per libm
                                                 function that is not
                                                 exactly rounded */
+    /* The stack bound (cstack.c): the entry's frame, the per-sample
+     * function's (0 when the body is empty), the largest frame of a runtime
+     * function the unit calls (0 for none), and their sum. */
+    int64_t stack_entry, stack_sample, stack_runtime, stack_total;
 } HkCUnit;
+
+/* Bytes every frame may hold beyond its parameters and locals in the
+ * stack bound: the return address, the callee-saved core and
+ * floating-point registers a function may push (ARM: r4-r11, lr, s16-s31;
+ * x86-64: rbp, rbx, r12-r15) and alignment. */
+#define HK_FRAME_OVERHEAD INT64_C(128)
 
 /* Writes the .c text of l's kernel: fills c_text, helpers, core and libm.
  * Returns 0, or -1 with a diagnostic in d for a construct it cannot

@@ -361,6 +361,27 @@ static void fill_lists(HkCW *w, HkCUnit *out)
                 hk_asprintf(w->a, "-fno-builtin-%s", out->libm[k]);
 }
 
+/* The stack bound of the unit (cstack.c): entry, per-sample function, the
+ * largest runtime function it calls.  body NULL: no per-sample function. */
+static void stack_bound(HkCW *w, HkCUnit *out, const char *body,
+                        const char *entry_text)
+{
+    out->stack_entry = hk_c_frame_bound(4, hk_c_locals_bytes(entry_text));
+    out->stack_sample =
+        body != NULL ? hk_c_frame_bound(1 + w->uses_i + w->uses_n,
+                                        hk_c_locals_bytes(body))
+                     : 0;
+    out->stack_runtime = 0;
+    for (uint32_t id = 0; id < HK_CH_COUNT; id++) {
+        if (!w->need[id])
+            continue;
+        int64_t f = hk_ch_frame_bound(w->a, id, w->l->float32);
+        out->stack_runtime = f > out->stack_runtime ? f : out->stack_runtime;
+    }
+    out->stack_total =
+        out->stack_entry + out->stack_sample + out->stack_runtime;
+}
+
 int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d)
 {
     HkCW w;
@@ -384,8 +405,12 @@ int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d)
     hk_buf_init(&tail, a);
     if (has_body)
         sample_function(&tail, &w, body_text);
-    entry(&tail, &w, has_body);
+    HkBuf ent;
+    hk_buf_init(&ent, a);
+    entry(&ent, &w, has_body);
+    hk_buf_put(&tail, ent.data, ent.len);
     fill_lists(&w, out);
+    stack_bound(&w, out, has_body ? body_text : NULL, hk_buf_cstr(&ent));
     file_comment(&unit, a, l, out);
     includes(&unit, &w);
     static_asserts(&unit, &w);

@@ -57,6 +57,15 @@ unsigned hk_ch_impl_defined(uint32_t id);
  * float32 says how f64/f32 are spelled (hawk_real_t, double, float). */
 void hk_ch_write(HkBuf *b, uint32_t id, int float32);
 
+/* ---- cstack.c: the stack bound -------------------------------------------- */
+
+/* The slots of the locals the C text declares, 8 bytes each. */
+int64_t hk_c_locals_bytes(const char *text);
+/* A frame's bound: 8 bytes per parameter, the locals, the overhead. */
+int64_t hk_c_frame_bound(int64_t params, int64_t locals_bytes);
+/* The frame bound of runtime function id. */
+int64_t hk_ch_frame_bound(HkArena *a, uint32_t id, int float32);
+
 /* ---- the writer's state --------------------------------------------------- */
 
 /* A plane element a value holds (cwriter_live.c): a later read of it,

@@ -370,6 +370,15 @@ cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
     add_str(o, "source_digest", l->source_digest);
     cJSON_AddItemToObject(o, "helpers", str_list(u->helpers, u->nhelpers));
     cJSON_AddItemToObject(o, "core", str_list(u->core, u->ncore));
+    cJSON *stack = cJSON_CreateObject();
+    add_int(stack, "entry", u->stack_entry);
+    add_int(stack, "sample", u->stack_sample);
+    add_int(stack, "runtime", u->stack_runtime);
+    add_int(stack, "total", u->stack_total);
+    add_int(stack, "frame_overhead", HK_FRAME_OVERHEAD);
+    /* the unit's bound, with the budgets the analyses computed */
+    cJSON_AddItemToObject(cJSON_GetObjectItem(o, "budgets"), "stack_bound",
+                          stack);
     add_str(o, "core_version", HK_CORE_VERSION);
     cJSON_AddItemToObject(o, "deviations", deviations_json(l));
     cJSON *audit = cJSON_CreateObject();

@@ -14,6 +14,7 @@
  *   fp64 ops       289
  *   soft float     none (fpu dp)
  *   static bytes   tapes 16, carries 32, temporaries 217, total 265
+ *   stack bound    entry 176, sample 424, runtime 0, total 600 (not libm, the caller, interrupts)
  *   libm           sqrt
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at

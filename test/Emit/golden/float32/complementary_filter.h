@@ -14,6 +14,7 @@
  *   fp64 ops       0
  *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 80, total 80
+ *   stack bound    entry 176, sample 288, runtime 0, total 464 (not libm, the caller, interrupts)
  *   libm           atan2f, hypotf
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at

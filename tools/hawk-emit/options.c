@@ -69,6 +69,10 @@ int emit_parse_command_line(EmitConfig *cfg, int argc, char **argv)
         return tool_error(EMIT_TOOL, "-o names the output directory; '-' "
                                      "is none (to print the units to "
                                      "standard output, use -print)");
+    /* -print writes no file, so it writes no flags file either */
+    if (cfg->print && cfg->cflags_file != NULL)
+        return tool_error(EMIT_TOOL, "-cflags-file writes a file and -print "
+                                     "writes none; use one of them");
     return 0;
 }
 

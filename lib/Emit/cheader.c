@@ -377,11 +377,11 @@ static void types_block(HkBuf *b, HkArena *a, const HkLowered *l)
 {
     int bits = l->float32 ? 32 : 64;
     hk_buf_printf(b,
-        "#include \"%s%s\"\n"
+        "#include \"%s\"\n"
         "#if HAWK_RUNTIME_REAL_BITS != %d\n"
         "#error \"%s: float%d unit; the hawk runtime header this build found is for another width\"\n"
         "#endif\n",
-        HK_RUNTIME_BASE, l->profile.target->artifact, bits,
+        hk_runtime_header_name(a, l->profile.target), bits,
         hk_unit_header_name(a, l), bits);
 }
 

@@ -15,6 +15,16 @@
 #include "cruntime.h"
 #include "cwriter.h"
 
+const char *hk_runtime_header_name(HkArena *a, const HkTarget *t)
+{
+    return hk_asprintf(a, "%s%s", HK_RUNTIME_BASE, t->artifact);
+}
+
+const char *hk_runtime_source_name(HkArena *a, const HkTarget *t)
+{
+    return hk_asprintf(a, "%s%s", HK_RUNTIME_BASE, t->source);
+}
+
 void hk_runtime_init(HkRuntime *rt)
 {
     memset(rt, 0, sizeof *rt);

@@ -17,6 +17,11 @@
 /* The file names, before the row's source and artifact suffixes. */
 #define HK_RUNTIME_BASE "hawk_runtime"
 
+/* The runtime unit's files as row t names them: "hawk_runtime.h" (the
+ * artifact suffix) and "hawk_runtime.c" (the source suffix). */
+const char *hk_runtime_header_name(HkArena *a, const HkTarget *t);
+const char *hk_runtime_source_name(HkArena *a, const HkTarget *t);
+
 /* One unit the runtime serves: its kernel and the runtime functions its
  * .c calls (helper ids of chelpers.c, as flags). */
 typedef struct {

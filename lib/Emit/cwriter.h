@@ -5,7 +5,9 @@
  *   cwriter_live.c  which values and instructions the C spells
  *   cwriter_expr.c  the expression of each pure op
  *   cwriter_stmt.c  the statements of the per-sample body
- *   chelpers.c      the static helpers and numerics-core functions
+ *   chelpers.c      the helper and numerics-core texts (the runtime
+ *                   unit's functions, cruntime.c)
+ *   cstack.c        the stack bound
  */
 #ifndef HAWK_CWRITER_H
 #define HAWK_CWRITER_H

@@ -2,11 +2,12 @@
  * the targets table (docs/EmbeddedC.md, "The export").
  *
  * Two phases.  First every selected kernel is lowered, written (.c and .h
- * texts) and audited in memory; a refusal or an audit hit in any of them
- * stops the export before a file exists, so a module exports whole or not
- * at all.  Then, kernel by kernel, the .c and .h are written whole, the
- * toolchain checks run in the output directory, and the report is written
- * whole only after they pass.  Nothing recorded depends on the output
+ * texts) and audited in memory, and, for C rows, the output directory's
+ * runtime unit is merged and audited; a refusal or an audit hit stops the
+ * export before a file exists, so the modules export whole or not at all.
+ * Then the runtime unit and every unit's .c and .h are written whole, the
+ * compiler checks each unit, cppcheck checks them all together, and each
+ * report is written whole only after its unit's checks pass.  Nothing recorded depends on the output
  * directory, the time or a temporary path, so exporting again (anywhere)
  * writes the same bytes.
  */
@@ -49,7 +50,7 @@ typedef struct {
     uint32_t nopts;
     /* the runtime unit of the output directory (C rows) */
     HkRuntime rt;
-    const char *rt_h_name, *rt_c_name;   /* HK_RUNTIME_BASE and the row's suffixes */
+    const char *rt_h_name, *rt_c_name;   /* hk_runtime_header_name, _source_name */
     const char *rt_h_text, *rt_c_text;
 } Export;
 
@@ -580,14 +581,6 @@ static int distinct_entries(Export *x, const Job *jobs, uint32_t n)
 
 /* ---- the runtime unit ------------------------------------------------------ */
 
-static int exported_now(const Job *jobs, uint32_t n, const char *kernel)
-{
-    for (uint32_t k = 0; k < n; k++)
-        if (strcmp(jobs[k].kernel->name, kernel) == 0)
-            return 1;
-    return 0;
-}
-
 /* MISRA C:2012 Rule 5.1 across exports: an entry of this export against
  * the entries of the units an earlier export left in the directory (the
  * kernels of this export among themselves: distinct_entries). */
@@ -648,10 +641,14 @@ static int read_runtime(Export *x, const Job *jobs, uint32_t n)
                  "remove it", path);
         return -1;
     }
+    HkSymtab *now = hk_symtab_new(a);  /* the kernels this export rewrites */
+    for (uint32_t k = 0; k < n; k++)
+        hk_symtab_put(now, jobs[k].kernel->name, strlen(jobs[k].kernel->name),
+                      k);
     for (uint32_t k = x->rt.nunits; k-- > 0;) {
         const char *name = x->rt.units[k].kernel;
         struct stat st;
-        if (exported_now(jobs, n, name) ||
+        if (hk_symtab_get(now, name, strlen(name)) != UINT32_MAX ||
             stat(in_dir(a, x->dir, hk_asprintf(a, "%s%s", name,
                                                x->target->source)),
                  &st) != 0)
@@ -816,10 +813,8 @@ int hawk_export_modules(HawkContext *ctx, HawkModule *const *ms, size_t nms,
                  "turn check off");
         return -1;
     }
-    x.rt_h_name = hk_asprintf(ctx->arena, "%s%s", HK_RUNTIME_BASE,
-                              x.target->artifact);
-    x.rt_c_name = hk_asprintf(ctx->arena, "%s%s", HK_RUNTIME_BASE,
-                              x.target->source);
+    x.rt_h_name = hk_runtime_header_name(ctx->arena, x.target);
+    x.rt_c_name = hk_runtime_source_name(ctx->arena, x.target);
     int failed = 0;
     for (uint32_t k = 0; k < n; k++)
         failed |= ex->render(&x, &jobs[k]) != 0;

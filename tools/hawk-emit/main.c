@@ -13,16 +13,13 @@
 typedef struct {
     const EmitConfig *cfg;
     double hawk_seconds, check_seconds;
-    char **cflags;             /* -cflags-file: the union, malloc'd */
+    char **cflags;             /* -cflags-file: every unit's, malloc'd */
     size_t ncflags, capcflags;
 } EmitRun;
 
-/* Adds flag to the union unless it is there (a handful of flags). */
+/* Keeps flag for -cflags-file (duplicates go when it is written). */
 static void add_cflag(EmitRun *r, const char *flag)
 {
-    for (size_t k = 0; k < r->ncflags; k++)
-        if (strcmp(r->cflags[k], flag) == 0)
-            return;
     if (r->ncflags == r->capcflags) {
         size_t cap = r->capcflags ? 2 * r->capcflags : 16;
         char **p = realloc(r->cflags, cap * sizeof *p);
@@ -48,6 +45,8 @@ static int write_cflags(const EmitRun *r)
     qsort(r->cflags, r->ncflags, sizeof *r->cflags, cmp_flag);
     ToolBuf b = {0};
     for (size_t k = 0; k < r->ncflags; k++) {
+        if (k > 0 && strcmp(r->cflags[k], r->cflags[k - 1]) == 0)
+            continue;
         tool_buf_puts(&b, r->cflags[k]);
         tool_buf_puts(&b, "\n");
     }

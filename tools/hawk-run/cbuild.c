@@ -80,9 +80,8 @@ static void runtime_of(HkArena *a, const HkLowered *l, const HkCUnit *u,
 {
     HkRuntime rt;
     hk_runtime_init(&rt);
-    b->rt_c = hk_asprintf(a, "%s%s", HK_RUNTIME_BASE, l->profile.target->source);
-    b->rt_h = hk_asprintf(a, "%s%s", HK_RUNTIME_BASE,
-                          l->profile.target->artifact);
+    b->rt_c = hk_runtime_source_name(a, l->profile.target);
+    b->rt_h = hk_runtime_header_name(a, l->profile.target);
     if (hk_runtime_add(a, &rt, l->kernel->name, l->float32, u) != 0)
         hk_unreachable();  /* an empty runtime takes either mode */
     hk_runtime_texts(a, &rt, b->rt_h, b->rt_c, &b->rt_h_text, &b->rt_c_text);

@@ -112,7 +112,6 @@ static int setup(HkCW *w, HkArena *a, const HkLowered *l, HkDiags *d)
     }
     if (map_fields(w) != 0)
         return -1;
-    w->proven = hk_plane_proven(a, l);
     map_loop_writes(w);
     return 0;
 }

@@ -104,8 +104,6 @@ typedef struct {
 
     const char ***comps;    /* by value: the component locals of a tensor
                                load used whole */
-    uint8_t *proven;        /* by serial: an index proven inside its plane
-                               (hk_plane_proven); every other is clamped */
 
     HkAbiLayout abi;        /* the args struct (hk_plane_members) */
     int32_t *member;        /* by slot: its member in abi */
@@ -159,7 +157,7 @@ void hk_cw_libm(HkCW *w, const char *name);
  * the sample, row row (an expression, NULL when the plane has no rows). */
 const char *hk_cw_soa(HkCW *w, int32_t s, uint32_t comp, const char *row,
                       uint32_t row_comps);
-/* args->f[hawk_clamp_index(k, args->f_len)]: a flat plane at index k. */
+/* args->f[k]: a flat plane at index k (legalize clamped it). */
 const char *hk_cw_flat(HkCW *w, int32_t s, const char *k);
 /* A plane element access (hk_cw_soa, hk_cw_flat) of slot s as the value
  * it holds: a mask plane's byte as "(p[i] != 0U)" (any byte defined: 0

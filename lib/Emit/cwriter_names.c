@@ -196,7 +196,5 @@ const char *hk_cw_plane_value(HkCW *w, int32_t s, const char *x)
 
 const char *hk_cw_flat(HkCW *w, int32_t s, const char *k)
 {
-    hk_cw_need(w, HK_CH_CLAMP_INDEX);
-    return hk_asprintf(w->a, "args->%s[hawk_clamp_index(%s, args->%s)]",
-                       w->field[s], k, w->lenfield[s]);
+    return hk_asprintf(w->a, "args->%s[%s]", w->field[s], k);
 }

@@ -122,42 +122,42 @@ static void emit_extract(HkCW *w, const HkInst *i)
                hk_cw_plane_read(w, d->slot, hk_cw_soa(w, d->slot, c, NULL, 0)));
 }
 
-static void clamp_comment(HkCW *w, int32_t s)
-{
-    hk_cw_line(w, "/* '%s' has a runtime length: the index is clamped to "
-                  "[0, len - 1]. */",
-               w->f->slots[s].name);
-}
-
 static void emit_gather(HkCW *w, const HkInst *i)
 {
     HkVal v = i->res[0];
-    clamp_comment(w, i->slot);
     hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
                hk_cw_plane_read(w, i->slot,
                                 hk_cw_flat(w, i->slot,
                                            hk_cw_val(w, i->ops[i->nops - 1]))));
 }
 
-/* ---- writes ----------------------------------------------------------------- */
-
-/* The row expression of a tape write: the index itself where the analysis
- * proved it inside the rows, else clamped to them. */
-static const char *tape_row(HkCW *w, const HkInst *i)
+/* clamp_index (LangRef "Index clamping"): the index, or the sample's own
+ * position, held to [0, len - 1] of a runtime-length plane or to a tape's
+ * rows. */
+static void emit_clamp_index(HkCW *w, const HkInst *i)
 {
-    const char *r = hk_cw_val(w, i->ops[i->nops - 1]);
-    uint32_t rows = w->f->slots[i->slot].type.dim[0];
-    if (i->serial < w->f->nserials && w->proven[i->serial])
-        return r;
+    const HkSlot *slot = &w->f->slots[i->slot];
+    const char *k = i->nops == 1 ? hk_cw_val(w, i->ops[0]) : "i";
+    const char *len;
+    if (i->nops == 0)
+        w->uses_i = 1;
     hk_cw_need(w, HK_CH_CLAMP_INDEX);
-    const char *row = hk_cw_fresh(w, hk_asprintf(w->a, "%s_row", r));
-    hk_cw_line(w, "/* The row is not proven inside the tape's %u rows: it is "
-                  "clamped to them. */",
-               rows);
-    hk_cw_line(w, "const int64_t %s = hawk_clamp_index(%s, INT64_C(%u));", row, r,
-               rows);
-    return row;
+    if (hk_is_dyn(slot->type)) {
+        len = hk_asprintf(w->a, "args->%s", w->lenfield[i->slot]);
+        hk_cw_line(w, "/* '%s' has a runtime length: the index is clamped to "
+                      "[0, len - 1]. */",
+                   slot->name);
+    } else {
+        len = hk_asprintf(w->a, "INT64_C(%u)", slot->type.dim[0]);
+        hk_cw_line(w, "/* The row is not proven inside the tape's %u rows: it is "
+                      "clamped to them. */",
+                   slot->type.dim[0]);
+    }
+    hk_cw_line(w, "const int64_t %s = hawk_clamp_index(%s, %s);",
+               hk_cw_val(w, i->res[0]), k, len);
 }
+
+/* ---- writes ----------------------------------------------------------------- */
 
 /* A plain assignment of every component of v to the sample's own column
  * of a per-sample plane, or to row row of a tape. */
@@ -175,15 +175,14 @@ static void write_columns(HkCW *w, const HkInst *i, HkVal v, const char *row)
     }
 }
 
-/* A write into a flat plane of runtime length at index k (the sample's own
- * position when k is "i"); add: += (the scattered accumulate). */
+/* A write into a flat plane of runtime length at index k (a clamp_index
+ * legalize wrote); add: += (the scattered accumulate). */
 static void write_flat(HkCW *w, const HkInst *i, HkVal v, const char *k, int add)
 {
     HkElem e = (HkElem)type_of(w, v).elem;
     const char *x = component(w, i, v, 0);
     if (x == NULL)
         return;
-    clamp_comment(w, i->slot);
     if (!add) {
         hk_cw_line(w, "%s = %s;", hk_cw_flat(w, i->slot, k),
                    hk_cw_plane_value(w, i->slot, x));
@@ -198,11 +197,7 @@ static void write_flat(HkCW *w, const HkInst *i, HkVal v, const char *k, int add
     HkIntType t = e == HK_I64 ? HK_IT_I64 : HK_IT_I32;
     uint32_t id = hk_ch_int(t, HK_IO_ADD);
     hk_cw_need(w, id);
-    hk_cw_need(w, HK_CH_CLAMP_INDEX);
-    const char *at = hk_cw_fresh(w, hk_asprintf(w->a, "at_%s", w->f->slots[i->slot].name));
-    hk_cw_line(w, "const int64_t %s = hawk_clamp_index(%s, args->%s);", at, k,
-               w->lenfield[i->slot]);
-    const char *cell = hk_asprintf(w->a, "args->%s[%s]", w->field[i->slot], at);
+    const char *cell = hk_cw_flat(w, i->slot, k);
     hk_cw_line(w, "%s = %s(%s, %s);", cell, hk_ch_name(w->a, id), cell, x);
 }
 
@@ -216,7 +211,7 @@ static void emit_write(HkCW *w, const HkInst *i)
             hk_cw_fail(w, i, "a tape write without a row");
             return;
         }
-        write_columns(w, i, v, tape_row(w, i));
+        write_columns(w, i, v, hk_cw_val(w, i->ops[i->nops - 1]));
         return;
     }
     if (hk_cw_is_flat(w, i->slot)) {
@@ -224,13 +219,12 @@ static void emit_write(HkCW *w, const HkInst *i)
             hk_cw_fail(w, i, "a tensor written into a flat plane");
             return;
         }
-        if (i->has_index) {
-            write_flat(w, i, v, hk_cw_val(w, i->ops[i->nops - 1]),
-                       i->op == HK_OP_ACCUM);
+        if (!i->has_index) {  /* legalize indexes them (scalar-form) */
+            hk_cw_fail(w, i, "a write into a flat plane without an index");
             return;
         }
-        w->uses_i = 1;
-        write_flat(w, i, v, "i", 0);
+        write_flat(w, i, v, hk_cw_val(w, i->ops[i->nops - 1]),
+                   i->op == HK_OP_ACCUM);
         return;
     }
     /* own column of a per-sample plane: an accumulate is a store under
@@ -448,6 +442,7 @@ static void emit_inst(HkCW *w, const HkInst *i)
     case HK_OP_EXTRACT: emit_extract(w, i); return;
     case HK_OP_BUILD: return;  /* spelled by the write that takes it */
     case HK_OP_GATHER: emit_gather(w, i); return;
+    case HK_OP_CLAMP_INDEX: emit_clamp_index(w, i); return;
     case HK_OP_STORE:
     case HK_OP_ACCUM: emit_write(w, i); return;
     case HK_OP_BUMP: hk_cw_line(w, "args->%s[0] += 1U;", w->field[i->slot]); return;

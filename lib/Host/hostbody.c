@@ -216,6 +216,7 @@ static void lower_inst(HkHostGen *g, HkInst *i)
     case HK_OP_BUILD: lower_build(g, i); return;
     case HK_OP_LOAD: hk_host_load(g, i); return;
     case HK_OP_GATHER: hk_host_gather(g, i); return;
+    case HK_OP_CLAMP_INDEX: hk_host_clamp_index_op(g, i); return;
     case HK_OP_STORE: hk_host_store(g, i); return;
     case HK_OP_ACCUM: hk_host_accum(g, i); return;
     case HK_OP_BUMP: hk_host_bump(g, i); return;

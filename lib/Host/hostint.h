@@ -76,8 +76,6 @@ typedef struct {
     LLVMValueRef args;          /* const <name>_args_t* */
     int32_t *slot_field;        /* slot -> index of its member in abi
                                    (hk_plane_members) */
-    uint8_t *proven;            /* by serial: an index proven inside its
-                                   plane (hk_plane_proven), not clamped */
     LLVMValueRef *field;        /* abi member -> its value: loaded once in
                                    the entry, a parameter of the loop */
 
@@ -179,6 +177,7 @@ LLVMValueRef hk_host_const(HkHostGen *g, const HkInst *i, HkElem e,
 
 void hk_host_load(HkHostGen *g, HkInst *i);
 void hk_host_gather(HkHostGen *g, HkInst *i);
+void hk_host_clamp_index_op(HkHostGen *g, HkInst *i);
 void hk_host_store(HkHostGen *g, HkInst *i);
 void hk_host_accum(HkHostGen *g, HkInst *i);
 void hk_host_bump(HkHostGen *g, HkInst *i);

@@ -3,13 +3,13 @@
  *
  *   per-sample plane, component c of sample i   p[(c * n_samples) + i]
  *   tape row r of <K x N x T>, component c      p[(((r * N) + c) * n_samples) + i]
- *   runtime-length plane at index k             p[clamp(k, 0, len - 1)]
+ *   runtime-length plane at index k             p[k]
  *   uniform                                     the member itself
  *   finished_count, mix cell k                  p[0], p[k]
  *
- * Tape rows are clamped unless the index-clamp analysis proved the row
- * inside (hk_plane_proven, as the C unit reads it); runtime-length planes
- * always are.  A bool plane is bytes: a load reads "not zero", a store
+ * Every index arrives legal (scalar-form): a clamp_index legalize wrote,
+ * lowered here as hawk_clamp_index, or a tape row the index-clamp analysis
+ * proved.  A bool plane is bytes: a load reads "not zero", a store
  * writes 0 or 1.
  *
  * A shared cell (a scattered accumulate's cell, finished_count, a mix
@@ -96,12 +96,23 @@ static HkElem slot_elem(HkHostGen *g, int32_t slot)
     return (HkElem)g->f->slots[slot].type.elem;
 }
 
-/* The index operand of i, clamped to [0, len - 1] of its runtime-length
- * plane. */
+/* The index operand of i (legal: clamped or proven). */
 static LLVMValueRef flat_index(HkHostGen *g, HkInst *i)
 {
-    return hk_host_clamp_index(g, hk_host_comp(g, i->ops[i->nops - 1], 0),
-                               plane_len(g, i->slot));
+    return hk_host_comp(g, i->ops[i->nops - 1], 0);
+}
+
+/* clamp_index (LangRef "Index clamping"): the index, or the sample's own
+ * position, held to [0, len - 1] of a runtime-length plane or to a tape's
+ * rows. */
+void hk_host_clamp_index_op(HkHostGen *g, HkInst *i)
+{
+    const HkSlot *s = &g->f->slots[i->slot];
+    LLVMValueRef k = i->nops == 1 ? hk_host_comp(g, i->ops[0], 0) : g->sample;
+    LLVMValueRef len = hk_is_dyn(s->type)
+                           ? plane_len(g, i->slot)
+                           : hk_host_i64(g, (int64_t)s->type.dim[0]);
+    hk_host_bind1(g, i->res[0], hk_host_clamp_index(g, k, len));
 }
 
 void hk_host_load(HkHostGen *g, HkInst *i)
@@ -132,17 +143,6 @@ void hk_host_gather(HkHostGen *g, HkInst *i)
     LLVMValueRef p = plane(g, i->slot, &et);
     hk_host_bind1(g, i->res[0], read(g, slot_elem(g, i->slot), et, p,
                                      flat_index(g, i)));
-}
-
-/* The row of tape store i, clamped unless index-clamp proved it inside
- * the rows. */
-static LLVMValueRef tape_row(HkHostGen *g, HkInst *i)
-{
-    LLVMValueRef r = hk_host_comp(g, i->ops[i->nops - 1], 0);
-    if (i->serial < g->f->nserials && g->proven[i->serial])
-        return r;
-    int64_t rows = (int64_t)g->f->slots[i->slot].type.dim[0];
-    return hk_host_clamp_index(g, r, hk_host_i64(g, rows));
 }
 
 /* Stores the components of i's value to the sample's own column: SoA
@@ -178,23 +178,22 @@ static int is_flat_len(HkHostGen *g, int32_t s)
 }
 
 /* A store (or own-column accumulate): a tape row, a runtime-length plane
- * at its clamped index (the sample's own position when it has none), or
- * the sample's own column of a per-sample plane. */
+ * at its index, or the sample's own column of a per-sample plane. */
 void hk_host_store(HkHostGen *g, HkInst *i)
 {
     if (g->f->slots[i->slot].role == HK_ROLE_OUT) {
-        store_own(g, i, tape_row(g, i));
+        store_own(g, i, hk_host_comp(g, i->ops[i->nops - 1], 0));
         return;
     }
     if (is_flat_len(g, i->slot)) {
-        /* wide_out: at a computed index, or the sample's own position */
+        /* legalize indexed every write here (scalar-form) */
         LLVMTypeRef et;
         LLVMValueRef p = plane(g, i->slot, &et);
-        LLVMValueRef idx =
-            i->has_index ? flat_index(g, i)
-                         : hk_host_clamp_index(g, g->sample,
-                                               plane_len(g, i->slot));
-        write(g, slot_elem(g, i->slot), et, p, idx,
+        if (!i->has_index) {
+            hk_host_fail(g, i, "a write into a runtime-length plane without an index");
+            return;
+        }
+        write(g, slot_elem(g, i->slot), et, p, flat_index(g, i),
               hk_host_comp(g, i->ops[0], 0));
         return;
     }

@@ -46,7 +46,6 @@ static int build_unit(HkHostGen *g, LLVMTargetMachineRef tm)
     g->mod = new_module(g, tm);
     g->td = LLVMGetModuleDataLayout(g->mod);
     g->vals = hk_alloc(g->a, (g->f->nvalues + 1u) * sizeof *g->vals);
-    g->proven = hk_plane_proven(g->a, g->l);
     if (hk_host_args_type(g) != 0)
         return -1;
     /* the row the LLVMWriter writes, whatever row the profile names */

@@ -660,6 +660,22 @@ static int parse_gather(P *p, Inst *in)
     return parse_result_type(p, in);
 }
 
+/* clamp_index ::= results '=' 'clamp_index' slot [',' value] ':' type */
+static int parse_clamp_index(P *p, Inst *in)
+{
+    uint32_t base = p->nvals;
+    if (!want_results(p, in, 1) || !use_slot(p, &in->i->slot))
+        return 0;
+    if (accept(p, HK_TK_COMMA)) {
+        HkVal v;
+        if (!use_value(p, &v))
+            return 0;
+        push_val(p, v);
+    }
+    take_ops(p, in->i, base);
+    return parse_result_type(p, in);
+}
+
 /* store ::= 'store' value ',' slot-ref  (and accum) */
 static int parse_store(P *p, Inst *in)
 {
@@ -924,6 +940,7 @@ static int parse_op_body(P *p, Inst *in)
     case HK_R_EXTRACT: case HK_R_INSERT: return parse_extract(p, in);
     case HK_R_LOAD: return parse_load(p, in);
     case HK_R_GATHER: case HK_R_AT: return parse_gather(p, in);
+    case HK_R_CLAMPIDX: return parse_clamp_index(p, in);
     case HK_R_STORE: case HK_R_ACCUM: return parse_store(p, in);
     case HK_R_BUMP: return parse_bump(p, in);
     case HK_R_BREAK: return parse_break(p, in);

@@ -420,7 +420,9 @@ static void put_inst(HkBuf *b, const HkFunc *f, const HkInst *i, int indent)
         return;
     case HK_R_EXTRACT: case HK_R_INSERT: put_indexed(b, f, i); return;
     case HK_R_LOAD: put_load(b, f, i); return;
-    case HK_R_GATHER: case HK_R_AT: put_slot_index(b, f, i); return;
+    case HK_R_GATHER: case HK_R_AT: case HK_R_CLAMPIDX:
+        put_slot_index(b, f, i);
+        return;
     case HK_R_STORE: case HK_R_ACCUM: put_write(b, f, i); return;
     case HK_R_BUMP:
         hk_buf_puts(b, "bump ");

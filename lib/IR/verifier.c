@@ -440,7 +440,7 @@ static int is_plane_rule(HkRule r)
 {
     switch (r) {
     case HK_R_LOAD: case HK_R_GATHER: case HK_R_AT: case HK_R_STORE:
-    case HK_R_ACCUM: case HK_R_BUMP: case HK_R_DISPATCH:
+    case HK_R_ACCUM: case HK_R_BUMP: case HK_R_DISPATCH: case HK_R_CLAMPIDX:
         return 1;
     default:
         return 0;

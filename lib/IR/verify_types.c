@@ -453,6 +453,7 @@ static const char *slot_verb(HkRule r)
     case HK_R_LOAD: return "load from";
     case HK_R_GATHER: return "gather from";
     case HK_R_AT: return "read another sample of";
+    case HK_R_CLAMPIDX: return "clamp an index into";
     case HK_R_STORE: return "store to";
     case HK_R_ACCUM: return "accumulate into";
     case HK_R_BUMP: return "bump";
@@ -553,6 +554,32 @@ static int ty_slot_index(Ver *v, const HkInst *i, HkType *out)
     return 1;
 }
 
+/* clamp_index %p, %k : i64 (k held to [0, extent - 1] of a runtime-length
+ * plane or a tape's rows); clamp_index %p : i64, the sample's own position
+ * held to a runtime-length plane's (LangRef "Index clamping"). */
+static int ty_clamp_index(Ver *v, const HkInst *i, HkType *out)
+{
+    const HkSlot *s = hk_verify_slot_of(v, i);
+    if (s == NULL)
+        return 0;
+    int dyn = s->type.rank >= 1 && s->type.dim[0] == HK_DYN;
+    int rows = hk_roles[s->role].shape == HK_SHP_ROWS;
+    if (!dyn && !rows) {
+        err(v, i->loc, "cannot clamp an index into '%%%s': role '%s' has neither rows nor a runtime length",
+            s->name, hk_roles[s->role].name);
+        return 0;
+    }
+    if (i->nops > 1 || (i->nops == 0 && !dyn)) {
+        err(v, i->loc, "'clamp_index' into '%%%s' takes %s, but has %u", s->name,
+            dyn ? "at most one index" : "one index", i->nops);
+        return 0;
+    }
+    if (i->nops == 1 && !check_index(v, i, 0))
+        return 0;
+    *out = hk_scalar(HK_I64);
+    return 1;
+}
+
 /* The value written by a store or accum has the type the slot takes. */
 static void check_written(Ver *v, const HkInst *i, const HkSlot *s, HkType want)
 {
@@ -571,11 +598,19 @@ static int write_operands(Ver *v, const HkInst *i)
     return 0;
 }
 
+/* Whether i stores into a cell of a shared accum_out plane (the legal form
+ * of an own-column accumulate there, LangRef "Planes"). */
+static int cell_store(const HkInst *i, const HkSlot *s)
+{
+    return s->role == HK_ROLE_ACCUM_OUT && hk_is_dyn(s->type) && i->has_index;
+}
+
 /* store %v, %s / store %v, %t[%r]: LangRef "Planes". */
 static void verify_store(Ver *v, const HkInst *i)
 {
     const HkSlot *s = hk_verify_slot_of(v, i);
-    if (s == NULL || !hk_verify_slot_use(v, i, s, HK_R_STORE, 1) || !write_operands(v, i))
+    if (s == NULL || (!cell_store(i, s) && !hk_verify_slot_use(v, i, s, HK_R_STORE, 1)) ||
+        !write_operands(v, i))
         return;
     HkShapeRule shape = hk_roles[s->role].shape;
     const char *role = hk_roles[s->role].name;
@@ -583,7 +618,7 @@ static void verify_store(Ver *v, const HkInst *i)
         err(v, i->loc, "store to '%%%s' needs a row index: role '%s' is a tape", s->name, role);
         return;
     }
-    if (i->has_index && shape != HK_SHP_ROWS && shape != HK_SHP_DYN) {
+    if (i->has_index && shape != HK_SHP_ROWS && shape != HK_SHP_DYN && !cell_store(i, s)) {
         err(v, i->loc, "store to '%%%s' cannot be indexed: role '%s' holds one value per sample",
             s->name, role);
         return;
@@ -707,6 +742,7 @@ void hk_verify_types(Ver *v, const HkInst *i)
     case HK_R_BUILD: ok = ty_build(v, i, &t); break;
     case HK_R_LOAD: ok = ty_load(v, i, &t); break;
     case HK_R_GATHER: case HK_R_AT: ok = ty_slot_index(v, i, &t); break;
+    case HK_R_CLAMPIDX: ok = ty_clamp_index(v, i, &t); break;
     case HK_R_LANE: t = ot(v, i, 0); ok = 1; break;
     case HK_R_RANDOM:
         t = st(v, i);

@@ -83,11 +83,6 @@ typedef struct {
 } HkSampleBound;
 HkSampleBound hk_plane_sample_bound(const HkAbiLayout *abi);
 
-/* By serial of l's kernel: 1 where the index-clamp analysis proved the
- * instruction's index inside its plane.  Both units clamp every other
- * runtime index. */
-uint8_t *hk_plane_proven(HkArena *a, const HkLowered *l);
-
 /* The unit of a row built outside libhawk (the host row's LLVMWriter, in
  * hawk-llvm): the artifact's bytes and, when asked, the textual IR, in
  * the arena. */

@@ -42,16 +42,3 @@ HkSampleBound hk_plane_sample_bound(const HkAbiLayout *abi)
     return b;
 }
 
-uint8_t *hk_plane_proven(HkArena *a, const HkLowered *l)
-{
-    const HkFunc *f = l->kernel;
-    const HkIndexResult *ix = l->index;
-    uint8_t *proven = hk_alloc(a, f->nserials + 1u);
-    for (uint32_t k = 0; ix != NULL && k < ix->nsites; k++) {
-        const HkInst *i = ix->sites[k].inst;
-        if (i != NULL && i->serial < f->nserials &&
-            ix->sites[k].status == HK_IDX_PROVEN)
-            proven[i->serial] = 1;
-    }
-    return proven;
-}

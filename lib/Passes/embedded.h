@@ -123,9 +123,17 @@ typedef struct {
 
 typedef struct {
     uint32_t nsites;
-    HkIndexSite *sites;       /* the writers clamp all but the proven ones
-                                 (hk_plane_proven) */
+    HkIndexSite *sites;       /* legalize clamps all but the proven ones */
 } HkIndexResult;
+
+/* The index operand of plane op i (gather, indexed store or accum), or
+ * HK_NOVAL when i indexes no plane. */
+HkVal hk_index_operand(const HkInst *i);
+/* Whether i's index is proven inside its plane's extent or must be
+ * clamped, with the reason (allocated from a); the one verdict the
+ * index-clamp analysis reports and legalize writes. */
+HkIndexStatus hk_index_classify(HkArena *a, const HkFunc *f, const HkInst *i,
+                                const char **why);
 
 /* ---- fp-domain ----------------------------------------------------------- */
 /* VIOLATED: every number the operand can be is outside the domain (a

@@ -11,8 +11,7 @@
     "runtime-length plane: the length is a runtime value, so the index is "  \
     "clamped to [0, len-1]"
 
-/* The index operand of i, or HK_NOVAL when i indexes no plane. */
-static HkVal index_of(const HkInst *i)
+HkVal hk_index_operand(const HkInst *i)
 {
     if (i->nops == 0 || i->slot < 0)
         return HK_NOVAL;
@@ -58,12 +57,17 @@ static HkIndexStatus classify_ivar(HkArena *a, const HkValue *iv,
 
 /* Classifies index v into the k static rows of a tape. */
 static HkIndexStatus classify_rows(HkArena *a, const HkFunc *f, HkVal v,
-                                   int64_t k, const char **why)
+                                   int32_t slot, int64_t k, const char **why)
 {
     const HkValue *val = &f->values[v];
     if (val->kind == HK_DEF_IVAR && val->def != NULL)
         return classify_ivar(a, val, val->def, k, why);
     const HkInst *d = val->kind == HK_DEF_INST ? val->def : NULL;
+    if (d != NULL && d->op == HK_OP_CLAMP_INDEX && d->slot == slot) {
+        *why = hk_asprintf(a, "clamp_index %%%s held it to rows [0, %" PRId64 "]",
+                           val->name, k - 1);
+        return HK_IDX_PROVEN;
+    }
     if (d != NULL && d->op == HK_OP_CONST && d->cst.n >= 1 &&
         d->cst.i != NULL) {
         int64_t c = d->cst.i[0];
@@ -87,20 +91,17 @@ static HkIndexStatus classify_rows(HkArena *a, const HkFunc *f, HkVal v,
     return HK_IDX_CLAMPED;
 }
 
-/* Fills site s for instruction i, which indexes its slot with v. */
-static void classify(HkArena *a, const HkFunc *f, const HkInst *i, HkVal v,
-                     HkIndexSite *s)
+HkIndexStatus hk_index_classify(HkArena *a, const HkFunc *f, const HkInst *i,
+                                const char **why)
 {
     const HkSlot *slot = &f->slots[i->slot];
-    s->inst = i;
-    s->slot = slot->name;
     if (slot->type.rank == 0 || slot->type.dim[0] == HK_DYN) {
         /* a dynamic plane: its length is known only at run time */
-        s->status = HK_IDX_CLAMPED;
-        s->reason = RUNTIME_LEN;
-        return;
+        *why = RUNTIME_LEN;
+        return HK_IDX_CLAMPED;
     }
-    s->status = classify_rows(a, f, v, (int64_t)slot->type.dim[0], &s->reason);
+    return classify_rows(a, f, hk_index_operand(i), i->slot,
+                         (int64_t)slot->type.dim[0], why);
 }
 
 /* Refuses every clamped site of res; returns how many. */
@@ -144,11 +145,12 @@ int hk_pass_index_clamp(HawkPassRun *r, HkFunc *f)
                                  sizeof *res->sites);
     for (uint32_t k = 0; k < pos->walk.n; k++) {
         const HkInst *i = pos->walk.items[k].inst;
-        HkVal v = index_of(i);
-        if (v == HK_NOVAL)
+        if (hk_index_operand(i) == HK_NOVAL)
             continue;
         HkIndexSite *s = &res->sites[res->nsites++];
-        classify(a, f, i, v, s);
+        s->inst = i;
+        s->slot = f->slots[i->slot].name;
+        s->status = hk_index_classify(a, f, i, &s->reason);
         s->pos = hk_pos(pos, i);
     }
     /* A refused kernel caches nothing: asking again refuses again. */

@@ -17,7 +17,7 @@
  * Rank-0 instances only: the lowering runs it after scalarize; a tensor
  * op is left for scalarize to take apart first.  The op rewritten keeps
  * its result value, so no use is touched and the pass is linear. */
-#include "passes.h"
+#include "embedded.h"
 
 /* A new instruction of op on ops, of type t, named after v with suffix,
  * inserted before at. */
@@ -138,10 +138,75 @@ static void legalize_trip_end(HkFunc *f, HkInst *i)
                      "stop", "end");
 }
 
+/* Whether i reads or writes a plane by index, or writes a runtime-length
+ * plane at all. */
+static int plane_access(const HkFunc *f, const HkInst *i)
+{
+    if (i->slot < 0 || i->nops == 0)
+        return 0;
+    if (i->op == HK_OP_GATHER)
+        return 1;
+    return (i->op == HK_OP_STORE || i->op == HK_OP_ACCUM) &&
+           (i->has_index || hk_is_dyn(f->slots[i->slot].type));
+}
+
+int hk_legal_index(const HkFunc *f, const HkInst *i)
+{
+    const char *why;
+    if (!plane_access(f, i))
+        return 1;
+    HkVal k = hk_index_operand(i);
+    if (k == HK_NOVAL)
+        return !hk_is_dyn(f->slots[i->slot].type);
+    const HkValue *x = &f->values[k];
+    if (x->kind == HK_DEF_INST && x->def->op == HK_OP_CLAMP_INDEX &&
+        x->def->slot == i->slot)
+        return 1;
+    return !hk_is_dyn(f->slots[i->slot].type) &&
+           hk_index_classify(f->module->arena, f, i, &why) == HK_IDX_PROVEN;
+}
+
+/* A clamp_index into i's plane of index k (HK_NOVAL: the sample's own
+ * position) before i, named after k or the slot. */
+static HkVal clamp_before(HkFunc *f, HkInst *i, HkVal k)
+{
+    HkArena *a = f->module->arena;
+    HkInst *c = hk_inst_new(f, HK_OP_CLAMP_INDEX, i->loc);
+    c->slot = i->slot;
+    hk_inst_set_ops(f, c, &k, k == HK_NOVAL ? 0u : 1u);
+    const char *name = k == HK_NOVAL
+                           ? hk_asprintf(a, "%s.own", f->slots[i->slot].name)
+                           : hk_asprintf(a, "%s.%s", f->values[k].name,
+                                         f->slots[i->slot].name);
+    HkVal r = hk_inst_result(f, c, hk_scalar(HK_I64), name);
+    hk_insert_before(i, c);
+    return r;
+}
+
+/* A plane access i whose index the analysis does not prove inside the
+ * plane: its index clamped first.  An own-column write into a
+ * runtime-length plane becomes the indexed store at the clamped own
+ * position (an own-column accumulate stores, LangRef "sink"). */
+static void legalize_index(HkFunc *f, HkInst *i)
+{
+    if (hk_legal_index(f, i))
+        return;
+    HkVal k = hk_index_operand(i);
+    if (k != HK_NOVAL) {
+        i->ops[i->nops - 1] = clamp_before(f, i, k);
+        return;
+    }
+    HkVal ops[2] = {i->ops[0], clamp_before(f, i, HK_NOVAL)};
+    i->op = HK_OP_STORE;
+    i->has_index = 1;
+    hk_inst_set_ops(f, i, ops, 2);
+}
+
 int hk_pass_legalize(HawkPassRun *r, HkFunc *f)
 {
     (void)r;
     for (HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i)) {
+        legalize_index(f, i);
         if (i->op == HK_OP_DISPATCH && i->nops >= 1)
             legalize_dispatch(f, i);
         if (i->op == HK_OP_LOOP && i->has_count && i->nops >= 1)

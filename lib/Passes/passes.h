@@ -118,6 +118,11 @@ int hk_legal_held(const HkFunc *f, HkVal v, int64_t lo, int64_t hi);
 /* Whether loop's end is legal: a static count, or a runtime count held
  * to [lo, lo + K] (legalize). */
 int hk_legal_trip_end(const HkFunc *f, const HkInst *loop);
+/* Whether i, when it reads or writes a plane by index or writes a
+ * runtime-length plane, is in legal form: its index a clamp_index into its
+ * own plane, or a tape row the index-clamp analysis proves
+ * (hk_index_classify).  Any other instruction is. */
+int hk_legal_index(const HkFunc *f, const HkInst *i);
 
 /* ---- scalar-form.c ---------------------------------------------------------- */
 

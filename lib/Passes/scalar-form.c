@@ -8,7 +8,9 @@
  *     an extract, a store or an accum into a plane (scalarize ran: every
  *     other op is rank 0);
  *   - the selector of a dispatch of K >= 2 cases held to [0, K - 1], the
- *     count of a runtime-count loop held to [lo, lo + K] (legalize).
+ *     count of a runtime-count loop held to [lo, lo + K], every plane
+ *     index not proven inside its plane a clamp_index into it, every
+ *     write into a runtime-length plane indexed (legalize).
  */
 #include "passctx.h"
 
@@ -55,6 +57,8 @@ static const char *why_not(const HkFunc *f, const HkInst *i)
         return "a selector legalize did not hold to [0, K - 1]";
     if (i->op == HK_OP_LOOP && !hk_legal_trip_end(f, i))
         return "a runtime count legalize did not hold to [lo, lo + K]";
+    if (!hk_legal_index(f, i))
+        return "a plane index legalize did not clamp";
     return NULL;
 }
 

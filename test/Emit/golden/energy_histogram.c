@@ -36,7 +36,8 @@ static void energy_histogram_sample(const energy_histogram_args_t* args, int64_t
     const int64_t v_k = hawk_f64_to_i64(v_bin);
     const uint32_t v_count = UINT32_C(1);
     /* 'hist' has a runtime length: the index is clamped to [0, len - 1]. */
-    args->acc_hist[hawk_clamp_index(v_k, args->acc_hist_len)] += v_count;
+    const int64_t v_k_hist = hawk_clamp_index(v_k, args->acc_hist_len);
+    args->acc_hist[v_k_hist] += v_count;
 }
 
 /* The entry: every input is checked before any plane is touched, then the

@@ -14,7 +14,7 @@
  *   fp64 ops       10
  *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 100, total 100
- *   stack bound    entry 176, sample 288, runtime 152, total 616 (not libm, the caller, interrupts)
+ *   stack bound    entry 176, sample 296, runtime 152, total 624 (not libm, the caller, interrupts)
  *   libm           floor
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at

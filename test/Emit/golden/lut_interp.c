@@ -28,9 +28,11 @@ static void lut_interp_sample(const lut_interp_args_t* args, int64_t i)
     const int64_t v_one = INT64_C(1);
     const int64_t v_k1 = hawk_i64_add(v_k0, v_one);
     /* 'table' has a runtime length: the index is clamped to [0, len - 1]. */
-    const hawk_real_t v_f0 = args->lut_table[hawk_clamp_index(v_k0, args->lut_table_len)];
+    const int64_t v_k0_table = hawk_clamp_index(v_k0, args->lut_table_len);
+    const hawk_real_t v_f0 = args->lut_table[v_k0_table];
     /* 'table' has a runtime length: the index is clamped to [0, len - 1]. */
-    const hawk_real_t v_f1 = args->lut_table[hawk_clamp_index(v_k1, args->lut_table_len)];
+    const int64_t v_k1_table = hawk_clamp_index(v_k1, args->lut_table_len);
+    const hawk_real_t v_f1 = args->lut_table[v_k1_table];
     const hawk_real_t v_df = (v_f1 - v_f0);
     const hawk_real_t v_tdf = (v_t * v_df);
     const hawk_real_t v_yv = (v_f0 + v_tdf);

@@ -13,7 +13,7 @@
 
 #include "hand/hand.h"
 #include "host.h"
-#include "run.h"
+#include "runnerint.h"
 #include "tool_io.h"
 #include "tool_opts.h"
 

@@ -1,26 +1,15 @@
-/* main.c -- hawk-run: for every kernel of each .hir file, build the host unit
- * in memory and the C unit as a shared object, run both over identical
- * seeded planes (whole range and a partition) and compare every byte.
- * One line per kernel; exit status 1 on any mismatch or error. */
+/* main.c -- hawk-run: for every kernel of each .hir file, the runner
+ * (lib/Runner) builds the host unit in memory and the C unit as a shared
+ * object, runs both over identical seeded planes (whole range and a
+ * partition) and compares every byte.  One line per kernel; exit status 1
+ * on any mismatch or error. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "host.h"
 #include "run.h"
 #include "tool_io.h"
 #include "tool_opts.h"
-
-/* The state of one kernel's comparison. */
-typedef struct {
-    const RunConfig *cfg;
-    HawkContext *ctx;
-    HkLowered low;
-    HkAbiLayout abi;
-    HkHostJit *jit;
-    CUnitLib lib;
-    Pair pair;
-} KernelRun;
 
 /* Prints the diagnostics appended since from; returns 1. */
 static int fail_diags(HawkContext *ctx, size_t from)
@@ -29,140 +18,38 @@ static int fail_diags(HawkContext *ctx, size_t from)
     return 1;
 }
 
-/* The id of the targets table's row the LLVM writer builds (the host
- * unit's name in messages). */
-static const char *llvm_row_id(void)
-{
-    const HkTarget *t = hk_target_written_by(HK_WRITER_LLVM);
-    return t != NULL ? t->id : "LLVM";
-}
-
-/* Lowers kernel f and builds both units into kr. */
-static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
-{
-    HawkContext *ctx = kr->ctx;
-    size_t from = hawk_diag_count(ctx);
-    if (hk_lower(ctx, m, f, NULL, NULL, 0, &kr->low) != 0)
-        return fail_diags(ctx, from);
-    if (hk_abi_layout(ctx->arena, kr->low.kernel, kr->low.iface, &kr->abi) != 0)
-        return tool_error(RUN_TOOL, "'%s': no C layout for its interface",
-                          f->name);
-    HkHostEntry host;
-    if (hk_host_jit(&kr->low, &kr->jit, &host, &ctx->diags) != 0)
-        return fail_diags(ctx, from);
-    if (cbuild_load(ctx, &kr->low, kr->cfg->cflags, &kr->lib) != 0)
-        return fail_diags(ctx, from);
-    kr->pair.kernel = f->name;
-    kr->pair.c_name = kr->low.profile.target->id;
-    kr->pair.host_name = llvm_row_id();
-    kr->pair.guarded = kr->low.iface->nguard > 0;
-    kr->pair.c_entry = kr->lib.entry;
-    kr->pair.host_entry = host;
-    return 0;
-}
-
-/* Samples of round r when total samples are spread over rounds. */
-static int64_t round_samples(int64_t total, int64_t rounds, int64_t r)
-{
-    return total / rounds + (r < total % rounds ? 1 : 0);
-}
-
-/* One launch: fresh planes, uniforms and lengths; round 0 also checks
- * the entry's refusals. */
-static int run_round(KernelRun *kr, Rng *rng, int64_t n)
-{
-    LaunchShape s;
-    Launch l;
-    launch_shape_init(&s, &kr->abi, n, rng);
-    launch_fill(&l, &s, rng);
-    int rc = 0;
-    if (kr->pair.round == 0)
-        rc = compare_entry_checks(&kr->pair, &s, &l);
-    if (rc == 0)
-        rc = compare_launch(&kr->pair, &s, &l, rng);
-    launch_free(&l, &s);
-    launch_shape_free(&s);
-    return rc;
-}
-
-/* Written planes of the layout: what the line's "planes" counts. */
-static uint32_t written_planes(const HkAbiLayout *abi)
-{
-    uint32_t n = 0;
-    for (uint32_t k = 0; k < abi->nfields; k++)
-        n += abi->fields[k].kind == HK_ABI_PLANE && abi->fields[k].written;
-    return n;
-}
-
-/* What a member holds, for -print-layout. */
-static const char *member_kind(const HkAbiField *f)
-{
-    switch (f->kind) {
-    case HK_ABI_PLANE: return "plane";
-    case HK_ABI_LEN: return "length";
-    case HK_ABI_VALUE: return "value";
-    }
-    return "?";
-}
-
 /* -print-layout: the args struct of kernel f as the runner fills it. */
-static int print_layout(HawkContext *ctx, HkModule *m, HkFunc *f)
+static int print_layout(HawkContext *ctx, HawkModule *m, HawkFunction *f)
 {
     size_t from = hawk_diag_count(ctx);
-    HkLowered low;
-    HkAbiLayout abi;
-    if (hk_lower(ctx, m, f, NULL, NULL, 0, &low) != 0)
+    const char *text = runner_layout_text(ctx, m, f);
+    if (text == NULL)
         return fail_diags(ctx, from);
-    if (hk_abi_layout(ctx->arena, low.kernel, low.iface, &abi) != 0)
-        return tool_error(RUN_TOOL, "'%s': no C layout for its interface",
-                          f->name);
-    printf("%s_args_t: size %" PRIu64 " align %" PRIu64 "\n", f->name,
-           abi.size, abi.align);
-    for (uint32_t k = 0; k < abi.nfields; k++) {
-        const HkAbiField *a = &abi.fields[k];
-        printf("  %s offset %" PRIu64 " size %" PRIu64 " align %" PRIu64
-               " %s %s x%" PRIu32 "%s\n",
-               a->name, a->offset, a->size, a->align, member_kind(a),
-               hk_elem_name(a->elem), a->comps, a->written ? " written" : "");
-    }
+    fputs(text, stdout);
     return 0;
 }
 
 /* Compares kernel f's two units; prints its line.  Returns 0 or 1. */
-static int run_kernel(const RunConfig *cfg, HawkContext *ctx, HkModule *m,
-                      HkFunc *f)
+static int run_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
+                      HawkFunction *f)
 {
-    KernelRun kr;
-    memset(&kr, 0, sizeof kr);
-    kr.cfg = cfg;
-    kr.ctx = ctx;
-    uint64_t nan_only = 0;
-    kr.pair.exact_nan = cfg->exact_nan;
-    kr.pair.nan_only = &nan_only;
-    int rc = build_units(&kr, m, f);
+    RunnerOptions o = {cfg->cflags, cfg->samples, cfg->rounds, cfg->seed,
+                       cfg->exact_nan, stdout};
+    RunnerResult res;
+    size_t from = hawk_diag_count(ctx);
+    int rc = runner_kernel(ctx, m, f, &o, &res);
+    if (rc != 0)
+        tool_print_diags(RUN_TOOL, ctx, from);
     if (rc == 0) {
-        Rng rng;
-        rng_init(&rng, cfg->seed, f->name);
-        int64_t rounds =
-            cfg->rounds < cfg->samples ? cfg->rounds : cfg->samples;
-        for (int64_t r = 0; r < rounds && rc == 0; r++) {
-            kr.pair.round = (unsigned)r;
-            rc = run_round(&kr, &rng, round_samples(cfg->samples, rounds, r));
-        }
-    }
-    if (rc == 0) {
-        uint32_t p = written_planes(&kr.abi);
         printf("%s: %" PRIu32 " plane%s, %" PRId64 " sample%s: bit-identical",
-               f->name, p, p == 1 ? "" : "s", cfg->samples,
+               hawk_function_name(f), res.planes, res.planes == 1 ? "" : "s", cfg->samples,
                cfg->samples == 1 ? "" : "s");
-        if (nan_only > 0)
+        if (res.nan_only > 0)
             printf(" but for the sign or payload of %" PRIu64 " NaN%s",
-                   nan_only, nan_only == 1 ? "" : "s");
+                   res.nan_only, res.nan_only == 1 ? "" : "s");
         printf("\n");
     }
     fflush(stdout);
-    cbuild_unload(&kr.lib);
-    hk_host_jit_free(kr.jit);
     return rc;
 }
 
@@ -173,15 +60,16 @@ static const char *input_name(const char *input)
 }
 
 /* Runs every kernel of m (or cfg->kernel alone); *seen counts them. */
-static int run_module(const RunConfig *cfg, HawkContext *ctx, HkModule *m,
+static int run_module(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
                       const char *input, uint32_t *seen)
 {
     int rc = 0;
     uint32_t before = *seen;
-    for (uint32_t k = 0; k < m->nfuncs; k++) {
-        HkFunc *f = m->funcs[k];
-        if (!f->is_kernel ||
-            (cfg->kernel != NULL && strcmp(cfg->kernel, f->name) != 0))
+    for (size_t k = 0; k < hawk_module_function_count(m); k++) {
+        HawkFunction *f = hawk_module_function(m, k);
+        if (!hawk_function_is_kernel(f) ||
+            (cfg->kernel != NULL &&
+             strcmp(cfg->kernel, hawk_function_name(f)) != 0))
             continue;
         (*seen)++;
         rc |= cfg->print_layout ? print_layout(ctx, m, f)

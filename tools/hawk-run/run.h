@@ -1,16 +1,11 @@
-/* run.h -- hawk-run's pieces: the configuration, the value generator, the
- * planes of one launch, the C unit built into a shared object, and the
- * comparison of the C unit with the host build. */
+/* run.h -- hawk-run's command line; the runner itself is lib/Runner. */
 #ifndef HAWK_RUN_H
 #define HAWK_RUN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "abi.h"
-#include "passctx.h"
-#include "cunit.h"
-#include "driver.h"
+#include "runner.h"
 #include "tool_opts.h"
 
 #define RUN_TOOL "hawk-run"
@@ -32,113 +27,5 @@ typedef struct {
 /* Fills cfg from argv; 0, or 1 after an error message. */
 int run_parse_command_line(RunConfig *cfg, int argc, char **argv);
 void run_print_help(void);
-
-/* ---- gen.c: the seeded value generator ------------------------------- */
-
-typedef struct {
-    uint64_t state;
-} Rng;
-
-/* A generator for kernel name under seed: the same stream whether the
- * kernel runs alone (-kernel=) or with the others of its file. */
-void rng_init(Rng *r, uint64_t seed, const char *name);
-uint64_t rng_next(Rng *r);               /* splitmix64 */
-uint64_t rng_below(Rng *r, uint64_t n);  /* uniform in [0, n), n >= 1 */
-
-/* Writes n values of element type e to dst (e's bytes each): reals over
- * the special grid and ordinary magnitudes, integers over their boundary
- * grids and small values, i1 as 0/1 with about set_percent percent set. */
-void gen_fill(Rng *r, HkElem e, void *dst, size_t n, unsigned set_percent);
-/* Writes n mask bytes to dst: about set_percent percent set, a set one
- * any of 1, 2, 0x7f, 0x80, 0xff (a mask plane's byte means "set" when it
- * is not 0, so every unit must read them alike). */
-void gen_fill_masks(Rng *r, void *dst, size_t n, unsigned set_percent);
-
-/* ---- planes.c: the planes and args struct of one launch --------------- */
-
-/* One plane's buffer size, from its member and the launch geometry. */
-typedef struct {
-    const HkAbiField *field;
-    size_t nelem;             /* elements allocated */
-    size_t bytes;
-} PlaneShape;
-
-typedef struct {
-    const HkAbiLayout *abi;
-    int64_t n;                /* n_samples of the launch */
-    uint32_t nplanes;
-    PlaneShape *planes;       /* malloc'd, one per plane member */
-    int64_t *lens;            /* by field index: the runtime length */
-} LaunchShape;
-
-/* A filled args struct and its planes (all malloc'd). */
-typedef struct {
-    unsigned char *args;      /* abi->size bytes */
-    unsigned char **data;     /* by plane, shape->planes order */
-} Launch;
-
-/* Lays out the planes of one launch of n samples; the runtime lengths are
- * drawn from r (small, so the clamps are hit). */
-void launch_shape_init(LaunchShape *s, const HkAbiLayout *abi, int64_t n,
-                       Rng *r);
-void launch_shape_free(LaunchShape *s);
-
-/* Allocates and fills every plane and uniform of s from r. */
-void launch_fill(Launch *l, const LaunchShape *s, Rng *r);
-/* dst becomes a copy of src with its own planes. */
-void launch_clone(Launch *dst, const Launch *src, const LaunchShape *s);
-void launch_free(Launch *l, const LaunchShape *s);
-
-/* ---- cbuild.c: the C unit as a loaded shared object ------------------- */
-
-typedef int32_t (*UnitEntry)(const void *args, int64_t base, int64_t count,
-                             int64_t n_samples);
-
-typedef struct {
-    void *handle;             /* dlopen handle */
-    UnitEntry entry;          /* <name>_c */
-} CUnitLib;
-
-/* Writes l's C unit into a private temporary directory, compiles it with
- * the resolved C compiler into a shared object, loads it and finds
- * <name>_c; the directory is removed before returning.  Returns 0, or 1
- * after an error message naming the kernel (or with the C writer's
- * diagnostics appended to ctx). */
-int cbuild_load(HawkContext *ctx, const HkLowered *l, const char *cflags,
-                CUnitLib *out);
-void cbuild_unload(CUnitLib *u);
-
-/* ---- compare.c: both units over identical copies ---------------------- */
-
-typedef struct {
-    const char *kernel;
-    /* the units' names in messages: the ids of their rows in the targets
-     * table (the C unit's profile target, the LLVM-written row) */
-    const char *c_name, *host_name;
-    UnitEntry c_entry, host_entry;
-    unsigned round;           /* the launch being compared, from 0 */
-    const Launch *orig;       /* the launch as filled, for a mismatch's
-                                 inputs; NULL when not shown */
-    int exact_nan;            /* a NaN must match a NaN's bits too */
-    int guarded;              /* a mask guard skips masked samples */
-    uint64_t *nan_only;       /* counts values that differ only as two
-                                 NaNs of other sign or payload */
-} Pair;
-
-/* Runs both units over copies of l (whole range and a partition drawn
- * from r) and compares every plane byte for byte.  Returns 0, or 1 after
- * printing the first mismatch (or a status difference). */
-int compare_launch(const Pair *p, const LaunchShape *s, const Launch *l,
-                   Rng *r);
-
-/* Calls both entries with invalid arguments (a NULL args or plane, base
- * and count out of range, a runtime length of 0) and checks both refuse
- * with the same status and touch nothing.  Returns 0, or 1 after a
- * message. */
-int compare_entry_checks(const Pair *p, const LaunchShape *s, const Launch *l);
-
-/* Whether the test-only perturbation is armed: HAWK_RUN_TEST_PERTURB set
- * to exactly "flip-last-bit-of-c-output". */
-int compare_perturb_armed(void);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "run.h"
+#include "runnerint.h"
 
 /* FNV-1a of s: folds the kernel's name into the seed. */
 static uint64_t fnv1a(const char *s)

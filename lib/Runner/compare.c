@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
+#include "runnerint.h"
 
 /* The entry statuses (the C header's hawk_status_t). */
 enum { ST_OK = 0, ST_NULL = 1, ST_RANGE = 2 };
@@ -105,7 +105,8 @@ static void show_place(char *buf, size_t n, const PlaneShape *p, int64_t ns,
  * every uniform and the sample's column of every per-sample plane as the
  * caller initialised it (orig; "prior" for a plane the kernel writes), so
  * the case can be reproduced. */
-static void report_inputs(const LaunchShape *s, const Launch *orig, size_t i)
+static void report_inputs(FILE *out, const LaunchShape *s, const Launch *orig,
+                          size_t i)
 {
     char a[96];
     for (uint32_t k = 0; k < s->abi->nfields; k++) {
@@ -115,7 +116,7 @@ static void report_inputs(const LaunchShape *s, const Launch *orig, size_t i)
         for (uint32_t c = 0; c < f->comps; c++) {
             show_value(a, sizeof a, f->elem,
                        orig->args + f->offset + (size_t)c * f->elem_bytes);
-            printf("  input %s component %u: %s\n", f->name, c, a);
+            fprintf(out, "  input %s component %u: %s\n", f->name, c, a);
         }
     }
     for (uint32_t k = 0; k < s->nplanes; k++) {
@@ -126,7 +127,7 @@ static void report_inputs(const LaunchShape *s, const Launch *orig, size_t i)
             size_t e = (size_t)c * (size_t)s->n + i;
             show_value(a, sizeof a, p->field->elem,
                        orig->data[k] + e * p->field->elem_bytes);
-            printf("  %s %s component %u: %s\n",
+            fprintf(out, "  %s %s component %u: %s\n",
                    p->field->written ? "prior" : "input", p->field->name, c,
                    a);
         }
@@ -163,11 +164,11 @@ static void report(const Pair *pr, const char *what, const LaunchShape *s,
     show_place(place, sizeof place, p, s->n, e);
     show_value(a, sizeof a, p->field->elem, ref->data[k] + e * w);
     show_value(b, sizeof b, p->field->elem, got->data[k] + e * w);
-    printf("%s: %s in %s %s (round %u, %s): %s %s, %s %s\n",
+    fprintf(pr->out, "%s: %s in %s %s (round %u, %s): %s %s, %s %s\n",
            pr->kernel, what, p->field->name, place, pr->round, run, ref_name, a,
            got_name, b);
     if (pr->orig != NULL && p->field->addr == HK_ABI_SOA)
-        report_inputs(s, pr->orig, e % (size_t)s->n);
+        report_inputs(pr->out, s, pr->orig, e % (size_t)s->n);
 }
 
 /* The first element of plane k where ref and got differ, skipping (and
@@ -218,7 +219,7 @@ static int call(const Pair *pr, UnitEntry entry, const char *unit,
     int32_t st = entry(l->args, base, count, n);
     if (st == ST_OK)
         return 0;
-    printf("%s: the %s unit returned status %" PRId32 " on a valid launch "
+    fprintf(pr->out, "%s: the %s unit returned status %" PRId32 " on a valid launch "
            "(round %u, base %" PRId64 ", count %" PRId64 ", n_samples %"
            PRId64 ")\n",
            pr->kernel, unit, st, pr->round, base, count, n);
@@ -378,7 +379,7 @@ static int check_one(const Pair *pr, const LaunchShape *s, const Launch *l,
                                 bad->count, bad->n);
     int rc = 0;
     if (sc != bad->expect || sh != bad->expect) {
-        printf("%s: entry check '%s': %s returned %" PRId32 ", %s %" PRId32
+        fprintf(pr->out, "%s: entry check '%s': %s returned %" PRId32 ", %s %" PRId32
                ", expected %" PRId32 "\n",
                pr->kernel, bad->what, pr->c_name, sc, pr->host_name, sh,
                bad->expect);

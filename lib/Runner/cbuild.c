@@ -4,6 +4,7 @@
  * removed again.  Nothing here names the directory in normal output. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,23 @@
 #include <unistd.h>
 
 #include "cruntime.h"
-#include "run.h"
-#include "tool_io.h"
-#include "tool_opts.h"
+#include "runnerint.h"
+
+/* An error about kernel's C build, appended to ctx without a location;
+ * returns 1. */
+static int build_error(HawkContext *ctx, const char *kernel, const char *fmt,
+                       ...) HK_PRINTF(3, 4);
+static int build_error(HawkContext *ctx, const char *kernel, const char *fmt,
+                       ...)
+{
+    static const HkLoc noloc = {0, 0, 0};
+    va_list ap;
+    va_start(ap, fmt);
+    HkDiag *d = hk_vdiag(&ctx->diags, HAWK_ERROR, NULL, noloc, fmt, ap);
+    va_end(ap);
+    d->message = hk_asprintf(ctx->arena, "'%s': %s", kernel, d->message);
+    return 1;
+}
 
 /* The flags every C build gets, then the unit's own (-ffp-contract=off
  * and its -fno-builtin-<f>), then the user's -cflags: the build the
@@ -40,14 +55,15 @@ static void remove_dir(HkArena *a, const BuildDir *b)
 }
 
 /* Creates the private directory under $TMPDIR (else /tmp). */
-static int make_dir(HkArena *a, const char *kernel, BuildDir *b)
+static int make_dir(HawkContext *ctx, const char *kernel, BuildDir *b)
 {
+    HkArena *a = ctx->arena;
     const char *tmp = getenv("TMPDIR");
     char *dir = hk_asprintf(a, "%s/hawk-run.XXXXXX",
                             tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
     if (mkdtemp(dir) == NULL)
-        return tool_error(RUN_TOOL, "'%s': cannot create a temporary "
-                                    "directory: %s", kernel, strerror(errno));
+        return build_error(ctx, kernel, "cannot create a temporary directory: %s",
+                           strerror(errno));
     b->dir = dir;
     return 0;
 }
@@ -61,16 +77,17 @@ static int write_one(HkArena *a, const BuildDir *b, const char *name,
 }
 
 /* Writes the .c and .h texts of u and the runtime unit into b. */
-static int write_unit(HkArena *a, const char *kernel, const BuildDir *b,
+static int write_unit(HawkContext *ctx, const char *kernel, const BuildDir *b,
                       const HkCUnit *u)
 {
+    HkArena *a = ctx->arena;
     const char *why;
     if (write_one(a, b, b->c, u->c_text, &why) != 0 ||
         write_one(a, b, b->h, u->h_text, &why) != 0 ||
         write_one(a, b, b->rt_h, b->rt_h_text, &why) != 0 ||
         (b->rt_c_text != NULL &&
          write_one(a, b, b->rt_c, b->rt_c_text, &why) != 0))
-        return tool_error(RUN_TOOL, "'%s': %s", kernel, why);
+        return build_error(ctx, kernel, "%s", why);
     return 0;
 }
 
@@ -122,28 +139,28 @@ static const char **compile_argv(HkArena *a, const char *cc,
 }
 
 /* Compiles b's .c into b's .so with the resolved C compiler. */
-static int compile(HkArena *a, const char *kernel, const HkCUnit *u,
+static int compile(HawkContext *ctx, const char *kernel, const HkCUnit *u,
                    const char *cflags, const BuildDir *b,
                    const char **command)
 {
+    HkArena *a = ctx->arena;
     HkTool cc;
     const char *why;
     if (hk_resolve_cc(a, &cc, &why) != 0)
-        return tool_error(RUN_TOOL, "'%s': %s", kernel, why);
+        return build_error(ctx, kernel, "%s", why);
     const char **argv = compile_argv(a, cc.path, u, cflags, b);
     *command = hk_command_text(a, argv);
     HkRunResult r = hk_run_in(a, b->dir, argv);
     if (!r.started)
-        return tool_error(RUN_TOOL, "'%s': cannot run the C compiler: %s: %s",
-                          kernel, *command, r.errno_text);
+        return build_error(ctx, kernel, "cannot run the C compiler: %s: %s",
+                           *command, r.errno_text);
     if (!r.exited || r.status != 0) {
         int n = (int)r.output_len;
         while (n > 0 && (r.output[n - 1] == '\n' || r.output[n - 1] == ' '))
             n--;
-        return tool_error(RUN_TOOL, "'%s': the C compiler failed (%s %d): "
-                                    "%s\n%.*s",
-                          kernel, r.exited ? "exit status" : "signal",
-                          r.status, *command, n, r.output);
+        return build_error(ctx, kernel, "the C compiler failed (%s %d): %s\n%.*s",
+                           r.exited ? "exit status" : "signal", r.status,
+                           *command, n, r.output);
     }
     return 0;
 }
@@ -165,25 +182,25 @@ static const char *load_refusal_class(const char *path, const char *err)
 }
 
 /* Loads b's .so and finds <name>_<entry>, the row's entry. */
-static int load(HkArena *a, const char *kernel, const char *entry,
+static int load(HawkContext *ctx, const char *kernel, const char *entry,
                 const BuildDir *b, const char *command, CUnitLib *out)
 {
+    HkArena *a = ctx->arena;
     const char *path = hk_asprintf(a, "%s/%s", b->dir, b->so);
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (h == NULL) {
         const char *err = dlerror();
         err = err != NULL ? hk_strdup(a, err) : "unknown error";
-        return tool_error(RUN_TOOL, "'%s': dlopen refused the C unit (%s): "
-                                    "%s; built with: %s",
-                          kernel, load_refusal_class(path, err), err, command);
+        return build_error(ctx, kernel,
+                           "dlopen refused the C unit (%s): %s; built with: %s",
+                           load_refusal_class(path, err), err, command);
     }
     const char *sym = hk_asprintf(a, "%s_%s", kernel, entry);
     void *fn = dlsym(h, sym);
     if (fn == NULL) {
         dlclose(h);
-        return tool_error(RUN_TOOL, "'%s': the C unit has no '%s'; built "
-                                    "with: %s",
-                          kernel, sym, command);
+        return build_error(ctx, kernel, "the C unit has no '%s'; built with: %s",
+                           sym, command);
     }
     out->handle = h;
     /* POSIX guarantees a dlsym'd function pointer converts back. */
@@ -205,12 +222,12 @@ int cbuild_load(HawkContext *ctx, const HkLowered *l, const char *cflags,
     BuildDir b = {NULL, hk_unit_source_name(a, l), hk_unit_header_name(a, l),
                   hk_asprintf(a, "%s.so", kernel), NULL, NULL, NULL, NULL};
     runtime_of(a, l, &u, &b);
-    if (make_dir(a, kernel, &b) != 0)
+    if (make_dir(ctx, kernel, &b) != 0)
         return 1;
     const char *command = "";
-    int rc = write_unit(a, kernel, &b, &u) ||
-             compile(a, kernel, &u, cflags, &b, &command) ||
-             load(a, kernel, l->profile.target->entry, &b, command, out);
+    int rc = write_unit(ctx, kernel, &b, &u) ||
+             compile(ctx, kernel, &u, cflags, &b, &command) ||
+             load(ctx, kernel, l->profile.target->entry, &b, command, out);
     /* a loaded object stays mapped after its file is gone */
     remove_dir(a, &b);
     return rc;

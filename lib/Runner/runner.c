@@ -1,0 +1,152 @@
+/* runner.c -- one kernel end to end: lowered once, its host unit built in
+ * memory (the LLVM-written row), its C unit built into a shared object,
+ * both run over the same seeded launches (whole range and a partition)
+ * and every plane compared byte for byte. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "host.h"
+#include "runnerint.h"
+
+/* The state of one kernel's comparison. */
+typedef struct {
+    const RunnerOptions *o;
+    HawkContext *ctx;
+    HkLowered low;
+    HkAbiLayout abi;
+    HkHostJit *jit;
+    CUnitLib lib;
+    Pair pair;
+} KernelRun;
+
+/* The id of the targets table's row the LLVM writer builds (the host
+ * unit's name in messages). */
+static const char *llvm_row_id(void)
+{
+    const HkTarget *t = hk_target_written_by(HK_WRITER_LLVM);
+    return t != NULL ? t->id : "LLVM";
+}
+
+/* What a member holds, for the layout text. */
+static const char *member_kind(const HkAbiField *f)
+{
+    switch (f->kind) {
+    case HK_ABI_PLANE: return "plane";
+    case HK_ABI_LEN: return "length";
+    case HK_ABI_VALUE: return "value";
+    }
+    return "?";
+}
+
+const char *runner_layout_text(HawkContext *ctx, HawkModule *m,
+                               HawkFunction *f)
+{
+    static const HkLoc noloc = {0, 0, 0};
+    HkLowered low;
+    HkAbiLayout abi;
+    if (hk_lower(ctx, m, f, NULL, NULL, 0, &low) != 0)
+        return NULL;
+    if (hk_abi_layout(ctx->arena, low.kernel, low.iface, &abi) != 0) {
+        hk_error(&ctx->diags, NULL, noloc,
+                 "'%s': no C layout for its interface", f->name);
+        return NULL;
+    }
+    HkBuf b;
+    hk_buf_init(&b, ctx->arena);
+    hk_buf_printf(&b, "%s_args_t: size %" PRIu64 " align %" PRIu64 "\n",
+                  f->name, abi.size, abi.align);
+    for (uint32_t k = 0; k < abi.nfields; k++) {
+        const HkAbiField *a = &abi.fields[k];
+        hk_buf_printf(&b, "  %s offset %" PRIu64 " size %" PRIu64
+                          " align %" PRIu64 " %s %s x%" PRIu32 "%s\n",
+                      a->name, a->offset, a->size, a->align, member_kind(a),
+                      hk_elem_name(a->elem), a->comps,
+                      a->written ? " written" : "");
+    }
+    return hk_buf_cstr(&b);
+}
+
+/* Lowers kernel f and builds both units into kr. */
+static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
+{
+    static const HkLoc noloc = {0, 0, 0};
+    HawkContext *ctx = kr->ctx;
+    if (hk_lower(ctx, m, f, NULL, NULL, 0, &kr->low) != 0)
+        return 1;
+    if (hk_abi_layout(ctx->arena, kr->low.kernel, kr->low.iface, &kr->abi) != 0) {
+        hk_error(&ctx->diags, NULL, noloc,
+                 "'%s': no C layout for its interface", f->name);
+        return 1;
+    }
+    HkHostEntry host;
+    if (hk_host_jit(&kr->low, &kr->jit, &host, &ctx->diags) != 0 ||
+        cbuild_load(ctx, &kr->low, kr->o->cflags, &kr->lib) != 0)
+        return 1;
+    kr->pair.kernel = f->name;
+    kr->pair.out = kr->o->out;
+    kr->pair.c_name = kr->low.profile.target->id;
+    kr->pair.host_name = llvm_row_id();
+    kr->pair.guarded = kr->low.iface->nguard > 0;
+    kr->pair.c_entry = kr->lib.entry;
+    kr->pair.host_entry = host;
+    return 0;
+}
+
+/* Samples of round r when total samples are spread over rounds. */
+static int64_t round_samples(int64_t total, int64_t rounds, int64_t r)
+{
+    return total / rounds + (r < total % rounds ? 1 : 0);
+}
+
+/* One launch: fresh planes, uniforms and lengths; round 0 also checks
+ * the entry's refusals. */
+static int run_round(KernelRun *kr, Rng *rng, int64_t n)
+{
+    LaunchShape s;
+    Launch l;
+    launch_shape_init(&s, &kr->abi, n, rng);
+    launch_fill(&l, &s, rng);
+    int rc = 0;
+    if (kr->pair.round == 0)
+        rc = compare_entry_checks(&kr->pair, &s, &l);
+    if (rc == 0)
+        rc = compare_launch(&kr->pair, &s, &l, rng);
+    launch_free(&l, &s);
+    launch_shape_free(&s);
+    return rc;
+}
+
+/* Written planes of the layout: what a run's "planes" counts. */
+static uint32_t written_planes(const HkAbiLayout *abi)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < abi->nfields; k++)
+        n += abi->fields[k].kind == HK_ABI_PLANE && abi->fields[k].written;
+    return n;
+}
+
+int runner_kernel(HawkContext *ctx, HkModule *m, HkFunc *f,
+                  const RunnerOptions *o, RunnerResult *res)
+{
+    KernelRun kr;
+    memset(&kr, 0, sizeof kr);
+    memset(res, 0, sizeof *res);
+    kr.o = o;
+    kr.ctx = ctx;
+    kr.pair.exact_nan = o->exact_nan;
+    kr.pair.nan_only = &res->nan_only;
+    int rc = build_units(&kr, m, f);
+    if (rc == 0) {
+        Rng rng;
+        rng_init(&rng, o->seed, f->name);
+        int64_t rounds = o->rounds < o->samples ? o->rounds : o->samples;
+        for (int64_t r = 0; r < rounds && rc == 0; r++) {
+            kr.pair.round = (unsigned)r;
+            rc = run_round(&kr, &rng, round_samples(o->samples, rounds, r));
+        }
+        res->planes = written_planes(&kr.abi);
+    }
+    cbuild_unload(&kr.lib);
+    hk_host_jit_free(kr.jit);
+    return rc;
+}

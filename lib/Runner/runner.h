@@ -1,0 +1,51 @@
+/* runner.h -- the bit-identity runner (lib/Runner): a kernel's host unit
+ * built in memory and its C unit built with the resolved C compiler into a
+ * shared object, both run over identical seeded planes and compared byte
+ * for byte.  A layer above Driver, Emit and Host; hawk-run is a thin main
+ * over this API, which takes the public types alone.  Errors are
+ * diagnostics in the context; a mismatch is reported to the stream the
+ * caller names. */
+#ifndef HAWK_RUNNER_H
+#define HAWK_RUNNER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hawk/hawk.h"
+
+/* What a run compares and how. */
+typedef struct {
+    const char *cflags;       /* extra words for the C build, or NULL */
+    int64_t samples;          /* samples compared */
+    int64_t rounds;           /* launches with fresh uniforms (at most
+                                 samples) */
+    uint64_t seed;
+    int exact_nan;            /* NaN sign and payload count */
+    FILE *out;                /* where a mismatch is reported */
+} RunnerOptions;
+
+/* What a run found. */
+typedef struct {
+    uint32_t planes;          /* written planes compared */
+    uint64_t nan_only;        /* values that differ only as two NaNs */
+} RunnerResult;
+
+/* Lowers kernel f of m, builds both units and compares them over
+ * o->samples samples.  Returns 0 when every byte agrees; 1 after a
+ * mismatch reported to o->out, or with diagnostics appended to ctx. */
+int runner_kernel(HawkContext *ctx, HawkModule *m, HawkFunction *f,
+                  const RunnerOptions *o, RunnerResult *res);
+
+/* The args struct of kernel f as the runner fills it, one line per member
+ * ("<name>_args_t: size S align A", then "  <member> offset O size S
+ * align A <plane|length|value> <elem> xC[ written]"), from ctx's arena;
+ * NULL with diagnostics appended to ctx. */
+const char *runner_layout_text(HawkContext *ctx, HawkModule *m,
+                               HawkFunction *f);
+
+/* Whether the test-only perturbation is armed: HAWK_RUN_TEST_PERTURB set
+ * to exactly "flip-last-bit-of-c-output" (one output bit of each C unit
+ * is then flipped, so a test can see a mismatch caught). */
+int compare_perturb_armed(void);
+
+#endif

@@ -11,6 +11,7 @@ packages=(
   cppcheck                         # the MISRA addon checks
   man-db                           # the man pages' test renders them
   gcc-arm-none-eabi libnewlib-arm-none-eabi  # the Cortex-M builds of the tests
+  libmpfr-dev                      # the accuracy of hawk's own math
 )
 
 missing=()

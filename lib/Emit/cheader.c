@@ -211,6 +211,11 @@ static void budgets(HkBuf *b, HkArena *a, const HkLowered *l,
                          u->stack_entry, u->stack_sample, u->stack_runtime,
                          u->stack_total));
     put_line(b, "libm", joined(a, c->libm, c->nlibm));
+    put_line(b, "hawk math",
+             c->nown == 0 ? "none"
+                          : hk_asprintf(a, "%s (hawk's own, in this unit: the "
+                                           "same bits on every IEEE 754 target)",
+                                        joined(a, c->own, c->nown)));
 }
 
 /* ---- INTERFACE CONTRACT ---------------------------------------------------- */

@@ -15,7 +15,7 @@ const char *const hk_report_keys[HK_REPORT_NKEYS] = {
     "kernel", "generator", "hawk_version", "walk_digest", "source_digest",
     "scalar_mode", "profile", "interface", "budgets", "indices",
     "fp_domain", "fp_equality_sites", "int_division_sites", "int_ub_sites",
-    "literal_specials", "libm", "helpers", "core", "core_version",
+    "literal_specials", "libm", "hawk_math", "helpers", "core", "core_version",
     "deviations", "unsupported_checked", "audit", "checks",
 };
 
@@ -226,6 +226,7 @@ static cJSON *analysis_json(const HkLowered *l)
     cJSON_AddItemToObject(o, "int_ub_sites", str_list(l->ints->ub, l->ints->nub));
     cJSON_AddItemToObject(o, "literal_specials", specials_json(l->domain));
     cJSON_AddItemToObject(o, "libm", str_list(l->cost->libm, l->cost->nlibm));
+    cJSON_AddItemToObject(o, "hawk_math", str_list(l->cost->own, l->cost->nown));
     cJSON_AddItemToObject(o, "unsupported_checked",
                           str_list(l->features->checked, l->features->nchecked));
     return o;

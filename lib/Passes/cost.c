@@ -28,12 +28,15 @@ typedef struct {
 
 /* One run over a kernel: the callee memo (by module function index) and
  * the libm functions seen, by op and width (0: f64, 1: f32). */
-typedef struct {
+typedef struct Cx {
     const HkModule *m;
     Counts *fcounts;
     Bytes *fbytes;
     uint8_t *state;           /* 0 not done, 1 in progress, 2 done */
     uint8_t libm[HK_OP_COUNT][2];
+    HawkContext *ctx;
+    struct Cx *lib;           /* under math=hawk, the run over hawk's own
+                                 math's module; else NULL */
 } Cx;
 
 static void count_block(Cx *cx, const HkFunc *f, const HkBlock *b, Counts *c,
@@ -241,6 +244,28 @@ static void count_plain(const HkFunc *f, const HkInst *i, Counts *c)
     }
 }
 
+/* Under math=hawk, an op hawk's own math computes counts as its
+ * function's body, once per component (what expand-math copies in);
+ * returns whether i was one. */
+static int count_own(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
+                     Bytes *by)
+{
+    if (cx->lib == NULL || i->nres != 1)
+        return 0;
+    HkElem e = (HkElem)i->type.elem;
+    for (uint32_t k = 0; k < i->nops; k++)
+        if (type_of(f, i->ops[k]).elem != e)
+            return 0;  /* an integer operand: expand-math leaves it */
+    const HkFunc *g = hk_math_func(cx->ctx, i->op, e);
+    if (g == NULL)
+        return 0;
+    uint32_t fi = hk_func_index(cx->lib->m, g->name, strlen(g->name));
+    int64_t n = hk_components(i->type);
+    for (int64_t k = 0; k < n; k++)
+        callee(cx->lib, fi, c, by);
+    return 1;
+}
+
 /* Adds instruction i (its regions included) to c and by. */
 static void count_inst(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
                        Bytes *by)
@@ -261,6 +286,8 @@ static void count_inst(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
     default:
         break;
     }
+    if (count_own(cx, f, i, c, by))
+        return;  /* its result is the function's returned value */
     count_plain(f, i, c);
     for (uint32_t k = 0; k < i->nres; k++)
         by->temporaries = sat_add(by->temporaries,
@@ -296,24 +323,44 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The sorted, unique libm names cx saw, into res. */
-static void fill_libm(HkArena *a, const Cx *cx, HkCostResult *res)
+/* names[0..n) sorted and unique; returns the new count. */
+static uint32_t sort_unique(const char **names, uint32_t n)
 {
-    const char **names = hk_alloc(a, 2 * HK_OP_COUNT * sizeof *names);
-    uint32_t n = 0;
-    for (int op = 0; op < HK_OP_COUNT; op++) {
-        if (cx->libm[op][0])
-            names[n++] = hk_libm_name(a, (HkOp)op, HK_F64);
-        if (cx->libm[op][1])
-            names[n++] = hk_libm_name(a, (HkOp)op, HK_F32);
-    }
     qsort(names, n, sizeof *names, by_name);
     uint32_t u = 0;
     for (uint32_t k = 0; k < n; k++)
         if (u == 0 || strcmp(names[u - 1], names[k]) != 0)
             names[u++] = names[k];
-    res->nlibm = u;
-    res->libm = names;
+    return u;
+}
+
+/* The libm functions cx saw, sorted and unique, into res: those hawk's
+ * own math computes under math=hawk (hk_math_func) in res->own, the C
+ * library's in res->libm. */
+static void fill_libm(HawkPassRun *r, HkArena *a, const HkProfile *p,
+                      const Cx *cx, HkCostResult *res)
+{
+    HawkContext *ctx = hawk_pass_context(r);
+    const char **libm = hk_alloc(a, 2 * HK_OP_COUNT * sizeof *libm);
+    const char **own = hk_alloc(a, 2 * HK_OP_COUNT * sizeof *own);
+    uint32_t nlibm = 0, nown = 0;
+    static const HkElem width[2] = {HK_F64, HK_F32};
+    for (int op = 0; op < HK_OP_COUNT; op++)
+        for (int w = 0; w < 2; w++) {
+            /* what the kernel calls, and what hawk's math it uses calls */
+            if (!cx->libm[op][w] && (cx->lib == NULL || !cx->lib->libm[op][w]))
+                continue;
+            const char *name = hk_libm_name(a, (HkOp)op, width[w]);
+            if (p->math == HK_MATH_HAWK &&
+                hk_math_func(ctx, (HkOp)op, width[w]) != NULL)
+                own[nown++] = name;
+            else
+                libm[nlibm++] = name;
+        }
+    res->nlibm = sort_unique(libm, nlibm);
+    res->libm = libm;
+    res->nown = sort_unique(own, nown);
+    res->own = own;
 }
 
 /* Copies the counts and bytes into the result and derives the totals. */
@@ -391,32 +438,42 @@ static int check_budgets(HawkPassRun *r, HkFunc *f, const HkProfile *p,
     return refused;
 }
 
+/* A run over the functions of m. */
+static Cx *new_cx(HkArena *a, const HkModule *m, HawkContext *ctx)
+{
+    Cx *cx = hk_alloc(a, sizeof *cx);
+    uint32_t nf = m->nfuncs ? m->nfuncs : 1;
+    cx->m = m;
+    cx->ctx = ctx;
+    cx->fcounts = hk_alloc(a, nf * sizeof *cx->fcounts);
+    cx->fbytes = hk_alloc(a, nf * sizeof *cx->fbytes);
+    cx->state = hk_alloc(a, nf);
+    return cx;
+}
+
 int hk_pass_cost(HawkPassRun *r, HkFunc *f)
 {
     HkArena *a = f->module->arena;
     HkCostResult *res = hk_alloc(a, sizeof *res);
     if (!f->is_kernel) {
         res->libm = hk_alloc(a, sizeof *res->libm);
+        res->own = hk_alloc(a, sizeof *res->own);
         hk_analysis_set(r, f, HK_PASS_COST, res);
         return 0;
     }
     HkProfile prof;
     if (hk_profile_read(r, &prof) != 0)
         return 1;
-    const HkModule *m = f->module;
-    Cx *cx = hk_alloc(a, sizeof *cx);
-    uint32_t nf = m->nfuncs ? m->nfuncs : 1;
-    cx->m = m;
-    cx->fcounts = hk_alloc(a, nf * sizeof *cx->fcounts);
-    cx->fbytes = hk_alloc(a, nf * sizeof *cx->fbytes);
-    cx->state = hk_alloc(a, nf);
+    Cx *cx = new_cx(a, f->module, hawk_pass_context(r));
+    if (prof.math == HK_MATH_HAWK)
+        cx->lib = new_cx(a, hk_math_module(cx->ctx), cx->ctx);
     Counts c;
     Bytes by;
     memset(&c, 0, sizeof c);
     memset(&by, 0, sizeof by);
     count_block(cx, f, &f->body, &c, &by);
     fill_result(&c, &by, tape_bytes(f), res);
-    fill_libm(a, cx, res);
+    fill_libm(r, a, &prof, cx, res);
     res->soft_float_ops = prof.fpu == HK_FPU_DP   ? 0
                           : prof.fpu == HK_FPU_SP ? res->fp64_ops
                                                   : sat_add(res->fp64_ops,

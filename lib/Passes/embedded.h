@@ -23,6 +23,8 @@ typedef enum { HK_FPD_RECORD, HK_FPD_REFUSE } HkFpDomainPolicy;
 typedef enum { HK_IDX_CLAMP, HK_IDX_REFUSE } HkIndexPolicy;
 /* The target's floating point (options.def's fpu; ORDER its values). */
 typedef enum { HK_FPU_DP, HK_FPU_SP, HK_FPU_NONE } HkFpu;
+/* Whose math (options.def's math; ORDER its values). */
+typedef enum { HK_MATH_HAWK, HK_MATH_LIBM } HkMath;
 
 #define HK_NONE INT64_C(-1)
 
@@ -35,6 +37,7 @@ typedef struct {
     int require_cppcheck;
     int c_std;                /* 99 or 11 */
     HkFpu fpu;
+    HkMath math;
     int64_t max_soft_float_ops;  /* HK_NONE when unset */
     const HkTarget *target;
 } HkProfile;
@@ -54,7 +57,8 @@ int hk_profile_of(HawkPassRun *run, HawkPassManager *pm, HkModule *m,
 const HkTarget *hk_profile_target(const HawkPassRun *r);
 /* "EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None,
  *  fp_domain='record', index_policy='clamp', require_cppcheck=False,
- *  c_std='c99', fpu='dp', max_soft_float_ops=None)": the seed's fields,
+ *  c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk')": the
+ *  seed's fields,
  *  then the ones hawk adds */
 const char *hk_profile_repr(HkArena *a, const HkProfile *p);
 
@@ -188,6 +192,9 @@ typedef struct {
                                  + chain counts */
     uint32_t nlibm;
     const char **libm;        /* sorted, unique: "cos", "sqrt" */
+    uint32_t nown;
+    const char **own;         /* the libm functions hawk's own math
+                                 computes instead (math=hawk): "exp" */
 } HkCostResult;
 
 /* ---- interface ----------------------------------------------------------- */

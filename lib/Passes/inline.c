@@ -22,6 +22,8 @@ typedef struct {
     HkFunc *f;                      /* the function being flattened */
     const HkFunc *stack[MAX_DEPTH]; /* f, then the callees being copied */
     uint32_t depth;
+    const HkLoc *loc;               /* where every copy is located, or NULL
+                                       to keep the callee's locations */
 } Inliner;
 
 /* One callee body being copied: its values map to values of s->f. */
@@ -37,8 +39,9 @@ typedef struct {
     HkInst *before;
 } Cursor;
 
-static int expand(Inliner *s, const HkInst *call, HkFunc *g, const HkVal *args,
-                  const char *prefix, Cursor at, HkVal *out);
+static int expand(Inliner *s, const HkInst *call, const HkFunc *g,
+                  const HkVal *args, const char *prefix, Cursor at,
+                  HkVal *out);
 
 static void place(Cursor at, HkInst *i)
 {
@@ -61,7 +64,8 @@ static HkVal copy_value(Inliner *s, const Copy *c, HkVal v, HkDefKind k,
     const HkValue *src = &c->g->values[v];
     const char *name = hk_asprintf(s->f->module->arena, "%s%s", c->prefix,
                                    src->name);
-    HkVal nv = hk_value_new(s->f, src->type, name, k, def, index, src->loc);
+    HkVal nv = hk_value_new(s->f, src->type, name, k, def, index,
+                            s->loc != NULL ? *s->loc : src->loc);
     c->map[v] = nv;
     return nv;
 }
@@ -75,6 +79,8 @@ static int copy_inst(Inliner *s, Copy *c, const HkInst *i, Cursor at)
     HkFunc *f = s->f;
     HkArena *a = f->module->arena;
     HkInst *n = hk_inst_copy_shell(a, i, f->nserials++);
+    if (s->loc != NULL)
+        n->loc = *s->loc;
     n->nops = i->nops;
     n->ops = hk_alloc(a, (i->nops + 1u) * sizeof *n->ops);
     for (uint32_t k = 0; k < i->nops; k++)
@@ -102,10 +108,10 @@ static int copy_inst(Inliner *s, Copy *c, const HkInst *i, Cursor at)
     return 0;
 }
 
-/* The callee of call i, or NULL with a diagnostic when it is not a func. */
-static HkFunc *callee_of(Inliner *s, const HkInst *i)
+/* The callee of call i in module m, or NULL with a diagnostic when it is
+ * not a func. */
+static const HkFunc *callee_of(Inliner *s, const HkModule *m, const HkInst *i)
 {
-    HkModule *m = s->f->module;
     if (i->callee < m->nfuncs && !m->funcs[i->callee]->is_kernel)
         return m->funcs[i->callee];
     hk_error(hk_run_diags(s->run), &m->src, i->loc,
@@ -113,14 +119,15 @@ static HkFunc *callee_of(Inliner *s, const HkInst *i)
     return NULL;
 }
 
-/* Expands call i at `at` with the arguments args (values of s->f); the
- * copied values are named outer + callee + ".", and the values that
- * replace i's results are entered in results, indexed by i's result
- * values. */
-static int expand_call(Inliner *s, const HkInst *i, const HkVal *args,
-                       const char *outer, Cursor at, HkVal *results)
+/* Expands call i of a function of module m at `at` with the arguments
+ * args (values of s->f); the copied values are named outer + callee +
+ * ".", and the values that replace i's results are entered in results,
+ * indexed by i's result values. */
+static int expand_call(Inliner *s, const HkModule *m, const HkInst *i,
+                       const HkVal *args, const char *outer, Cursor at,
+                       HkVal *results)
 {
-    HkFunc *g = callee_of(s, i);
+    const HkFunc *g = callee_of(s, m, i);
     if (g == NULL)
         return -1;
     HkArena *a = s->f->module->arena;
@@ -139,7 +146,7 @@ static int copy_call(Inliner *s, Copy *c, const HkInst *i, Cursor at)
     HkVal *args = hk_alloc(s->f->module->arena, (i->nops + 1u) * sizeof *args);
     for (uint32_t k = 0; k < i->nops; k++)
         args[k] = mapped(c, i->ops[k]);
-    return expand_call(s, i, args, c->prefix, at, c->map);
+    return expand_call(s, c->g->module, i, args, c->prefix, at, c->map);
 }
 
 /* Copies block b of c's callee at `at`; the body's `ret` operands go to out
@@ -184,8 +191,9 @@ static int check_depth(Inliner *s, const HkInst *call, const HkFunc *g)
 
 /* Copies g's body at `at` with its parameters bound to args; out receives
  * one value per result of the call. */
-static int expand(Inliner *s, const HkInst *call, HkFunc *g, const HkVal *args,
-                  const char *prefix, Cursor at, HkVal *out)
+static int expand(Inliner *s, const HkInst *call, const HkFunc *g,
+                  const HkVal *args, const char *prefix, Cursor at,
+                  HkVal *out)
 {
     if (check_depth(s, call, g) != 0)
         return -1;
@@ -220,7 +228,7 @@ static int inline_call(Inliner *s, HkBlock *b, HkInst *i, HkVal *repl,
     for (uint32_t k = 0; k < i->nops; k++)
         args[k] = hk_valmap_get(repl, nrepl, i->ops[k]);
     Cursor at = {b, i};
-    if (expand_call(s, i, args, "", at, repl) != 0)
+    if (expand_call(s, s->f->module, i, args, "", at, repl) != 0)
         return -1;
     hk_inst_remove(i);
     return 0;
@@ -246,9 +254,18 @@ static int inline_block(Inliner *s, HkBlock *b, HkVal *repl, uint32_t nrepl,
     return 0;
 }
 
+int hk_inline_at(HawkPassRun *r, HkFunc *f, HkInst *before, const HkFunc *g,
+                 const HkVal *args, const char *prefix, HkLoc loc,
+                 HkVal *out)
+{
+    Inliner s = {r, f, {f}, 1, &loc};
+    Cursor at = {NULL, before};
+    return expand(&s, before, g, args, prefix, at, out);
+}
+
 int hk_pass_inline(HawkPassRun *r, HkFunc *f)
 {
-    Inliner s = {r, f, {f}, 1};
+    Inliner s = {r, f, {f}, 1, NULL};
     uint32_t nrepl = f->nvalues;
     HkVal *repl = hk_valmap_new(f, nrepl);
     uint32_t n = 0;

@@ -74,6 +74,8 @@ struct HkRegistry {
     HkPassInfo *passes;       /* built-ins (passes.def order), then user */
     uint32_t npasses, cap_passes;
     HkSymtab *pass_syms;      /* name -> registry index */
+    HkModule *math;           /* hawk's own math, parsed when first asked
+                                 for (mathlib.c) */
 };
 
 /* ctx's registry, filled with the built-in passes of passes.def the first

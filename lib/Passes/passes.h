@@ -110,6 +110,24 @@ const char *hk_option(const HawkPassRun *run, const char *key, const char *def);
 /* An integer option; returns 0 and sets *out, or -1 with a diagnostic. */
 int hk_option_int(HawkPassRun *run, const char *key, int64_t def, int64_t *out);
 
+/* ---- inline.c, mathlib.c: bodies copied in place ----------------------- */
+
+/* Copies g's body (g of any module; its calls resolved in g's module)
+ * into f before `before`, g's parameters bound to args (values of f): the
+ * copies are named prefix + name and located at loc, and out receives one
+ * value per result of g.  `before` stands for the call: it must take
+ * g's parameters and results in number.  0, or -1 after a diagnostic. */
+int hk_inline_at(HawkPassRun *r, HkFunc *f, HkInst *before, const HkFunc *g,
+                 const HkVal *args, const char *prefix, HkLoc loc,
+                 HkVal *out);
+
+/* The function of hawk's own math (lib/Math/math.hir) that implements op
+ * on element type e ("hawk_<op>_<f64|f32>"), or NULL when hawk has none
+ * and the op calls libm under math=hawk too. */
+const HkFunc *hk_math_func(HawkContext *ctx, HkOp op, HkElem e);
+/* The module of hawk's own math, parsed and verified once per context. */
+const HkModule *hk_math_module(HawkContext *ctx);
+
 /* ---- legalize.c: the legal scalar form a writer may rely on ------------ */
 
 /* Whether v is minimum(maximum(x, lo), hi) of constants lo and hi, as

@@ -62,7 +62,10 @@ typedef struct {
      "(budget.soft_float)"},                                                 \
     {"fpu", TOOL_VALUE, fn, "dp|sp|none",                                    \
      "profile: the target's floating point; sp and none count the reals "    \
-     "run in software (default dp)"}
+     "run in software (default dp)"},                                        \
+    {"math", TOOL_VALUE, fn, "hawk|libm",                                    \
+     "profile: hawk: the math ops hawk implements are its own, the same "    \
+     "bits on every IEEE 754 target; libm: the C library's (default hawk)"}
 
 /* The rows every tool has: -help and -h, -version, -color (tool_color.c).
  * help and version are the tool's own ToolOptFns. */

@@ -6,16 +6,17 @@
  *   kernel sha256  316a179151761d4ae867c22685156bc94387d08806d2f04a13803efaa30f55f7
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk')
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
- *   ops            arith32 0, arith64 18, special32 0, special64 1, loads 8, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
- *   fp64 ops       16
+ *   ops            arith32 0, arith64 119, special32 0, special64 0, loads 8, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
+ *   fp64 ops       85
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 0, temporaries 275, total 275
- *   stack bound    entry 176, sample 480, runtime 152, total 808 (not libm, the caller, interrupts)
- *   libm           exp, fabs
+ *   static bytes   tapes 0, carries 0, temporaries 1388, total 1388
+ *   stack bound    entry 176, sample 1648, runtime 152, total 1976 (not libm, the caller, interrupts)
+ *   libm           fabs
+ *   hawk math      exp (hawk's own, in this unit: the same bits on every IEEE 754 target)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at
  *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).
@@ -35,7 +36,7 @@
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
  *   n_samples above 1152921504606846975 is HAWK_E_RANGE too: the end of mut_force, 1 * n_samples
  *   elements of 8 bytes, would be past the largest int64_t byte offset.
- *   Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals, unsigned-to-signed conversion.
+ *   Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals, unsigned-to-signed conversion, rounding of inexact conversions.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_FRICTION_H
 #define HAWK_FRICTION_H

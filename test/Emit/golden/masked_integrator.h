@@ -6,7 +6,7 @@
  *   kernel sha256  04789b4255b4d1df11eb3a4f19adeb19696ae9ae08c5227728a7e091b1e3e64f
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk')
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     64
@@ -16,6 +16,7 @@
  *   static bytes   tapes 0, carries 17, temporaries 138, total 155
  *   stack bound    entry 176, sample 376, runtime 152, total 704 (not libm, the caller, interrupts)
  *   libm           fabs
+ *   hawk math      none
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at
  *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).

@@ -6,7 +6,7 @@
  *   kernel sha256  eebb1ae400cb9f90f765741727af33ec7b683d15f71ad3bb4405164deaf777d0
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None)
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk')
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
@@ -16,6 +16,7 @@
  *   static bytes   tapes 0, carries 0, temporaries 264, total 264
  *   stack bound    entry 176, sample 456, runtime 0, total 632 (not libm, the caller, interrupts)
  *   libm           none
+ *   hawk math      none
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at
  *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).

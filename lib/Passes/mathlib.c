@@ -1,0 +1,37 @@
+/* mathlib.c -- hawk's own math: lib/Math/math.hir, built into the library
+ * as text (cmake/embed.cmake), parsed and verified the first time a
+ * context asks for it, and looked up by op and element type. */
+#include <string.h>
+
+#include "passctx.h"
+
+extern const char hk_math_text[];
+extern const size_t hk_math_text_len;
+
+/* ctx's math module.  The text is part of the build and its tests parse
+ * and verify it (test/Math), so a failure here is a defect of hawk. */
+const HkModule *hk_math_module(HawkContext *ctx)
+{
+    struct HkRegistry *r = hk_registry(ctx);
+    if (r->math != NULL)
+        return r->math;
+    HkModule *m = hawk_parse(ctx, "<hawk math>", hk_math_text,
+                             hk_math_text_len);
+    if (m == NULL || hawk_verify(ctx, m) != 0)
+        hk_unreachable();
+    r->math = m;
+    return m;
+}
+
+const HkFunc *hk_math_func(HawkContext *ctx, HkOp op, HkElem e)
+{
+    unsigned fl = hk_ops[op].flags;
+    if (!(fl & HK_F_LIBM) || (fl & HK_F_EXACT) || (e != HK_F64 && e != HK_F32))
+        return NULL;
+    const HkModule *m = hk_math_module(ctx);
+    const char *name = hk_asprintf(ctx->arena, "hawk_%s_%s",
+                                   hk_ops[op].mnemonic,
+                                   e == HK_F64 ? "f64" : "f32");
+    uint32_t k = hk_func_index(m, name, strlen(name));
+    return k < m->nfuncs ? m->funcs[k] : NULL;
+}

@@ -12,6 +12,7 @@ packages=(
   man-db                           # the man pages' test renders them
   gcc-arm-none-eabi libnewlib-arm-none-eabi  # the Cortex-M builds of the tests
   libmpfr-dev                      # the accuracy of hawk's own math
+  gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user  # processor in the loop
 )
 
 missing=()

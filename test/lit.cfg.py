@@ -29,6 +29,10 @@ config.substitutions.append(("%cc", config.hawk_c_compiler))
 import shutil
 if shutil.which("arm-none-eabi-gcc"):
     config.available_features.add("arm-none-eabi")
+# 'qemu-arm': the ARM Linux cross compiler and the user-mode emulator that
+# runs its static programs, for processor-in-the-loop runs (setup.sh).
+if shutil.which("arm-linux-gnueabihf-gcc") and shutil.which("qemu-arm"):
+    config.available_features.add("qemu-arm")
 
 # The flags a program linking this build's libraries needs: the sanitizer
 # runtime when the build is instrumented.

@@ -16,6 +16,7 @@ typedef struct {
     HkAbiLayout abi;
     HkHostJit *jit;
     CUnitLib lib;
+    int pil;                  /* the C unit runs through pil.c */
     Pair pair;
 } KernelRun;
 
@@ -71,7 +72,10 @@ static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
 {
     static const HkLoc noloc = {0, 0, 0};
     HawkContext *ctx = kr->ctx;
-    if (hk_lower(ctx, m, f, NULL, NULL, 0, &kr->low) != 0)
+    const char *keys[] = {"math"};
+    const char *vals[] = {kr->o->math};
+    if (hk_lower(ctx, m, f, keys, vals, kr->o->math != NULL ? 1u : 0u,
+                 &kr->low) != 0)
         return 1;
     if (hk_abi_layout(ctx->arena, kr->low.kernel, kr->low.iface, &kr->abi) != 0) {
         hk_error(&ctx->diags, NULL, noloc,
@@ -79,15 +83,32 @@ static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
         return 1;
     }
     HkHostEntry host;
-    if (hk_host_jit(&kr->low, &kr->jit, &host, &ctx->diags) != 0 ||
-        cbuild_load(ctx, &kr->low, kr->o->cflags, &kr->lib) != 0)
+    if (hk_host_jit(&kr->low, &kr->jit, &host, &ctx->diags) != 0)
         return 1;
+    const char *row = kr->low.profile.target->id;
+    if (kr->o->cc != NULL || kr->o->exec != NULL) {
+        /* processor in the loop: the unit runs in a harness program */
+        kr->pil = 1;
+        if (pil_build(ctx, &kr->low, &kr->abi,
+                      kr->o->cc != NULL ? kr->o->cc : "cc", kr->o->exec,
+                      kr->o->cflags) != 0)
+            return 1;
+        kr->pair.c_entry = pil_entry;
+        kr->pair.c_name = hk_asprintf(
+            ctx->arena, "%s (%s%s%s)", row,
+            kr->o->cc != NULL ? kr->o->cc : "cc",
+            kr->o->exec != NULL ? " under " : "",
+            kr->o->exec != NULL ? kr->o->exec : "");
+    } else {
+        if (cbuild_load(ctx, &kr->low, kr->o->cflags, &kr->lib) != 0)
+            return 1;
+        kr->pair.c_entry = kr->lib.entry;
+        kr->pair.c_name = row;
+    }
     kr->pair.kernel = f->name;
     kr->pair.out = kr->o->out;
-    kr->pair.c_name = kr->low.profile.target->id;
     kr->pair.host_name = llvm_row_id();
     kr->pair.guarded = kr->low.iface->nguard > 0;
-    kr->pair.c_entry = kr->lib.entry;
     kr->pair.host_entry = host;
     return 0;
 }
@@ -106,6 +127,7 @@ static int run_round(KernelRun *kr, Rng *rng, int64_t n)
     Launch l;
     launch_shape_init(&s, &kr->abi, n, rng);
     launch_fill(&l, &s, rng);
+    pil_set_shape(&s);
     int rc = 0;
     if (kr->pair.round == 0)
         rc = compare_entry_checks(&kr->pair, &s, &l);
@@ -147,6 +169,8 @@ int runner_kernel(HawkContext *ctx, HkModule *m, HkFunc *f,
         res->planes = written_planes(&kr.abi);
     }
     cbuild_unload(&kr.lib);
+    if (kr.pil)
+        pil_unload();
     hk_host_jit_free(kr.jit);
     return rc;
 }

@@ -22,6 +22,12 @@ typedef struct {
     uint64_t seed;
     int exact_nan;            /* NaN sign and payload count */
     FILE *out;                /* where a mismatch is reported */
+    const char *math;         /* the profile's math ("hawk", "libm"), or
+                                 NULL for the default */
+    const char *cc;           /* processor in the loop: the C compiler of
+                                 a static harness program, or NULL */
+    const char *exec;         /* ... and the program that runs it (an
+                                 emulator, a board's runner), or NULL */
 } RunnerOptions;
 
 /* What a run found. */

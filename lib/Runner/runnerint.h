@@ -91,6 +91,23 @@ int cbuild_load(HawkContext *ctx, const HkLowered *l, const char *cflags,
                 CUnitLib *out);
 void cbuild_unload(CUnitLib *u);
 
+/* ---- pil.c: the C unit on another processor ---------------------------- */
+
+/* Writes l's C unit and a harness program into a temporary directory and
+ * builds them with cc (-std=c99 -O2 -static, the unit's flags, cflags);
+ * pil_entry then runs the harness, through exec when not NULL, for each
+ * call.  0, or 1 with diagnostics appended to ctx.  One session at a
+ * time; pil_unload ends it and removes the directory. */
+int pil_build(HawkContext *ctx, const HkLowered *l, const HkAbiLayout *abi,
+              const char *cc, const char *exec, const char *cflags);
+/* The launch the next calls of pil_entry take their plane sizes from. */
+void pil_set_shape(const LaunchShape *s);
+/* The C unit's entry on the target: the launch out through in.bin, the
+ * planes back from out.bin.  A failed run is a diagnostic, and this call
+ * and every later one return a status no unit returns. */
+int32_t pil_entry(const void *args, int64_t base, int64_t count, int64_t n);
+void pil_unload(void);
+
 /* ---- compare.c: both units over identical copies ---------------------- */
 
 typedef struct {

@@ -34,7 +34,8 @@ static int run_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
                       HawkFunction *f)
 {
     RunnerOptions o = {cfg->cflags, cfg->samples, cfg->rounds, cfg->seed,
-                       cfg->exact_nan, stdout};
+                       cfg->exact_nan, stdout, cfg->math, cfg->cc,
+                       cfg->exec};
     RunnerResult res;
     size_t from = hawk_diag_count(ctx);
     int rc = runner_kernel(ctx, m, f, &o, &res);

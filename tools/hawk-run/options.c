@@ -62,6 +62,18 @@ static int set_cflags(void *st, const ToolOpt *row, const char *v)
 }
 
 TOOL_VALUE_FN(set_kernel, RunConfig, kernel, RUN_TOOL, "a kernel name")
+TOOL_VALUE_FN(set_cc, RunConfig, cc, RUN_TOOL, "a C compiler")
+TOOL_VALUE_FN(set_exec, RunConfig, exec, RUN_TOOL, "a program")
+
+/* -math=hawk|libm: the profile's math. */
+static int set_math(void *st, const ToolOpt *row, const char *v)
+{
+    if (strcmp(v, "hawk") != 0 && strcmp(v, "libm") != 0)
+        return tool_error(RUN_TOOL, "option '-%s' expects 'hawk' or 'libm', got '%s'",
+                          row->name, v);
+    ((RunConfig *)st)->math = v;
+    return 0;
+}
 TOOL_FLAG_FN(set_exact_nan, RunConfig, exact_nan)
 TOOL_FLAG_FN(set_print_layout, RunConfig, print_layout)
 TOOL_FLAG_FN(set_help, RunConfig, help)
@@ -80,6 +92,12 @@ static const ToolOpt run_table[] = {
      "compare only kernel NAME"},
     {"exact-nan", TOOL_FLAG, set_exact_nan, NULL,
      "a NaN must match the other unit's NaN bit for bit (sign, payload)"},
+    {"math", TOOL_VALUE, set_math, "hawk|libm",
+     "profile: hawk's own math for the ops it implements, or libm's (default hawk)"},
+    {"cc", TOOL_VALUE, set_cc, "PROGRAM",
+     "processor in the loop: build the C unit and a static harness program with PROGRAM"},
+    {"exec", TOOL_VALUE, set_exec, "PROGRAM",
+     "processor in the loop: run the harness through PROGRAM (qemu-arm, a board's runner)"},
     {"print-layout", TOOL_FLAG, set_print_layout, NULL,
      "print each kernel's args struct layout (offsets, sizes) and run nothing"},
     TOOL_COMMON_OPTS(set_help, set_version),

@@ -3,7 +3,7 @@
  * body: basic IEEE operations in a fixed order, which every writer spells
  * and every IEEE 754 target computes alike, so neither the host build nor
  * the C unit calls the platform's libm for it.  The copies are located at
- * the op and named after its result ("%e.hawk_pow2i.acc"); an op hawk has
+ * the op and named after its result ("%e.hawk_pow2.acc3"); an op hawk has
  * no function for, a tensor op (scalarize first) and an op on an integer
  * operand stay as they are.  docs/Passes.md, "expand-math". */
 #include "embedded.h"

@@ -10,11 +10,11 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
- *   ops            arith32 0, arith64 119, special32 0, special64 0, loads 8, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
- *   fp64 ops       85
+ *   ops            arith32 0, arith64 118, special32 0, special64 0, loads 8, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
+ *   fp64 ops       115
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 0, temporaries 1388, total 1388
- *   stack bound    entry 176, sample 1648, runtime 152, total 1976 (not libm, the caller, interrupts)
+ *   static bytes   tapes 0, carries 0, temporaries 1293, total 1293
+ *   stack bound    entry 176, sample 1520, runtime 152, total 1848 (not libm, the caller, interrupts)
  *   libm           fabs
  *   hawk math      exp (hawk's own, in this unit: the same bits on every IEEE 754 target)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
@@ -36,7 +36,7 @@
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
  *   n_samples above 1152921504606846975 is HAWK_E_RANGE too: the end of mut_force, 1 * n_samples
  *   elements of 8 bytes, would be past the largest int64_t byte offset.
- *   Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals, unsigned-to-signed conversion, rounding of inexact conversions.
+ *   Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals, unsigned-to-signed conversion.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_FRICTION_H
 #define HAWK_FRICTION_H

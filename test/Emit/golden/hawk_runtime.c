@@ -33,25 +33,10 @@ int64_t hawk_i64_add(int64_t a, int64_t b)
     return (int64_t)s;
 }
 
-/* Wrapping subtraction (LangRef), in the unsigned twin. */
-int64_t hawk_i64_sub(int64_t a, int64_t b)
-{
-    const uint64_t s = (uint64_t)a - (uint64_t)b;
-    return (int64_t)s;
-}
-
 /* Wrapping multiplication (LangRef), in the unsigned twin. */
 int64_t hawk_i64_mul(int64_t a, int64_t b)
 {
     const uint64_t s = (uint64_t)a * (uint64_t)b;
-    return (int64_t)s;
-}
-
-/* Wrapping negation (LangRef): 0 - a in the unsigned twin, so the
- * negation of the minimum is the minimum. */
-int64_t hawk_i64_neg(int64_t a)
-{
-    const uint64_t s = UINT64_C(0) - (uint64_t)a;
     return (int64_t)s;
 }
 
@@ -119,15 +104,6 @@ int64_t hawk_i64_max(int64_t a, int64_t b)
         r = b;
     }
     return r;
-}
-
-/* Bitwise and (LangRef) of the two's complement bits, taken in the
- * unsigned twin: MISRA C:2012 Rule 10.1 keeps bitwise operators off
- * signed operands. */
-int64_t hawk_i64_and(int64_t a, int64_t b)
-{
-    const uint64_t s = (uint64_t)a & (uint64_t)b;
-    return (int64_t)s;
 }
 
 /* minimum (LangRef): NaN when either operand is NaN (the first one),

@@ -8,8 +8,8 @@
  * UNITS, each with the runtime functions it calls:
  *   unit drag:
  *   unit energy_histogram: hawk_clamp_index hawk_f64_to_i64
- *   unit friction: hawk_i64_add hawk_i64_sub hawk_i64_neg hawk_i64_min
- *     hawk_i64_max hawk_i64_and hawk_f64_min hawk_f64_max hawk_f64_to_i64
+ *   unit friction: hawk_i64_add hawk_i64_min hawk_i64_max hawk_f64_min
+ *     hawk_f64_max
  *   unit gravity:
  *   unit haversine: hawk_f64_min
  *   unit kalman_predict:
@@ -44,15 +44,8 @@ int64_t hawk_clamp_index(int64_t k, int64_t len);
  * overflow is defined, then read back as two's complement. */
 int64_t hawk_i64_add(int64_t a, int64_t b);
 
-/* Wrapping subtraction (LangRef), in the unsigned twin. */
-int64_t hawk_i64_sub(int64_t a, int64_t b);
-
 /* Wrapping multiplication (LangRef), in the unsigned twin. */
 int64_t hawk_i64_mul(int64_t a, int64_t b);
-
-/* Wrapping negation (LangRef): 0 - a in the unsigned twin, so the
- * negation of the minimum is the minimum. */
-int64_t hawk_i64_neg(int64_t a);
 
 /* Floor division (LangRef, rounding down as Python does): the
  * truncated quotient, one less when the remainder is not zero and the
@@ -69,11 +62,6 @@ int64_t hawk_i64_min(int64_t a, int64_t b);
 
 /* The larger of a and b (LangRef maximum on integers). */
 int64_t hawk_i64_max(int64_t a, int64_t b);
-
-/* Bitwise and (LangRef) of the two's complement bits, taken in the
- * unsigned twin: MISRA C:2012 Rule 10.1 keeps bitwise operators off
- * signed operands. */
-int64_t hawk_i64_and(int64_t a, int64_t b);
 
 /* minimum (LangRef): NaN when either operand is NaN (the first one),
  * else a < b ? a : b, so minimum(-0.0, +0.0) is +0.0. */

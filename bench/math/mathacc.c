@@ -21,6 +21,8 @@
 #include <time.h>
 
 #ifdef HAWK_F32
+#include "m_atan2f.h"
+#include "m_atanf.h"
 #include "m_expf.h"
 #include "m_logf.h"
 typedef float real;
@@ -30,6 +32,8 @@ typedef float real;
 #define GET mpfr_get_flt
 #define SET mpfr_set_flt
 #else
+#include "m_atan.h"
+#include "m_atan2.h"
 #include "m_exp.h"
 #include "m_log.h"
 typedef double real;
@@ -40,38 +44,44 @@ typedef double real;
 #define SET mpfr_set_d
 #endif
 
-typedef void (*Unit)(real *y, const real *x, int64_t n);
+/* A unit over n samples: y = f(x), or y = f(x, x2) for two arguments. */
+typedef void (*Unit)(real *y, const real *x, const real *x2, int64_t n);
 typedef int (*Exact)(mpfr_t, const mpfr_t, mpfr_rnd_t);
+typedef int (*Exact2)(mpfr_t, const mpfr_t, const mpfr_t, mpfr_rnd_t);
 typedef real (*Libm)(real);
+typedef real (*Libm2)(real, real);
 
 /* ---- the units: every sample of x through the exported entry ---------- */
 
+/* unit_<fn>: the exported kernel over n samples; libm_<fn>: the C
+ * library's function of the same width. */
+#define UNIT1(fn, kernel, cfn)                                               \
+    static void unit_##fn(real *y, const real *x, const real *x2, int64_t n) \
+    {                                                                        \
+        (void)x2;                                                            \
+        kernel##_args_t a = {y, x};                                          \
+        if (kernel##_c(&a, 0, n, n) != 0)                                    \
+            abort();                                                         \
+    }                                                                        \
+    static real libm_##fn(real x) { return cfn(x); }
+#define UNIT2(fn, kernel, cfn)                                               \
+    static void unit_##fn(real *y, const real *x, const real *x2, int64_t n) \
+    {                                                                        \
+        kernel##_args_t a = {y, x, x2};                                      \
+        if (kernel##_c(&a, 0, n, n) != 0)                                    \
+            abort();                                                         \
+    }                                                                        \
+    static real libm_##fn(real x, real x2) { return cfn(x, x2); }
 #ifdef HAWK_F32
-static void unit_exp(real *y, const real *x, int64_t n)
-{
-    m_expf_args_t a = {y, x};
-    if (m_expf_c(&a, 0, n, n) != 0) abort();
-}
-static void unit_log(real *y, const real *x, int64_t n)
-{
-    m_logf_args_t a = {y, x};
-    if (m_logf_c(&a, 0, n, n) != 0) abort();
-}
-static real libm_exp(real x) { return expf(x); }
-static real libm_log(real x) { return logf(x); }
+UNIT1(exp, m_expf, expf)
+UNIT1(log, m_logf, logf)
+UNIT1(atan, m_atanf, atanf)
+UNIT2(atan2, m_atan2f, atan2f)
 #else
-static void unit_exp(real *y, const real *x, int64_t n)
-{
-    m_exp_args_t a = {y, x};
-    if (m_exp_c(&a, 0, n, n) != 0) abort();
-}
-static void unit_log(real *y, const real *x, int64_t n)
-{
-    m_log_args_t a = {y, x};
-    if (m_log_c(&a, 0, n, n) != 0) abort();
-}
-static real libm_exp(real x) { return exp(x); }
-static real libm_log(real x) { return log(x); }
+UNIT1(exp, m_exp, exp)
+UNIT1(log, m_log, log)
+UNIT1(atan, m_atan, atan)
+UNIT2(atan2, m_atan2, atan2)
 #endif
 
 /* ---- arguments ---------------------------------------------------------- */
@@ -129,6 +139,36 @@ static void args_log(real *x, int64_t n)
         x[i] = i % 2 ? any_positive() : (real)(1.0 + (unit01() - 0.5) * 0x1p-6);
 }
 
+/* Either sign of any_positive(). */
+static real any_real(void)
+{
+    real v = any_positive();
+    return next() & 1u ? -v : v;
+}
+
+/* atan: every binade of either sign, and a dense grid over [-3, 3]
+ * (the reduction's breakpoints 7/16, 11/16, 19/16, 39/16 inside). */
+static void args_atan(real *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        x[i] = i % 2 ? any_real() : (real)((unit01() - 0.5) * 6.0);
+}
+
+/* atan2: y and x of every binade and sign, and both near the unit
+ * circle. */
+static void args_atan2(real *y, real *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        if (i % 2) {
+            y[i] = any_real();
+            x[i] = any_real();
+        } else {
+            y[i] = (real)((unit01() - 0.5) * 4.0);
+            x[i] = (real)((unit01() - 0.5) * 4.0);
+        }
+    }
+}
+
 /* ---- the error of one value --------------------------------------------- */
 
 /* |got - exact| in ulps of the exact value's binade (2^EMIN below the
@@ -158,10 +198,13 @@ static double ulps(real got, const mpfr_t exact)
 typedef struct {
     const char *name;
     Unit unit;
-    Exact exact;
+    Exact exact;              /* one argument, or NULL */
+    Exact2 exact2;            /* two arguments, or NULL */
     Libm libm;
+    Libm2 libm2;
     void (*args)(real *, int64_t);
-    const real *specials;
+    void (*args2)(real *, real *, int64_t);
+    const real *specials;     /* one argument: each; two: every pair */
     size_t nspecials;
 } Fn;
 
@@ -171,12 +214,21 @@ static const real exp_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY
                                     (real)NAN, 1000.0f, -1000.0f};
 static const real log_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
                                     (real)NAN, 1.0f, -1.0f};
+static const real atan_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
+                                     (real)NAN};
+static const real atan2_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
+                                      (real)NAN, 1.0f, -1.0f};
 
+#define N_OF(a) (sizeof a / sizeof a[0])
 static const Fn fns[] = {
-    {"exp", unit_exp, mpfr_exp, libm_exp, args_exp, exp_specials,
-     sizeof exp_specials / sizeof exp_specials[0]},
-    {"log", unit_log, mpfr_log, libm_log, args_log, log_specials,
-     sizeof log_specials / sizeof log_specials[0]},
+    {"exp", unit_exp, mpfr_exp, NULL, libm_exp, NULL, args_exp, NULL,
+     exp_specials, N_OF(exp_specials)},
+    {"log", unit_log, mpfr_log, NULL, libm_log, NULL, args_log, NULL,
+     log_specials, N_OF(log_specials)},
+    {"atan", unit_atan, mpfr_atan, NULL, libm_atan, NULL, args_atan, NULL,
+     atan_specials, N_OF(atan_specials)},
+    {"atan2", unit_atan2, NULL, mpfr_atan2, NULL, libm_atan2, NULL,
+     args_atan2, atan2_specials, N_OF(atan2_specials)},
 };
 
 static double now(void)
@@ -203,68 +255,112 @@ static double bound_of(const char *file, const char *name)
 
 static volatile real sink;
 
+/* The exact value of fn at x (and x2) into ex. */
+static void exact_of(const Fn *fn, mpfr_t ex, real x, real x2)
+{
+    mpfr_t a, b;
+    mpfr_init2(a, PREC);
+    mpfr_init2(b, PREC);
+    SET(a, x, MPFR_RNDN);
+    SET(b, x2, MPFR_RNDN);
+    if (fn->exact != NULL)
+        fn->exact(ex, a, MPFR_RNDN);
+    else
+        fn->exact2(ex, a, b, MPFR_RNDN);
+    mpfr_clear(a);
+    mpfr_clear(b);
+}
+
+/* The special values: each one, or every pair of them; 1 when all agree
+ * with MPFR's (both NaN, or the same value and sign). */
+static int check_specials(const Fn *fn, mpfr_t ex)
+{
+    real x[64], x2[64], y[64];
+    size_t n = 0, k = fn->nspecials;
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < (fn->exact2 != NULL ? k : 1); j++) {
+            x[n] = fn->specials[i];
+            x2[n++] = fn->specials[j];
+        }
+    fn->unit(y, x, x2, (int64_t)n);
+    int ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        exact_of(fn, ex, x[i], x2[i]);
+        real want = (real)GET(ex, MPFR_RNDN);
+        int same = mpfr_nan_p(ex) ? isnan(y[i])
+                                  : (y[i] == want && signbit(y[i]) == signbit(want));
+        if (!same) {
+            printf("  %s(%a, %a) = %a, not %a\n", fn->name, (double)x[i],
+                   (double)x2[i], (double)y[i], (double)want);
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+static volatile real sink;
+
+/* ns per call of the unit and of the C library over x (and x2). */
+static void timing(const Fn *fn, real *y, const real *x, const real *x2,
+                   int64_t n)
+{
+    double t0 = now();
+    for (int r = 0; r < 5; r++)
+        fn->unit(y, x, x2, n);
+    double t1 = now();
+    for (int r = 0; r < 5; r++)
+        for (int64_t i = 0; i < n; i++)
+            y[i] = fn->libm != NULL ? fn->libm(x[i]) : fn->libm2(x[i], x2[i]);
+    double t2 = now();
+    sink = y[n - 1];
+    double hawk = (t1 - t0) / (5.0 * (double)n) * 1e9;
+    double libm = (t2 - t1) / (5.0 * (double)n) * 1e9;
+    printf(" hawk %.2f ns libm %.2f ns ratio %.2f", hawk, libm, hawk / libm);
+}
+
 /* Measures fn over n arguments; returns 1 when it fails its bound. */
 static int measure(const Fn *fn, int64_t n, const char *bounds, int timed)
 {
-    real *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
-    if (x == NULL || y == NULL)
+    size_t bytes = (size_t)n * sizeof(real);
+    real *x = malloc(bytes), *x2 = malloc(bytes), *y = malloc(bytes);
+    if (x == NULL || x2 == NULL || y == NULL)
         abort();
-    fn->args(x, n);
-    fn->unit(y, x, n);
-    mpfr_t in, ex;
-    mpfr_init2(in, PREC);
+    if (fn->args != NULL) {
+        fn->args(x, n);
+        memset(x2, 0, bytes);
+    } else {
+        fn->args2(x, x2, n);
+    }
+    fn->unit(y, x, x2, n);
+    mpfr_t ex;
     mpfr_init2(ex, 256);
     double worst = 0.0;
-    real at = 0;
+    real at = 0, at2 = 0;
     for (int64_t i = 0; i < n; i++) {
-        SET(in, x[i], MPFR_RNDN);
-        fn->exact(ex, in, MPFR_RNDN);
+        exact_of(fn, ex, x[i], x2[i]);
         double e = ulps(y[i], ex);
         if (e > worst) {
             worst = e;
             at = x[i];
+            at2 = x2[i];
         }
     }
-    /* the specials: the value MPFR rounds to, or both NaN */
-    int special_ok = 1;
-    real sy[32];
-    fn->unit(sy, fn->specials, (int64_t)fn->nspecials);
-    for (size_t k = 0; k < fn->nspecials; k++) {
-        SET(in, fn->specials[k], MPFR_RNDN);
-        fn->exact(ex, in, MPFR_RNDN);
-        real want = (real)GET(ex, MPFR_RNDN);
-        int ok = mpfr_nan_p(ex) ? isnan(sy[k])
-                                : (sy[k] == want && signbit(sy[k]) == signbit(want));
-        if (!ok) {
-            printf("  %s(%a) = %a, not %a\n", fn->name, (double)fn->specials[k],
-                   (double)sy[k], (double)want);
-            special_ok = 0;
-        }
-    }
-    mpfr_clear(in);
+    int special_ok = check_specials(fn, ex);
     mpfr_clear(ex);
     double b = bound_of(bounds, fn->name);
     int fail = bounds != NULL && (b < 0.0 || worst > b || !special_ok);
-    printf("%-5s %s points %lld max ulp %.4f at %a specials %s", fn->name, WIDTH,
-           (long long)n, worst, (double)at, special_ok ? "ok" : "WRONG");
+    printf("%-5s %s points %lld max ulp %.4f at %a", fn->name, WIDTH,
+           (long long)n, worst, (double)at);
+    if (fn->args2 != NULL)
+        printf(", %a", (double)at2);
+    printf(" specials %s", special_ok ? "ok" : "WRONG");
     if (bounds != NULL)
         printf(" bound %.4f %s", b, fail ? "FAIL" : "ok");
-    if (timed) {
-        double t0 = now();
-        for (int r = 0; r < 5; r++)
-            fn->unit(y, x, n);
-        double t1 = now();
-        for (int r = 0; r < 5; r++)
-            for (int64_t i = 0; i < n; i++)
-                y[i] = fn->libm(x[i]);
-        double t2 = now();
-        sink = y[n - 1];
-        double hawk = (t1 - t0) / (5.0 * (double)n) * 1e9;
-        double libm = (t2 - t1) / (5.0 * (double)n) * 1e9;
-        printf(" hawk %.2f ns libm %.2f ns ratio %.2f", hawk, libm, hawk / libm);
-    }
+    if (timed)
+        timing(fn, y, x, x2, n);
     printf("\n");
     free(x);
+    free(x2);
     free(y);
     return fail;
 }

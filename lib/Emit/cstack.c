@@ -7,7 +7,8 @@
  * time.  A frame holds at most every parameter and every local object the
  * function declares, each in a slot of its own rounded up to 8 bytes (what
  * -O0 does; an optimising build keeps fewer, and spills a value at most
- * once), plus HK_FRAME_OVERHEAD bytes for the return address, the saved
+ * once), one more slot for each conditional expression (clang -O0 passes
+ * its value through a stack slot of its own), plus HK_FRAME_OVERHEAD bytes for the return address, the saved
  * registers (core and floating-point callee-saved ones) and alignment.
  * Inlining only merges frames, so the sum stays a bound.  It does not
  * cover libm's frames, the caller's frame or interrupts.
@@ -30,8 +31,9 @@ static int64_t elements(const char *s, size_t n)
 }
 
 /* The bytes of the slots line s[0..n) declares: a local of a type the
- * writer spells ("const T v = e;", "T v;", "T v[N];"), 8 bytes a slot;
- * 0 for any other line. */
+ * writer spells ("const T v = e;", "T v;", "T v[N];"), 8 bytes a slot,
+ * and 8 more for each conditional expression in its initialiser; 0 for
+ * any other line. */
 static int64_t decl_slot(const char *s, size_t n)
 {
     static const char *const types[] = {
@@ -54,7 +56,10 @@ static int64_t decl_slot(const char *s, size_t n)
         const char *paren = memchr(s + k, '(', n - k);
         if (paren != NULL && (eq == NULL || paren < eq))
             return 0;
-        return 8 * elements(s + k, n - k);
+        int64_t ternaries = 0;
+        for (const char *p = s + k; p < s + n; p++)
+            ternaries += *p == '?';
+        return 8 * (elements(s + k, n - k) + ternaries);
     }
     return 0;
 }

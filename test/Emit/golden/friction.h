@@ -14,7 +14,7 @@
  *   fp64 ops       115
  *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 1293, total 1293
- *   stack bound    entry 176, sample 1520, runtime 152, total 1848 (not libm, the caller, interrupts)
+ *   stack bound    entry 176, sample 1784, runtime 152, total 2112 (not libm, the caller, interrupts)
  *   libm           fabs
  *   hawk math      exp (hawk's own, in this unit: the same bits on every IEEE 754 target)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -10,13 +10,13 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
- *   ops            arith32 7, arith64 0, special32 2, special64 0, loads 7, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
- *   fp64 ops       0
+ *   ops            arith32 17, arith64 157, special32 1, special64 0, loads 7, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
+ *   fp64 ops       157
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 0, temporaries 80, total 80
- *   stack bound    entry 176, sample 288, runtime 0, total 464 (not libm, the caller, interrupts)
- *   libm           atan2f, hypotf
- *   hawk math      none
+ *   static bytes   tapes 0, carries 0, temporaries 1518, total 1518
+ *   stack bound    entry 176, sample 2296, runtime 0, total 2472 (not libm, the caller, interrupts)
+ *   libm           hypotf
+ *   hawk math      atan2f (hawk's own, in this unit: the same bits on every IEEE 754 target)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at
  *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).
@@ -31,7 +31,7 @@
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
  *   n_samples above 768614336404564650 is HAWK_E_RANGE too: the end of vin_accel, 3 * n_samples
  *   elements of 4 bytes, would be past the largest int64_t byte offset.
- *   Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals.
+ *   Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals, rounding of inexact conversions.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_COMPLEMENTARY_FILTER_H
 #define HAWK_COMPLEMENTARY_FILTER_H

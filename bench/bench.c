@@ -3,7 +3,8 @@
  * two partitions, the emitted C unit compiled with the resolved C compiler
  * (-O2 and the unit's own flags, as hawk-run builds it), and a hand-written C
  * version (bench/hand/).  Every variant's output planes are checked equal,
- * byte for byte, to the emitted C's.  bench/run.sh is the usual driver. */
+ * byte for byte, to the emitted C's.  The units are lowered under
+ * math=libm, as the hand-written C calls the C library.  bench/run.sh is the usual driver. */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -428,7 +429,11 @@ static int build(HawkContext *ctx, HkModule *m, HkFunc *k, Bench *b,
 {
     HkLowered l;
     HkHostEntry host;
-    if (hk_lower(ctx, m, k, NULL, NULL, 0, &l) != 0 ||
+    /* math=libm: the hand-written versions call the C library, so the
+     * units must too for their bytes to agree (bench/math/run.sh times
+     * hawk's own math) */
+    static const char *const keys[] = {"math"}, *const vals[] = {"libm"};
+    if (hk_lower(ctx, m, k, keys, vals, 1, &l) != 0 ||
         hk_host_jit(&l, jit, &host, &ctx->diags) != 0 ||
         cbuild_load(ctx, &l, NULL, lib) != 0) {
         tool_print_diags(BENCH_TOOL, ctx, 0);

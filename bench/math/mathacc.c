@@ -21,6 +21,8 @@
 #include <time.h>
 
 #ifdef HAWK_F32
+#include "m_acosf.h"
+#include "m_asinf.h"
 #include "m_atan2f.h"
 #include "m_atanf.h"
 #include "m_expf.h"
@@ -32,6 +34,8 @@ typedef float real;
 #define GET mpfr_get_flt
 #define SET mpfr_set_flt
 #else
+#include "m_acos.h"
+#include "m_asin.h"
 #include "m_atan.h"
 #include "m_atan2.h"
 #include "m_exp.h"
@@ -76,11 +80,15 @@ typedef real (*Libm2)(real, real);
 UNIT1(exp, m_expf, expf)
 UNIT1(log, m_logf, logf)
 UNIT1(atan, m_atanf, atanf)
+UNIT1(asin, m_asinf, asinf)
+UNIT1(acos, m_acosf, acosf)
 UNIT2(atan2, m_atan2f, atan2f)
 #else
 UNIT1(exp, m_exp, exp)
 UNIT1(log, m_log, log)
 UNIT1(atan, m_atan, atan)
+UNIT1(asin, m_asin, asin)
+UNIT1(acos, m_acos, acos)
 UNIT2(atan2, m_atan2, atan2)
 #endif
 
@@ -154,6 +162,16 @@ static void args_atan(real *x, int64_t n)
         x[i] = i % 2 ? any_real() : (real)((unit01() - 0.5) * 6.0);
 }
 
+/* asin, acos: every binade of either sign below 1, and uniform over
+ * [-1, 1] (the breakpoints 1/2 and 0.975 inside). */
+static void args_unit(real *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        real v = any_real();
+        x[i] = i % 2 && v > (real)-1 && v < (real)1 ? v : (real)((unit01() - 0.5) * 2.0);
+    }
+}
+
 /* atan2: y and x of every binade and sign, and both near the unit
  * circle. */
 static void args_atan2(real *y, real *x, int64_t n)
@@ -216,6 +234,8 @@ static const real log_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY
                                     (real)NAN, 1.0f, -1.0f};
 static const real atan_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
                                      (real)NAN};
+static const real unit_specials[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f, -2.0f,
+                                     (real)INFINITY, (real)-INFINITY, (real)NAN};
 static const real atan2_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
                                       (real)NAN, 1.0f, -1.0f};
 
@@ -227,6 +247,10 @@ static const Fn fns[] = {
      log_specials, N_OF(log_specials)},
     {"atan", unit_atan, mpfr_atan, NULL, libm_atan, NULL, args_atan, NULL,
      atan_specials, N_OF(atan_specials)},
+    {"asin", unit_asin, mpfr_asin, NULL, libm_asin, NULL, args_unit, NULL,
+     unit_specials, N_OF(unit_specials)},
+    {"acos", unit_acos, mpfr_acos, NULL, libm_acos, NULL, args_unit, NULL,
+     unit_specials, N_OF(unit_specials)},
     {"atan2", unit_atan2, NULL, mpfr_atan2, NULL, libm_atan2, NULL,
      args_atan2, atan2_specials, N_OF(atan2_specials)},
 };

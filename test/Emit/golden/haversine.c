@@ -3,13 +3,13 @@
  * allocation-free; haversine.h states the interface contract.
  * Build it with -ffp-contract=off: every operation rounds on its own,
  * in the order the kernel states, as in the host build.
- * With gcc or clang, also -fno-builtin-asin -fno-builtin-cos
- * -fno-builtin-sin:
+ * With gcc or clang, also -fno-builtin-cos -fno-builtin-sin:
  * every libm call is made as written, never folded or rewritten.
  * walk digest  cecb83cef07861bfe6ebcbf94ec4351f6ec2e49704ba1cae9f50fb7ad5666973
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include "haversine.h"
 
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
@@ -41,11 +41,117 @@ static void haversine_sample(const haversine_args_t* args, int64_t i, int64_t n_
     const hawk_real_t v_root = sqrt(v_a);
     const hawk_real_t v_one = 1.0;
     const hawk_real_t v_arg = hawk_f64_min(v_root, v_one);
-    const hawk_real_t v_theta = asin(v_arg);
+    const hawk_real_t v_theta_zero = 0.0;
+    const hawk_real_t v_theta_two = 2.0;
+    const hawk_real_t v_theta_split = 134217729.0;
+    const hawk_real_t v_theta_pio2_hi = 1.5707963267948966;
+    const hawk_real_t v_theta_pio2_lo = 6.123233995736766e-17;
+    const hawk_real_t v_theta_pio4_hi = 0.7853981633974483;
+    const hawk_real_t v_theta_p0 = 0.16666666666666666;
+    const hawk_real_t v_theta_p1 = -0.3255658186224009;
+    const hawk_real_t v_theta_p2 = 0.20121253213486293;
+    const hawk_real_t v_theta_p3 = -0.04005553450067941;
+    const hawk_real_t v_theta_p4 = 0.0007915349942898145;
+    const hawk_real_t v_theta_p5 = 0.00003479331075960212;
+    const hawk_real_t v_theta_q1 = -2.403394911734414;
+    const hawk_real_t v_theta_q2 = 2.0209457602335057;
+    const hawk_real_t v_theta_q3 = -0.6882839716054533;
+    const hawk_real_t v_theta_q4 = 0.07703815055590194;
+    const bool v_theta_neg = (v_arg < v_theta_zero);
+    const hawk_real_t v_theta_nx = -v_arg;
+    const hawk_real_t v_theta_ax = (v_theta_neg ? v_theta_nx : v_arg);
+    const hawk_real_t v_theta_t0 = (v_arg * v_arg);
+    const hawk_real_t v_theta_sa5 = (v_theta_t0 * v_theta_p5);
+    const hawk_real_t v_theta_sa4 = (v_theta_p4 + v_theta_sa5);
+    const hawk_real_t v_theta_sb4 = (v_theta_t0 * v_theta_sa4);
+    const hawk_real_t v_theta_sa3 = (v_theta_p3 + v_theta_sb4);
+    const hawk_real_t v_theta_sb3 = (v_theta_t0 * v_theta_sa3);
+    const hawk_real_t v_theta_sa2 = (v_theta_p2 + v_theta_sb3);
+    const hawk_real_t v_theta_sb2 = (v_theta_t0 * v_theta_sa2);
+    const hawk_real_t v_theta_sa1 = (v_theta_p1 + v_theta_sb2);
+    const hawk_real_t v_theta_sb1 = (v_theta_t0 * v_theta_sa1);
+    const hawk_real_t v_theta_sa0 = (v_theta_p0 + v_theta_sb1);
+    const hawk_real_t v_theta_sp = (v_theta_t0 * v_theta_sa0);
+    const hawk_real_t v_theta_sc4 = (v_theta_t0 * v_theta_q4);
+    const hawk_real_t v_theta_sd3 = (v_theta_q3 + v_theta_sc4);
+    const hawk_real_t v_theta_sc3 = (v_theta_t0 * v_theta_sd3);
+    const hawk_real_t v_theta_sd2 = (v_theta_q2 + v_theta_sc3);
+    const hawk_real_t v_theta_sc2 = (v_theta_t0 * v_theta_sd2);
+    const hawk_real_t v_theta_sd1 = (v_theta_q1 + v_theta_sc2);
+    const hawk_real_t v_theta_sc1 = (v_theta_t0 * v_theta_sd1);
+    const hawk_real_t v_theta_sq = (v_one + v_theta_sc1);
+    const hawk_real_t v_theta_sr = (v_theta_sp / v_theta_sq);
+    const hawk_real_t v_theta_xw = (v_arg * v_theta_sr);
+    const hawk_real_t v_theta_small = (v_arg + v_theta_xw);
+    const hawk_real_t v_theta_w = (v_one - v_theta_ax);
+    const hawk_real_t v_theta_t = (v_theta_w * v_half);
+    const hawk_real_t v_theta_la5 = (v_theta_t * v_theta_p5);
+    const hawk_real_t v_theta_la4 = (v_theta_p4 + v_theta_la5);
+    const hawk_real_t v_theta_lb4 = (v_theta_t * v_theta_la4);
+    const hawk_real_t v_theta_la3 = (v_theta_p3 + v_theta_lb4);
+    const hawk_real_t v_theta_lb3 = (v_theta_t * v_theta_la3);
+    const hawk_real_t v_theta_la2 = (v_theta_p2 + v_theta_lb3);
+    const hawk_real_t v_theta_lb2 = (v_theta_t * v_theta_la2);
+    const hawk_real_t v_theta_la1 = (v_theta_p1 + v_theta_lb2);
+    const hawk_real_t v_theta_lb1 = (v_theta_t * v_theta_la1);
+    const hawk_real_t v_theta_la0 = (v_theta_p0 + v_theta_lb1);
+    const hawk_real_t v_theta_lp = (v_theta_t * v_theta_la0);
+    const hawk_real_t v_theta_lc4 = (v_theta_t * v_theta_q4);
+    const hawk_real_t v_theta_ld3 = (v_theta_q3 + v_theta_lc4);
+    const hawk_real_t v_theta_lc3 = (v_theta_t * v_theta_ld3);
+    const hawk_real_t v_theta_ld2 = (v_theta_q2 + v_theta_lc3);
+    const hawk_real_t v_theta_lc2 = (v_theta_t * v_theta_ld2);
+    const hawk_real_t v_theta_ld1 = (v_theta_q1 + v_theta_lc2);
+    const hawk_real_t v_theta_lc1 = (v_theta_t * v_theta_ld1);
+    const hawk_real_t v_theta_lq = (v_one + v_theta_lc1);
+    const hawk_real_t v_theta_lr = (v_theta_lp / v_theta_lq);
+    const hawk_real_t v_theta_st = sqrt(v_theta_t);
+    const hawk_real_t v_theta_sw = (v_theta_st * v_theta_lr);
+    const hawk_real_t v_theta_ssw = (v_theta_st + v_theta_sw);
+    const hawk_real_t v_theta_tw = (v_theta_two * v_theta_ssw);
+    const hawk_real_t v_theta_tl = (v_theta_tw - v_theta_pio2_lo);
+    const hawk_real_t v_theta_near1 = (v_theta_pio2_hi - v_theta_tl);
+    const hawk_real_t v_theta_wc = (v_theta_split * v_theta_st);
+    const hawk_real_t v_theta_wcd = (v_theta_wc - v_theta_st);
+    const hawk_real_t v_theta_wh = (v_theta_wc - v_theta_wcd);
+    const hawk_real_t v_theta_ww = (v_theta_wh * v_theta_wh);
+    const hawk_real_t v_theta_tww = (v_theta_t - v_theta_ww);
+    const hawk_real_t v_theta_swh = (v_theta_st + v_theta_wh);
+    const hawk_real_t v_theta_cc = (v_theta_tww / v_theta_swh);
+    const hawk_real_t v_theta_s2 = (v_theta_two * v_theta_st);
+    const hawk_real_t v_theta_s2r = (v_theta_s2 * v_theta_lr);
+    const hawk_real_t v_theta_c2 = (v_theta_two * v_theta_cc);
+    const hawk_real_t v_theta_plc = (v_theta_pio2_lo - v_theta_c2);
+    const hawk_real_t v_theta_pp = (v_theta_s2r - v_theta_plc);
+    const hawk_real_t v_theta_w2 = (v_theta_two * v_theta_wh);
+    const hawk_real_t v_theta_qq = (v_theta_pio4_hi - v_theta_w2);
+    const hawk_real_t v_theta_pq = (v_theta_pp - v_theta_qq);
+    const hawk_real_t v_theta_mid = (v_theta_pio4_hi - v_theta_pq);
+    const hawk_real_t v_theta_hi_cut = 0.975;
+    const bool v_theta_above = (v_theta_ax >= v_theta_hi_cut);
+    const hawk_real_t v_theta_upper = (v_theta_above ? v_theta_near1 : v_theta_mid);
+    const hawk_real_t v_theta_nupper = -v_theta_upper;
+    const hawk_real_t v_theta_supper = (v_theta_neg ? v_theta_nupper : v_theta_upper);
+    const bool v_theta_half_cut = (v_theta_ax >= v_half);
+    const hawk_real_t v_theta_r = (v_theta_half_cut ? v_theta_supper : v_theta_small);
+    const hawk_real_t v_theta_eps = 7.450580596923828e-09;
+    const bool v_theta_tiny = (v_theta_ax < v_theta_eps);
+    const hawk_real_t v_theta_r1 = (v_theta_tiny ? v_arg : v_theta_r);
+    const hawk_real_t v_theta_xh = (v_arg * v_theta_pio2_hi);
+    const hawk_real_t v_theta_xl = (v_arg * v_theta_pio2_lo);
+    const hawk_real_t v_theta_edge = (v_theta_xh + v_theta_xl);
+    const bool v_theta_is1 = (v_theta_ax == v_one);
+    const hawk_real_t v_theta_r2 = (v_theta_is1 ? v_theta_edge : v_theta_r1);
+    const hawk_real_t v_theta_nan_c = (hawk_real_t)NAN;
+    const bool v_theta_out = !(v_theta_ax <= v_one);
+    const hawk_real_t v_theta_r3 = (v_theta_out ? v_theta_nan_c : v_theta_r2);
+    /* a value compared with itself: its result for every value */
+    const bool v_theta_isnan = (isnan(v_arg) != 0);
+    const hawk_real_t v_theta_xx = (v_arg + v_arg);
+    const hawk_real_t v_theta_res = (v_theta_isnan ? v_theta_xx : v_theta_r3);
     const hawk_real_t v_radius = args->uni_R;
-    const hawk_real_t v_two = 2.0;
-    const hawk_real_t v_two_r = (v_two * v_radius);
-    const hawk_real_t v_dist = (v_theta * v_two_r);
+    const hawk_real_t v_two_r = (v_theta_two * v_radius);
+    const hawk_real_t v_dist = (v_theta_res * v_two_r);
     args->mut_d[i] = v_dist;
 }
 

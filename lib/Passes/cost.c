@@ -250,13 +250,7 @@ static void count_plain(const HkFunc *f, const HkInst *i, Counts *c)
 static int count_own(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
                      Bytes *by)
 {
-    if (cx->lib == NULL || i->nres != 1)
-        return 0;
-    HkElem e = (HkElem)i->type.elem;
-    for (uint32_t k = 0; k < i->nops; k++)
-        if (type_of(f, i->ops[k]).elem != e)
-            return 0;  /* an integer operand: expand-math leaves it */
-    const HkFunc *g = hk_math_func(cx->ctx, i->op, e);
+    const HkFunc *g = cx->lib != NULL ? hk_math_for(cx->ctx, f, i) : NULL;
     if (g == NULL)
         return 0;
     uint32_t fi = hk_func_index(cx->lib->m, g->name, strlen(g->name));

@@ -9,19 +9,14 @@
 #include "embedded.h"
 #include "uses.h"
 
-/* The library function that replaces i, or NULL. */
+/* The library function that replaces i, or NULL: rank 0 only (the
+ * lowering runs scalarize first; a rank-0 op has rank-0 operands). */
 static const HkFunc *replacement(HawkContext *ctx, const HkFunc *f,
                                  const HkInst *i)
 {
-    if (i->nres != 1 || i->type.rank != 0 || i->nops == 0)
+    if (i->nres != 1 || i->type.rank != 0)
         return NULL;
-    HkElem e = (HkElem)i->type.elem;
-    for (uint32_t k = 0; k < i->nops; k++) {
-        HkType t = f->values[i->ops[k]].type;
-        if (t.rank != 0 || t.elem != e)
-            return NULL;
-    }
-    return hk_math_func(ctx, i->op, e);
+    return hk_math_for(ctx, f, i);
 }
 
 int hk_pass_expand_math(HawkPassRun *r, HkFunc *f)

@@ -13,6 +13,11 @@
  *                        max K: the end at which clamp(n - lo, 0, K)
  *                        trips have run, so a writer counts from lo to the
  *                        end as it is and nothing subtracts
+ *   gather %p, %k    ->  gather %p, clamp_index %p, %k: every plane index
+ *                        the index-clamp rule does not prove (also indexed
+ *                        stores and accums; an own-position write into a
+ *                        runtime-length plane becomes the indexed store at
+ *                        clamp_index %w)
  *
  * Rank-0 instances only: the lowering runs it after scalarize; a tensor
  * op is left for scalarize to take apart first.  The op rewritten keeps

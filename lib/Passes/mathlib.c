@@ -23,6 +23,17 @@ const HkModule *hk_math_module(HawkContext *ctx)
     return m;
 }
 
+const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i)
+{
+    if (i->nres != 1 || i->nops == 0)
+        return NULL;
+    HkElem e = (HkElem)i->type.elem;
+    for (uint32_t k = 0; k < i->nops; k++)
+        if (f->values[i->ops[k]].type.elem != e)
+            return NULL;  /* an integer operand: the op converts first */
+    return hk_math_func(ctx, i->op, e);
+}
+
 const HkFunc *hk_math_func(HawkContext *ctx, HkOp op, HkElem e)
 {
     unsigned fl = hk_ops[op].flags;

@@ -125,6 +125,10 @@ int hk_inline_at(HawkPassRun *r, HkFunc *f, HkInst *before, const HkFunc *g,
  * on element type e ("hawk_<op>_<f64|f32>"), or NULL when hawk has none
  * and the op calls libm under math=hawk too. */
 const HkFunc *hk_math_func(HawkContext *ctx, HkOp op, HkElem e);
+/* The function of hawk's own math that computes i component by component
+ * (hk_math_func of its op and type), or NULL: also when an operand's
+ * element type is not the result's (an integer operand stays libm's). */
+const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i);
 /* The module of hawk's own math, parsed and verified once per context. */
 const HkModule *hk_math_module(HawkContext *ctx);
 

@@ -92,16 +92,40 @@ static int write_unit(HawkContext *ctx, const char *kernel, const BuildDir *b,
 }
 
 /* The runtime unit of l's unit alone (cruntime.h), into b. */
-static void runtime_of(HkArena *a, const HkLowered *l, const HkCUnit *u,
-                       BuildDir *b)
+void cbuild_runtime(HkArena *a, const HkLowered *l, const HkCUnit *u,
+                    UnitRuntime *out)
 {
     HkRuntime rt;
     hk_runtime_init(&rt);
-    b->rt_c = hk_runtime_source_name(a, l->profile.target);
-    b->rt_h = hk_runtime_header_name(a, l->profile.target);
+    out->c = hk_runtime_source_name(a, l->profile.target);
+    out->h = hk_runtime_header_name(a, l->profile.target);
     if (hk_runtime_add(a, &rt, l->kernel->name, l->float32, u) != 0)
         hk_unreachable();  /* an empty runtime takes either mode */
-    hk_runtime_texts(a, &rt, b->rt_h, b->rt_c, &b->rt_h_text, &b->rt_c_text);
+    hk_runtime_texts(a, &rt, out->h, out->c, &out->h_text, &out->c_text);
+}
+
+static void runtime_of(HkArena *a, const HkLowered *l, const HkCUnit *u,
+                       BuildDir *b)
+{
+    UnitRuntime rt;
+    cbuild_runtime(a, l, u, &rt);
+    b->rt_c = rt.c;
+    b->rt_h = rt.h;
+    b->rt_c_text = rt.c_text;
+    b->rt_h_text = rt.h_text;
+}
+
+size_t cbuild_words(HkArena *a, const char *text, const char **argv,
+                    size_t n)
+{
+    for (const char *p = text; p != NULL && *p != '\0';) {
+        p += strspn(p, " \t\n");
+        size_t len = strcspn(p, " \t\n");
+        if (len > 0)
+            argv[n++] = hk_strndup(a, p, len);
+        p += len;
+    }
+    return n;
 }
 
 /* The compiler's argv: cc, the base flags, the unit's flags, cflags split
@@ -121,13 +145,7 @@ static const char **compile_argv(HkArena *a, const char *cc,
         argv[n++] = base_flags[k];
     for (uint32_t k = 0; k < u->ncflags; k++)
         argv[n++] = u->cflags[k];
-    for (const char *p = cflags; p != NULL && *p != '\0';) {
-        p += strspn(p, " \t\n");
-        size_t len = strcspn(p, " \t\n");
-        if (len > 0)
-            argv[n++] = hk_strndup(a, p, len);
-        p += len;
-    }
+    n = cbuild_words(a, cflags, argv, n);
     argv[n++] = "-o";
     argv[n++] = b->so;
     argv[n++] = b->c;

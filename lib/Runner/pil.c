@@ -22,7 +22,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cruntime.h"
 #include "runnerint.h"
 
 /* The one target session: the runner compares one kernel at a time. */
@@ -34,6 +33,7 @@ static struct {
     const char *files[8];         /* the files made in it */
     uint32_t nfiles;
     const char *const *argv;      /* executor words, harness, in, out */
+    const char *in, *out;         /* the exchange files' paths */
     int broken;                   /* a run failed: every later call fails */
 } pil;
 
@@ -133,14 +133,8 @@ int pil_build(HawkContext *ctx, const HkLowered *l, const HkAbiLayout *abi,
     if (hk_cwriter(a, l, &u, &ctx->diags) != 0)
         return 1;
     hk_cheader(a, l, &u);
-    HkRuntime rt;
-    hk_runtime_init(&rt);
-    const char *rt_c = hk_runtime_source_name(a, l->profile.target);
-    const char *rt_h = hk_runtime_header_name(a, l->profile.target);
-    const char *rt_h_text, *rt_c_text;
-    if (hk_runtime_add(a, &rt, kernel, l->float32, &u) != 0)
-        hk_unreachable();
-    hk_runtime_texts(a, &rt, rt_h, rt_c, &rt_h_text, &rt_c_text);
+    UnitRuntime rt;
+    cbuild_runtime(a, l, &u, &rt);
     const char *tmp = getenv("TMPDIR");
     char *dir = hk_asprintf(a, "%s/hawk-pil.XXXXXX",
                             tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
@@ -152,18 +146,19 @@ int pil_build(HawkContext *ctx, const HkLowered *l, const HkAbiLayout *abi,
     pil.ctx = ctx;
     pil.dir = dir;
     const char *c = hk_unit_source_name(a, l), *h = hk_unit_header_name(a, l);
-    const char *made[] = {c, h, rt_h, rt_c, "harness.c", "harness", "in.bin",
+    const char *made[] = {c, h, rt.h, rt.c, "harness.c", "harness", "in.bin",
                           "out.bin"};
     for (size_t k = 0; k < 8; k++)
         pil.files[pil.nfiles++] = made[k];
     if (put_file(ctx, dir, c, u.c_text) || put_file(ctx, dir, h, u.h_text) ||
-        put_file(ctx, dir, rt_h, rt_h_text) ||
-        (rt_c_text != NULL && put_file(ctx, dir, rt_c, rt_c_text)) ||
+        put_file(ctx, dir, rt.h, rt.h_text) ||
+        (rt.c_text != NULL && put_file(ctx, dir, rt.c, rt.c_text)) ||
         put_file(ctx, dir, "harness.c", harness_text(a, l, abi, h)))
         return 1;
     /* cc, the flags the unit is verified under, the unit's own, the
      * user's, then a static program (an executor runs it alone) */
-    const char **argv = hk_alloc(a, (u.ncflags + 32u) * sizeof *argv);
+    size_t nwords = cflags != NULL ? strlen(cflags) / 2 + 1 : 0;
+    const char **argv = hk_alloc(a, (u.ncflags + nwords + 16u) * sizeof *argv);
     size_t n = 0;
     argv[n++] = cc;
     static const char *const base_flags[] = {"-std=c99", "-O2", "-static"};
@@ -171,19 +166,13 @@ int pil_build(HawkContext *ctx, const HkLowered *l, const HkAbiLayout *abi,
         argv[n++] = base_flags[k];
     for (uint32_t k = 0; k < u.ncflags; k++)
         argv[n++] = u.cflags[k];
-    for (const char *p = cflags; p != NULL && *p != '\0';) {
-        p += strspn(p, " \t\n");
-        size_t len = strcspn(p, " \t\n");
-        if (len > 0 && n < u.ncflags + 24u)
-            argv[n++] = hk_strndup(a, p, len);
-        p += len;
-    }
+    n = cbuild_words(a, cflags, argv, n);
     argv[n++] = "-o";
     argv[n++] = "harness";
     argv[n++] = "harness.c";
     argv[n++] = c;
-    if (rt_c_text != NULL)
-        argv[n++] = rt_c;
+    if (rt.c_text != NULL)
+        argv[n++] = rt.c;
     argv[n++] = "-lm";
     argv[n] = NULL;
     const char *command = hk_command_text(a, argv);
@@ -199,8 +188,8 @@ int pil_build(HawkContext *ctx, const HkLowered *l, const HkAbiLayout *abi,
     if (exec != NULL)
         run[m++] = exec;
     run[m++] = hk_asprintf(a, "%s/harness", dir);
-    run[m++] = hk_asprintf(a, "%s/in.bin", dir);
-    run[m++] = hk_asprintf(a, "%s/out.bin", dir);
+    pil.in = run[m++] = hk_asprintf(a, "%s/in.bin", dir);
+    pil.out = run[m++] = hk_asprintf(a, "%s/out.bin", dir);
     run[m] = NULL;
     pil.ctx = ctx;
     pil.abi = abi;
@@ -247,7 +236,7 @@ static int put(FILE *f, const void *p, size_t n)
 static int write_launch(const unsigned char *args, int64_t base,
                         int64_t count, int64_t n)
 {
-    FILE *f = fopen(hk_asprintf(pil.ctx->arena, "%s/in.bin", pil.dir), "wb");
+    FILE *f = fopen(pil.in, "wb");
     if (f == NULL)
         return -1;
     unsigned char has = args != NULL;
@@ -279,7 +268,7 @@ static int write_launch(const unsigned char *args, int64_t base,
 /* Reads out.bin: the status, and each plane back into args' planes. */
 static int read_result(const unsigned char *args, int32_t *status)
 {
-    FILE *f = fopen(hk_asprintf(pil.ctx->arena, "%s/out.bin", pil.dir), "rb");
+    FILE *f = fopen(pil.out, "rb");
     if (f == NULL)
         return -1;
     int rc = fread(status, 4, 1, f) == 1 ? 0 : -1;

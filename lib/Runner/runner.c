@@ -39,19 +39,30 @@ static const char *member_kind(const HkAbiField *f)
     return "?";
 }
 
+/* Lowers kernel f (under math, or the default when NULL) and lays out
+ * its args struct; 0, or 1 with diagnostics appended to ctx. */
+static int lower_layout(HawkContext *ctx, HkModule *m, HkFunc *f,
+                        const char *math, HkLowered *low, HkAbiLayout *abi)
+{
+    static const HkLoc noloc = {0, 0, 0};
+    const char *keys[] = {"math"};
+    const char *vals[] = {math};
+    if (hk_lower(ctx, m, f, keys, vals, math != NULL ? 1u : 0u, low) != 0)
+        return 1;
+    if (hk_abi_layout(ctx->arena, low->kernel, low->iface, abi) == 0)
+        return 0;
+    hk_error(&ctx->diags, NULL, noloc, "'%s': no C layout for its interface",
+             f->name);
+    return 1;
+}
+
 const char *runner_layout_text(HawkContext *ctx, HawkModule *m,
                                HawkFunction *f)
 {
-    static const HkLoc noloc = {0, 0, 0};
     HkLowered low;
     HkAbiLayout abi;
-    if (hk_lower(ctx, m, f, NULL, NULL, 0, &low) != 0)
+    if (lower_layout(ctx, m, f, NULL, &low, &abi) != 0)
         return NULL;
-    if (hk_abi_layout(ctx->arena, low.kernel, low.iface, &abi) != 0) {
-        hk_error(&ctx->diags, NULL, noloc,
-                 "'%s': no C layout for its interface", f->name);
-        return NULL;
-    }
     HkBuf b;
     hk_buf_init(&b, ctx->arena);
     hk_buf_printf(&b, "%s_args_t: size %" PRIu64 " align %" PRIu64 "\n",
@@ -70,33 +81,23 @@ const char *runner_layout_text(HawkContext *ctx, HawkModule *m,
 /* Lowers kernel f and builds both units into kr. */
 static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
 {
-    static const HkLoc noloc = {0, 0, 0};
     HawkContext *ctx = kr->ctx;
-    const char *keys[] = {"math"};
-    const char *vals[] = {kr->o->math};
-    if (hk_lower(ctx, m, f, keys, vals, kr->o->math != NULL ? 1u : 0u,
-                 &kr->low) != 0)
+    if (lower_layout(ctx, m, f, kr->o->math, &kr->low, &kr->abi) != 0)
         return 1;
-    if (hk_abi_layout(ctx->arena, kr->low.kernel, kr->low.iface, &kr->abi) != 0) {
-        hk_error(&ctx->diags, NULL, noloc,
-                 "'%s': no C layout for its interface", f->name);
-        return 1;
-    }
     HkHostEntry host;
     if (hk_host_jit(&kr->low, &kr->jit, &host, &ctx->diags) != 0)
         return 1;
     const char *row = kr->low.profile.target->id;
     if (kr->o->cc != NULL || kr->o->exec != NULL) {
         /* processor in the loop: the unit runs in a harness program */
+        const char *cc = kr->o->cc != NULL ? kr->o->cc : "cc";
         kr->pil = 1;
-        if (pil_build(ctx, &kr->low, &kr->abi,
-                      kr->o->cc != NULL ? kr->o->cc : "cc", kr->o->exec,
+        if (pil_build(ctx, &kr->low, &kr->abi, cc, kr->o->exec,
                       kr->o->cflags) != 0)
             return 1;
         kr->pair.c_entry = pil_entry;
         kr->pair.c_name = hk_asprintf(
-            ctx->arena, "%s (%s%s%s)", row,
-            kr->o->cc != NULL ? kr->o->cc : "cc",
+            ctx->arena, "%s (%s%s%s)", row, cc,
             kr->o->exec != NULL ? " under " : "",
             kr->o->exec != NULL ? kr->o->exec : "");
     } else {

@@ -89,6 +89,18 @@ typedef struct {
  * diagnostics appended to ctx). */
 int cbuild_load(HawkContext *ctx, const HkLowered *l, const char *cflags,
                 CUnitLib *out);
+
+/* The runtime unit that serves l's unit u alone: file names, as the row
+ * names them, and texts (c_text NULL: no source). */
+typedef struct {
+    const char *c, *h, *c_text, *h_text;
+} UnitRuntime;
+void cbuild_runtime(HkArena *a, const HkLowered *l, const HkCUnit *u,
+                    UnitRuntime *out);
+/* Appends the words of text (NULL: none), split at blanks, to argv from
+ * argv[n]; returns the new count.  text has at most strlen/2 + 1 words. */
+size_t cbuild_words(HkArena *a, const char *text, const char **argv,
+                    size_t n);
 void cbuild_unload(CUnitLib *u);
 
 /* ---- pil.c: the C unit on another processor ---------------------------- */

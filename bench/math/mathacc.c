@@ -27,12 +27,15 @@
 #include "m_atanf.h"
 #include "m_expf.h"
 #include "m_logf.h"
+#include "m_sinf.h"
+#include "m_cosf.h"
 typedef float real;
 #define PREC 24
 #define EMIN (-149)
 #define WIDTH "f32"
 #define GET mpfr_get_flt
 #define SET mpfr_set_flt
+#define NEXT nextafterf
 #else
 #include "m_acos.h"
 #include "m_asin.h"
@@ -40,13 +43,18 @@ typedef float real;
 #include "m_atan2.h"
 #include "m_exp.h"
 #include "m_log.h"
+#include "m_sin.h"
+#include "m_cos.h"
 typedef double real;
 #define PREC 53
 #define EMIN (-1074)
 #define WIDTH "f64"
 #define GET mpfr_get_d
 #define SET mpfr_set_d
+#define NEXT nextafter
 #endif
+
+#define N_OF(a) (sizeof a / sizeof a[0])
 
 /* A unit over n samples: y = f(x), or y = f(x, x2) for two arguments. */
 typedef void (*Unit)(real *y, const real *x, const real *x2, int64_t n);
@@ -83,6 +91,8 @@ UNIT1(atan, m_atanf, atanf)
 UNIT1(asin, m_asinf, asinf)
 UNIT1(acos, m_acosf, acosf)
 UNIT2(atan2, m_atan2f, atan2f)
+UNIT1(sin, m_sinf, sinf)
+UNIT1(cos, m_cosf, cosf)
 #else
 UNIT1(exp, m_exp, exp)
 UNIT1(log, m_log, log)
@@ -90,6 +100,8 @@ UNIT1(atan, m_atan, atan)
 UNIT1(asin, m_asin, asin)
 UNIT1(acos, m_acos, acos)
 UNIT2(atan2, m_atan2, atan2)
+UNIT1(sin, m_sin, sin)
+UNIT1(cos, m_cos, cos)
 #endif
 
 /* ---- arguments ---------------------------------------------------------- */
@@ -187,6 +199,41 @@ static void args_atan2(real *y, real *x, int64_t n)
     }
 }
 
+/* sin, cos: a dense grid over [-8, 8], every binade of either sign (the
+ * Payne-Hanek reduction from 2^19 pi/2 on), and the doubles nearest to
+ * multiples of pi/2 up to 2^22 of them, where the reduction cancels most:
+ * n pi/2 rounded, and its neighbours. */
+static void args_trig(real *x, int64_t n)
+{
+#ifdef HAWK_F32
+    static const real hard[] = {0x1p-149f, 0x1.fffffep127f, 0x1.921fb6p0f,
+                                0x1.921fb6p19f, 0x1.921fb6p20f};
+#else
+    /* the doubles nearest to a multiple of pi/2 (x - n pi/2 cancels 61
+     * bits at 0x1.6ac5b262ca1ffp849), the largest, and the breakpoints */
+    static const real hard[] = {0x1.6ac5b262ca1ffp849, 0x1.8a33b4a3b3a8cp805,
+                                0x1.fffffffffffffp1023, 0x1p-1074,
+                                0x1.921fb54442d18p0, 0x1.921fb54442d18p19,
+                                0x1.921fb54442d17p19, 0x1.921fb54442d18p20};
+#endif
+    for (int64_t i = 0; i < n; i++) {
+        switch (i % 4) {
+        case 0: x[i] = (real)((unit01() - 0.5) * 16.0); break;
+        case 1: x[i] = any_real(); break;
+        default: {
+            double k = (double)(next() % (1u << 22));
+            real v = (real)(k * 1.5707963267948966);
+            x[i] = i % 4 == 2 ? v : NEXT(v, 2 * v);
+            break;
+        }
+        }
+    }
+    for (size_t k = 0; k < N_OF(hard) && (int64_t)(4 * k + 3) < n; k++) {
+        x[4 * k + 1] = hard[k];
+        x[4 * k + 3] = -hard[k];
+    }
+}
+
 /* ---- the error of one value --------------------------------------------- */
 
 /* |got - exact| in ulps of the exact value's binade (2^EMIN below the
@@ -236,10 +283,11 @@ static const real atan_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINIT
                                      (real)NAN};
 static const real unit_specials[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f, -2.0f,
                                      (real)INFINITY, (real)-INFINITY, (real)NAN};
+static const real trig_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
+                                     (real)NAN};
 static const real atan2_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
                                       (real)NAN, 1.0f, -1.0f};
 
-#define N_OF(a) (sizeof a / sizeof a[0])
 static const Fn fns[] = {
     {"exp", unit_exp, mpfr_exp, NULL, libm_exp, NULL, args_exp, NULL,
      exp_specials, N_OF(exp_specials)},
@@ -253,6 +301,10 @@ static const Fn fns[] = {
      unit_specials, N_OF(unit_specials)},
     {"atan2", unit_atan2, NULL, mpfr_atan2, NULL, libm_atan2, NULL,
      args_atan2, atan2_specials, N_OF(atan2_specials)},
+    {"sin", unit_sin, mpfr_sin, NULL, libm_sin, NULL, args_trig, NULL,
+     trig_specials, N_OF(trig_specials)},
+    {"cos", unit_cos, mpfr_cos, NULL, libm_cos, NULL, args_trig, NULL,
+     trig_specials, N_OF(trig_specials)},
 };
 
 static double now(void)
@@ -342,6 +394,33 @@ static void timing(const Fn *fn, real *y, const real *x, const real *x2,
     printf(" hawk %.2f ns libm %.2f ns ratio %.2f", hawk, libm, hawk / libm);
 }
 
+/* sin and cos: ns per call again over the arguments below 8 alone (every
+ * fourth, args_trig), where no Payne-Hanek reduction runs. */
+static void timing_small(const Fn *fn, real *y, const real *x, int64_t n)
+{
+    if (fn->args != args_trig)
+        return;
+    int64_t m = 0;
+    real *s = malloc((size_t)(n / 4 + 1) * sizeof(real));
+    if (s == NULL)
+        abort();
+    for (int64_t i = 0; i < n; i += 4)
+        s[m++] = x[i];
+    double t0 = now();
+    for (int r = 0; r < 5; r++)
+        fn->unit(y, s, s, m);
+    double t1 = now();
+    for (int r = 0; r < 5; r++)
+        for (int64_t i = 0; i < m; i++)
+            y[i] = fn->libm(s[i]);
+    double t2 = now();
+    sink = y[m - 1];
+    printf(" |x|<8: hawk %.2f ns libm %.2f ns ratio %.2f",
+           (t1 - t0) / (5.0 * (double)m) * 1e9,
+           (t2 - t1) / (5.0 * (double)m) * 1e9, (t1 - t0) / (t2 - t1));
+    free(s);
+}
+
 /* Measures fn over n arguments; returns 1 when it fails its bound. */
 static int measure(const Fn *fn, int64_t n, const char *bounds, int timed)
 {
@@ -380,8 +459,10 @@ static int measure(const Fn *fn, int64_t n, const char *bounds, int timed)
     printf(" specials %s", special_ok ? "ok" : "WRONG");
     if (bounds != NULL)
         printf(" bound %.4f %s", b, fail ? "FAIL" : "ok");
-    if (timed)
+    if (timed) {
         timing(fn, y, x, x2, n);
+        timing_small(fn, y, x, n);
+    }
     printf("\n");
     free(x);
     free(x2);

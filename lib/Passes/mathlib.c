@@ -34,10 +34,22 @@ const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i)
     return hk_math_func(ctx, i->op, e);
 }
 
+/* math.hir's functions no op is expanded to yet.  sin and cos reduce a
+ * large argument by Payne and Hanek's method, a loop over the digits of
+ * 2/pi: a copy per use costs about 5000 bytes of stack bound and minutes
+ * of cppcheck per unit (haversine: 20 KB, 110 s), so they wait for hawk's
+ * math to be emitted once, as functions of the runtime unit.  They are
+ * measured all the same (bench/math/trig*.hir call them). */
+static int held_back(HkOp op)
+{
+    return op == HK_OP_SIN || op == HK_OP_COS;
+}
+
 const HkFunc *hk_math_func(HawkContext *ctx, HkOp op, HkElem e)
 {
     unsigned fl = hk_ops[op].flags;
-    if (!(fl & HK_F_LIBM) || (fl & HK_F_EXACT) || (e != HK_F64 && e != HK_F32))
+    if (!(fl & HK_F_LIBM) || (fl & HK_F_EXACT) || (e != HK_F64 && e != HK_F32) ||
+        held_back(op))
         return NULL;
     const HkModule *m = hk_math_module(ctx);
     const char *name = hk_asprintf(ctx->arena, "hawk_%s_%s",

@@ -10,11 +10,11 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
- *   ops            arith32 17, arith64 157, special32 1, special64 0, loads 7, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
- *   fp64 ops       157
+ *   ops            arith32 17, arith64 160, special32 1, special64 0, loads 7, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
+ *   fp64 ops       160
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 0, temporaries 1518, total 1518
- *   stack bound    entry 176, sample 2296, runtime 0, total 2472 (not libm, the caller, interrupts)
+ *   static bytes   tapes 0, carries 0, temporaries 1542, total 1542
+ *   stack bound    entry 176, sample 2328, runtime 0, total 2504 (not libm, the caller, interrupts)
  *   libm           hypotf
  *   hawk math      atan2f (hawk's own, in this unit: the same bits on every IEEE 754 target)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -338,6 +338,21 @@ static void impl_defined(HkBuf *b, const HkCUnit *u)
     hk_idb_line(b, " *   ", u->impl_defined);
 }
 
+/* Contraction, the build flag every bit depends on.  The unit holds one
+ * operation per statement, so C99's own rule (a compiler may fuse within
+ * one expression) fuses nothing; what fuses across statements is a
+ * compiler's switch, so the switch is what the header names.  No
+ * #pragma STDC FP_CONTRACT: the audit refuses every pragma, and the two
+ * compilers that fuse here ignore it (gcc always, clang under
+ * -ffp-contract=fast). */
+static void contraction(HkBuf *b)
+{
+    hk_buf_puts(b,
+        " *   Contraction: build with -ffp-contract=off. One real operation per statement, so a compiler\n"
+        " *   that fuses only within an expression (C99 6.5p8) fuses nothing; gcc's GNU dialects\n"
+        " *   (-std=gnu99) and -ffp-contract=fast fuse across statements and change the bits.\n");
+}
+
 /* The INTERFACE CONTRACT: the fixed paragraph, the table, the guard
  * lines, the entry paragraph; it closes the comment. */
 static void interface_contract(HkBuf *b, HkArena *a, const HkLowered *l,
@@ -357,6 +372,7 @@ static void interface_contract(HkBuf *b, HkArena *a, const HkLowered *l,
         l->kernel->name, l->profile.target->entry);
     sample_bound(b, a, l);
     impl_defined(b, u);
+    contraction(b);
     if (has_runtime_len(ir))
         hk_buf_puts(b, " *   Every runtime length must be at least 1 (HAWK_E_RANGE otherwise).\n");
     hk_buf_puts(b, " *   Re-entrant, allocation-free. */\n");

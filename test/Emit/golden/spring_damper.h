@@ -33,6 +33,9 @@
  *   n_samples above 1152921504606846975 is HAWK_E_RANGE too: the end of mut_x, 1 * n_samples
  *   elements of 8 bytes, would be past the largest int64_t byte offset.
  *   Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals.
+ *   Contraction: build with -ffp-contract=off. One real operation per statement, so a compiler
+ *   that fuses only within an expression (C99 6.5p8) fuses nothing; gcc's GNU dialects
+ *   (-std=gnu99) and -ffp-contract=fast fuse across statements and change the bits.
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_SPRING_DAMPER_H
 #define HAWK_SPRING_DAMPER_H

@@ -26,6 +26,7 @@
 #include "m_atan2f.h"
 #include "m_atanf.h"
 #include "m_expf.h"
+#include "m_hypotf.h"
 #include "m_logf.h"
 #include "m_sinf.h"
 #include "m_cosf.h"
@@ -42,6 +43,7 @@ typedef float real;
 #include "m_atan.h"
 #include "m_atan2.h"
 #include "m_exp.h"
+#include "m_hypot.h"
 #include "m_log.h"
 #include "m_sin.h"
 #include "m_cos.h"
@@ -91,6 +93,7 @@ UNIT1(atan, m_atanf, atanf)
 UNIT1(asin, m_asinf, asinf)
 UNIT1(acos, m_acosf, acosf)
 UNIT2(atan2, m_atan2f, atan2f)
+UNIT2(hypot, m_hypotf, hypotf)
 UNIT1(sin, m_sinf, sinf)
 UNIT1(cos, m_cosf, cosf)
 #else
@@ -100,6 +103,7 @@ UNIT1(atan, m_atan, atan)
 UNIT1(asin, m_asin, asin)
 UNIT1(acos, m_acos, acos)
 UNIT2(atan2, m_atan2, atan2)
+UNIT2(hypot, m_hypot, hypot)
 UNIT1(sin, m_sin, sin)
 UNIT1(cos, m_cos, cos)
 #endif
@@ -199,6 +203,26 @@ static void args_atan2(real *y, real *x, int64_t n)
     }
 }
 
+/* hypot: x and y of every binade and sign (a subnormal result among
+ * them), and both near 1 with a small partner, where the sum of squares
+ * needs its low parts. */
+static void args_hypot(real *y, real *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        switch (i % 3) {
+        case 0: y[i] = any_real(); x[i] = any_real(); break;
+        case 1:
+            y[i] = (real)((unit01() - 0.5) * 4.0);
+            x[i] = (real)((unit01() - 0.5) * 4.0);
+            break;
+        default:
+            y[i] = (real)(1.0 + unit01());
+            x[i] = (real)((unit01() - 0.5) * 0x1p-20);
+            break;
+        }
+    }
+}
+
 /* sin, cos: a dense grid over [-8, 8], every binade of either sign (the
  * Payne-Hanek reduction from 2^19 pi/2 on), and the doubles nearest to
  * multiples of pi/2 up to 2^22 of them, where the reduction cancels most:
@@ -283,6 +307,8 @@ static const real atan_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINIT
                                      (real)NAN};
 static const real unit_specials[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f, -2.0f,
                                      (real)INFINITY, (real)-INFINITY, (real)NAN};
+static const real hypot_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
+                                      (real)NAN, 1.0f, -3.0f};
 static const real trig_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
                                      (real)NAN};
 static const real atan2_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
@@ -301,6 +327,8 @@ static const Fn fns[] = {
      unit_specials, N_OF(unit_specials)},
     {"atan2", unit_atan2, NULL, mpfr_atan2, NULL, libm_atan2, NULL,
      args_atan2, atan2_specials, N_OF(atan2_specials)},
+    {"hypot", unit_hypot, NULL, mpfr_hypot, NULL, libm_hypot, NULL,
+     args_hypot, hypot_specials, N_OF(hypot_specials)},
     {"sin", unit_sin, mpfr_sin, NULL, libm_sin, NULL, args_trig, NULL,
      trig_specials, N_OF(trig_specials)},
     {"cos", unit_cos, mpfr_cos, NULL, libm_cos, NULL, args_trig, NULL,

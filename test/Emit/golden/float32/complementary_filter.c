@@ -3,8 +3,6 @@
  * allocation-free; complementary_filter.h states the interface contract.
  * Build it with -ffp-contract=off: every operation rounds on its own,
  * in the order the kernel states, as in the host build.
- * With gcc or clang, also -fno-builtin-hypotf:
- * every libm call is made as written, never folded or rewritten.
  * walk digest  96a73b57e2a6e474d4872bd07205b73552ceed39a3a8a587f9cfdad267e37164
  */
 #include <math.h>
@@ -30,9 +28,25 @@ static void complementary_filter_sample(const complementary_filter_args_t* args,
     const hawk_real_t v_turn = (v_rate * v_h);
     const hawk_real_t v_pg = (v_p0 + v_turn);
     const hawk_real_t v_nax = -v_a_0;
-    const hawk_real_t v_ryz = hypotf(v_a_1, v_a_2);
+    const double v_ryz_wx = (double)v_a_1;
+    const double v_ryz_wy = (double)v_a_2;
+    const double v_ryz_xx = (v_ryz_wx * v_ryz_wx);
+    const double v_ryz_yy = (v_ryz_wy * v_ryz_wy);
+    const double v_ryz_s = (v_ryz_xx + v_ryz_yy);
+    const double v_ryz_e = sqrt(v_ryz_s);
+    const hawk_real_t v_ryz_r = (hawk_real_t)v_ryz_e;
+    const hawk_real_t v_ryz_inf = (hawk_real_t)INFINITY;
+    const hawk_real_t v_ryz_ninf = -(hawk_real_t)INFINITY;
+    const bool v_ryz_xp = (v_a_1 == v_ryz_inf);
+    const bool v_ryz_xn = (v_a_1 == v_ryz_ninf);
+    const bool v_ryz_yp = (v_a_2 == v_ryz_inf);
+    const bool v_ryz_yn = (v_a_2 == v_ryz_ninf);
+    const bool v_ryz_xi = (v_ryz_xp || v_ryz_xn);
+    const bool v_ryz_yi = (v_ryz_yp || v_ryz_yn);
+    const bool v_ryz_anyi = (v_ryz_xi || v_ryz_yi);
+    const hawk_real_t v_ryz_res = (v_ryz_anyi ? v_ryz_inf : v_ryz_r);
     const double v_pa_wy = (double)v_nax;
-    const double v_pa_wx = (double)v_ryz;
+    const double v_pa_wx = (double)v_ryz_res;
     const double v_pa_hawk_atan2_f64_zero = 0.0;
     const double v_pa_hawk_atan2_f64_one = 1.0;
     const double v_pa_hawk_atan2_f64_mone = -1.0;

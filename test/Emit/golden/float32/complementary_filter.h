@@ -10,13 +10,13 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
- *   ops            arith32 17, arith64 160, special32 1, special64 0, loads 7, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
- *   fp64 ops       160
+ *   ops            arith32 25, arith64 166, special32 0, special64 1, loads 7, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
+ *   fp64 ops       167
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 0, temporaries 1542, total 1542
- *   stack bound    entry 176, sample 2328, runtime 0, total 2504 (not libm, the caller, interrupts)
- *   libm           hypotf
- *   hawk math      atan2f (hawk's own, in this unit: the same bits on every IEEE 754 target)
+ *   static bytes   tapes 0, carries 0, temporaries 1609, total 1609
+ *   stack bound    entry 176, sample 2464, runtime 0, total 2640 (not libm, the caller, interrupts)
+ *   libm           sqrt
+ *   hawk math      atan2f, hypotf (hawk's own, in this unit: the same bits on every IEEE 754 target)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at
  *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).

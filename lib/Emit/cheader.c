@@ -339,7 +339,7 @@ static void impl_defined(HkBuf *b, const HkCUnit *u)
 }
 
 /* Contraction, the build flag every bit depends on.  The unit holds one
- * operation per statement, so C99's own rule (a compiler may fuse within
+ * real operation per statement, so C99's own rule (a compiler may fuse within
  * one expression) fuses nothing; what fuses across statements is a
  * compiler's switch, so the switch is what the header names.  No
  * #pragma STDC FP_CONTRACT: the audit refuses every pragma, and the two

@@ -36,10 +36,11 @@ const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i)
 
 /* math.hir's functions no op is expanded to yet.  sin and cos reduce a
  * large argument by Payne and Hanek's method, a loop over the digits of
- * 2/pi: a copy per use costs about 5000 bytes of stack bound and minutes
- * of cppcheck per unit (haversine: 20 KB, 110 s), so they wait for hawk's
- * math to be emitted once, as functions of the runtime unit.  They are
- * measured all the same (bench/math/trig*.hir call them). */
+ * 2/pi: a copy per use costs about 5000 bytes of stack bound, and
+ * cppcheck's time grows faster than the unit (haversine, four uses: 20 KB
+ * and 110 s), so they wait for hawk's math to be emitted once, as
+ * functions of the runtime unit.  They are measured all the same
+ * (bench/math/trig*.hir call them). */
 static int held_back(HkOp op)
 {
     return op == HK_OP_SIN || op == HK_OP_COS;

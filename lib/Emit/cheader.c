@@ -178,6 +178,26 @@ static const char *soft_float_text(HkArena *a, const HkLowered *l,
     }
 }
 
+
+/* "asin, sin (hawk's own, the same bits on every IEEE 754 target:
+ * hawk_sin_f64 in the runtime unit, the rest in this unit)", or "none". */
+static const char *hawk_math_text(HkArena *a, const HkCostResult *c,
+                                  const HkCUnit *u)
+{
+    if (c->nown == 0)
+        return "none";
+    const char *where =
+        u->nmathfns == 0
+            ? "in this unit"
+            : hk_asprintf(a, "%s in the runtime unit%s",
+                          joined(a, u->mathfns, u->nmathfns),
+                          u->nmathfns < c->nown ? ", the rest in this unit"
+                                                : "");
+    return hk_asprintf(a, "%s (hawk's own, the same bits on every IEEE 754 "
+                          "target: %s)",
+                       joined(a, c->own, c->nown), where);
+}
+
 /* The BUDGETS lines, from the trip-bound and cost analyses. */
 static void budgets(HkBuf *b, HkArena *a, const HkLowered *l,
                     const HkCUnit *u)
@@ -211,11 +231,7 @@ static void budgets(HkBuf *b, HkArena *a, const HkLowered *l,
                          u->stack_entry, u->stack_sample, u->stack_runtime,
                          u->stack_total));
     put_line(b, "libm", joined(a, c->libm, c->nlibm));
-    put_line(b, "hawk math",
-             c->nown == 0 ? "none"
-                          : hk_asprintf(a, "%s (hawk's own, in this unit: the "
-                                           "same bits on every IEEE 754 target)",
-                                        joined(a, c->own, c->nown)));
+    put_line(b, "hawk math", hawk_math_text(a, c, u));
 }
 
 /* ---- INTERFACE CONTRACT ---------------------------------------------------- */

@@ -31,14 +31,21 @@ void hk_runtime_init(HkRuntime *rt)
     rt->float32 = -1;
 }
 
-/* The helper id of a function name, UINT32_MAX for none: one hash
+/* The name of runtime function id. */
+static const char *rt_name(HkArena *a, uint32_t id)
+{
+    return id < HK_CH_COUNT ? hk_ch_name(a, id)
+                            : hk_mathfn_name(id - HK_CH_COUNT);
+}
+
+/* The runtime function id of a name, UINT32_MAX for none: one hash
  * lookup in rt's table of every name, built on first use. */
 static uint32_t id_of(HkArena *a, HkRuntime *rt, const char *name, size_t n)
 {
     if (rt->names == NULL) {
         rt->names = hk_symtab_new(a);
-        for (uint32_t id = 0; id < HK_CH_COUNT; id++) {
-            const char *s = hk_ch_name(a, id);
+        for (uint32_t id = 0; id < HK_RT_COUNT; id++) {
+            const char *s = rt_name(a, id);
             hk_symtab_put(rt->names, s, strlen(s), id);
         }
     }
@@ -59,7 +66,7 @@ static HkRuntimeUnit *entry_of(HkArena *a, HkRuntime *rt, const char *kernel)
             (rt->nunits - k) * sizeof *rt->units);
     rt->nunits++;
     rt->units[k].kernel = hk_strdup(a, kernel);
-    rt->units[k].uses = hk_alloc(a, HK_CH_COUNT);
+    rt->units[k].uses = hk_alloc(a, HK_RT_COUNT);
     return &rt->units[k];
 }
 
@@ -94,19 +101,47 @@ int hk_runtime_add(HkArena *a, HkRuntime *rt, const char *kernel, int float32,
         return -1;
     rt->float32 = float32;
     HkRuntimeUnit *e = entry_of(a, rt, kernel);
-    memset(e->uses, 0, HK_CH_COUNT);
+    memset(e->uses, 0, HK_RT_COUNT);
     use_names(a, rt, e->uses, u->helpers, u->nhelpers);
     use_names(a, rt, e->uses, u->core, u->ncore);
+    use_names(a, rt, e->uses, u->mathfns, u->nmathfns);
     return 0;
 }
 
-/* The union of every unit's functions. */
+/* The union of every unit's functions, with the helpers the called math
+ * functions call (after hk_runtime_mathfns). */
 static void union_of(const HkRuntime *rt, uint8_t *all)
 {
-    memset(all, 0, HK_CH_COUNT);
+    memset(all, 0, HK_RT_COUNT);
     for (uint32_t k = 0; k < rt->nunits; k++)
-        for (uint32_t id = 0; id < HK_CH_COUNT; id++)
+        for (uint32_t id = 0; id < HK_RT_COUNT; id++)
             all[id] |= rt->units[k].uses[id];
+    for (uint32_t m = 0; m < HK_MATHFN_COUNT; m++)
+        if (all[HK_CH_COUNT + m] && rt->fn[m].need != NULL)
+            for (uint32_t id = 0; id < HK_CH_COUNT; id++)
+                all[id] |= rt->fn[m].need[id];
+}
+
+int hk_runtime_mathfns(HkArena *a, HkRuntime *rt, HawkContext *ctx,
+                       const HkLowered *l, HkDiags *d)
+{
+    uint8_t all[HK_RT_COUNT];
+    union_of(rt, all);
+    for (uint32_t m = 0; m < HK_MATHFN_COUNT; m++) {
+        if (!all[HK_CH_COUNT + m] || rt->fn[m].def_text != NULL)
+            continue;
+        const HkLowered *fl = l != NULL ? l->mathfn[m] : NULL;
+        if (fl == NULL && ctx != NULL)
+            fl = hk_lower_mathfn(ctx, m);
+        if (fl == NULL) {
+            hk_error(d, NULL, (HkLoc){0}, "hawk's %s is not lowered (a hawk "
+                     "defect; please report it)", hk_mathfn_name(m));
+            return -1;
+        }
+        if (hk_cwriter_mathfn(a, fl, m, rt->float32 == 1, &rt->fn[m], d) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* ---- the record in the header's comment ------------------------------------ */
@@ -182,10 +217,10 @@ static void unit_line(HkBuf *b, HkArena *a, const HkRuntimeUnit *u)
 {
     hk_buf_printf(b, "%s%s:", unit_label, u->kernel);
     size_t col = strlen(unit_label) + strlen(u->kernel) + 1u;
-    for (uint32_t id = 0; id < HK_CH_COUNT; id++) {
+    for (uint32_t id = 0; id < HK_RT_COUNT; id++) {
         if (!u->uses[id])
             continue;
-        const char *name = hk_ch_name(a, id);
+        const char *name = rt_name(a, id);
         if (col + 1u + strlen(name) > 76u) {
             hk_buf_printf(b, "\n%s%s", more_label, name);
             col = strlen(more_label) + strlen(name);
@@ -252,6 +287,9 @@ static const char *header_text(HkArena *a, const HkRuntime *rt,
         if (all[id])
             idb |= hk_ch_impl_defined(id) |
                    (hk_ch_is_core(id) ? HK_IDB_BIT(IEEE_REALS) : 0u);
+    for (uint32_t m = 0; m < HK_MATHFN_COUNT; m++)
+        if (all[HK_CH_COUNT + m])
+            idb |= rt->fn[m].impl_defined;
     hk_idb_line(&b, " * ", idb);
     hk_buf_printf(&b, "%sfloat%d\n", mode_label, bits);
     hk_buf_puts(&b, " * UNITS, each with the runtime functions it calls:\n");
@@ -276,6 +314,9 @@ static const char *header_text(HkArena *a, const HkRuntime *rt,
         hk_buf_puts(&b, "\n");
         extern_text(&b, a, id, rt->float32 == 1, 1);
     }
+    for (uint32_t m = 0; m < HK_MATHFN_COUNT; m++)
+        if (all[HK_CH_COUNT + m])
+            hk_buf_printf(&b, "\n%s", rt->fn[m].decl_text);
     hk_buf_puts(&b, "\n#endif\n");
     return hk_buf_cstr(&b);
 }
@@ -286,19 +327,30 @@ static const char *source_text(HkArena *a, const HkRuntime *rt,
 {
     HkBuf b;
     hk_buf_init(&b, a);
-    int math = 0;
+    int math = 0, need_bool = 0, any_fn = 0;
     for (uint32_t id = 0; id < HK_CH_COUNT; id++)
         math |= all[id] && hk_ch_uses_math(id);
+    for (uint32_t m = 0; m < HK_MATHFN_COUNT; m++) {
+        math |= all[HK_CH_COUNT + m] && rt->fn[m].need_math;
+        need_bool |= all[HK_CH_COUNT + m] && rt->fn[m].need_bool;
+        any_fn |= all[HK_CH_COUNT + m];
+    }
     hk_buf_printf(&b, "/* %s -- generated by hawk %s; do not edit.\n"
                       " * What %s declares: its version string and the "
                       "functions,\n"
                       " * each giving LangRef's defined result where C leaves "
                       "the operation\n"
-                      " * undefined or implementation-defined.\n */\n",
-                  c_name, HAWK_VERSION, h_name);
+                      " * undefined or implementation-defined%s\n */\n",
+                  c_name, HAWK_VERSION, h_name,
+                  any_fn ? ";\n * then hawk's own math functions, IEEE 754 "
+                           "basic operations in a\n * fixed order."
+                         : ".");
     if (math)
         hk_buf_puts(&b, "#include <math.h>\n");
-    hk_buf_printf(&b, "#include <stdint.h>\n#include \"%s\"\n", h_name);
+    hk_buf_puts(&b, "#include <stdint.h>\n");
+    if (need_bool)
+        hk_buf_puts(&b, "#include <stdbool.h>\n");
+    hk_buf_printf(&b, "#include \"%s\"\n", h_name);
     /* always one definition, so the source is a translation unit ISO C
      * accepts even when no unit calls a function, and a build knows its
      * files without reading the kernels */
@@ -310,6 +362,9 @@ static const char *source_text(HkArena *a, const HkRuntime *rt,
         hk_buf_puts(&b, "\n");
         extern_text(&b, a, id, rt->float32 == 1, 0);
     }
+    for (uint32_t m = 0; m < HK_MATHFN_COUNT; m++)
+        if (all[HK_CH_COUNT + m])
+            hk_buf_printf(&b, "\n%s", rt->fn[m].def_text);
     return hk_buf_cstr(&b);
 }
 
@@ -317,7 +372,7 @@ void hk_runtime_texts(HkArena *a, const HkRuntime *rt, const char *h_name,
                       const char *c_name, const char **h_text,
                       const char **c_text)
 {
-    uint8_t all[HK_CH_COUNT];
+    uint8_t all[HK_RT_COUNT];
     union_of(rt, all);
     *h_text = header_text(a, rt, h_name, c_name, all);
     *c_text = source_text(a, rt, h_name, c_name, all);

@@ -13,6 +13,7 @@
 #define HAWK_CRUNTIME_H
 
 #include "cunit.h"
+#include "cwriter.h"
 
 /* The file names, before the row's source and artifact suffixes. */
 #define HK_RUNTIME_BASE "hawk_runtime"
@@ -22,8 +23,12 @@
 const char *hk_runtime_header_name(HkArena *a, const HkTarget *t);
 const char *hk_runtime_source_name(HkArena *a, const HkTarget *t);
 
+/* The runtime's function ids: chelpers.c's helper ids, then hawk's
+ * called math functions (HK_CH_COUNT + hk_mathfn_id). */
+#define HK_RT_COUNT (HK_CH_COUNT + HK_MATHFN_COUNT)
+
 /* One unit the runtime serves: its kernel and the runtime functions its
- * .c calls (helper ids of chelpers.c, as flags). */
+ * .c calls (runtime function ids, as flags). */
 typedef struct {
     const char *kernel;
     uint8_t *uses;
@@ -33,7 +38,9 @@ typedef struct {
     int float32;              /* the scalar mode of every unit; -1: none yet */
     HkRuntimeUnit *units;     /* sorted by kernel name */
     uint32_t nunits, cap;
-    HkSymtab *names;          /* function name -> helper id, built lazily */
+    HkSymtab *names;          /* function name -> id, built lazily */
+    HkCFunc fn[HK_MATHFN_COUNT]; /* the called math functions' texts
+                                 (hk_runtime_mathfns) */
 } HkRuntime;
 
 void hk_runtime_init(HkRuntime *rt);
@@ -52,7 +59,14 @@ int hk_runtime_add(HkArena *a, HkRuntime *rt, const char *kernel, int float32,
 /* Drops the entry of kernel, if any. */
 void hk_runtime_drop(HkRuntime *rt, const char *kernel);
 
-/* The texts of the runtime: the header h_name and the source c_name
+/* Writes the called math functions some unit of rt calls into rt->fn, in
+ * rt's scalar mode: each as l lowered it (l->mathfn, when l is not NULL)
+ * or as ctx lowers it (hk_lower_mathfn).  0, or -1 after a diagnostic in
+ * d (a hawk defect). */
+int hk_runtime_mathfns(HkArena *a, HkRuntime *rt, HawkContext *ctx,
+                       const HkLowered *l, HkDiags *d);
+
+/* The texts of the runtime (after hk_runtime_mathfns): the header h_name and the source c_name
  * (always one: it defines hawk_runtime_version when no unit calls a
  * function). */
 void hk_runtime_texts(HkArena *a, const HkRuntime *rt, const char *h_name,

@@ -48,6 +48,10 @@ typedef struct {
                                                 emitted, sorted */
     const char **libm; uint32_t nlibm;       /* libm functions the .c
                                                 calls, sorted */
+    const char **mathfns; uint32_t nmathfns; /* hawk's called math
+                                                functions the .c calls
+                                                (runtime unit), in id
+                                                order: name order */
     const char **cflags; uint32_t ncflags;   /* the C compiler flags the
                                                 unit's bit identity needs:
                                                 -ffp-contract=off, then
@@ -70,6 +74,24 @@ typedef struct {
  * Returns 0, or -1 with a diagnostic in d for a construct it cannot
  * spell (an internal limit, never an input the verify passes accept). */
 int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d);
+
+/* A called math function as the runtime unit defines it
+ * (hk_cwriter_mathfn). */
+typedef struct {
+    const char *def_text;    /* its comment, signature and body */
+    const char *decl_text;   /* its comment and prototype */
+    uint8_t *need;           /* by helper id (cwriter.h): it calls it */
+    unsigned impl_defined;   /* HK_IDB_BIT set its text relies on */
+    int need_math, need_bool;/* <math.h> (NAN, INFINITY), <stdbool.h> */
+    int64_t stack;           /* its frame and the largest frame of a
+                                helper it calls (cstack.c's model) */
+} HkCFunc;
+
+/* Writes the called math function id from its lowering l
+ * (hk_lower_mathfn), its types spelled for a runtime of scalar mode
+ * float32.  Returns 0, or -1 with a diagnostic in d (a hawk defect). */
+int hk_cwriter_mathfn(HkArena *a, const HkLowered *l, uint32_t id, int float32,
+                      HkCFunc *out, HkDiags *d);
 
 /* Writes the .h text of l's kernel into u->h_text. */
 void hk_cheader(HkArena *a, const HkLowered *l, HkCUnit *u);

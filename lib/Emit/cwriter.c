@@ -341,6 +341,11 @@ static void fill_lists(HkCW *w, HkCUnit *out)
         memcpy(out->libm, w->libm, w->nlibm * sizeof *w->libm);
     out->nlibm = w->nlibm;
     qsort(out->libm, out->nlibm, sizeof *out->libm, cmp_str);
+    out->mathfns = hk_alloc(w->a, (HK_MATHFN_COUNT + 1u) * sizeof *out->mathfns);
+    out->nmathfns = 0;
+    for (uint32_t id = 0; id < HK_MATHFN_COUNT; id++)
+        if (w->need_fn[id])
+            out->mathfns[out->nmathfns++] = hk_mathfn_name(id);
     /* every unit: int64_t and friends, the args struct and the status
      * enum; the rest as the text spells them */
     out->impl_defined = w->impl_defined | HK_IDB_BIT(EXACT_WIDTH) |
@@ -360,25 +365,49 @@ static void fill_lists(HkCW *w, HkCUnit *out)
                 hk_asprintf(w->a, "-fno-builtin-%s", out->libm[k]);
 }
 
+/* The largest frame of a helper need marks. */
+static int64_t helpers_frame(HkArena *a, const uint8_t *need, int float32)
+{
+    int64_t m = 0;
+    for (uint32_t id = 0; id < HK_CH_COUNT; id++) {
+        if (!need[id])
+            continue;
+        int64_t f = hk_ch_frame_bound(a, id, float32);
+        m = f > m ? f : m;
+    }
+    return m;
+}
+
 /* The stack bound of the unit (cstack.c): entry, per-sample function, the
- * largest runtime function it calls.  body NULL: no per-sample function. */
-static void stack_bound(HkCW *w, HkCUnit *out, const char *body,
-                        const char *entry_text)
+ * largest runtime function it calls, a called math function with the
+ * helpers it calls counted as one.  body NULL: no per-sample function.
+ * -1 after a diagnostic. */
+static int stack_bound(HkCW *w, HkCUnit *out, const char *body,
+                       const char *entry_text)
 {
     out->stack_entry = hk_c_frame_bound(4, hk_c_locals_bytes(entry_text));
     out->stack_sample =
         body != NULL ? hk_c_frame_bound(1 + w->uses_i + w->uses_n,
                                         hk_c_locals_bytes(body))
                      : 0;
-    out->stack_runtime = 0;
-    for (uint32_t id = 0; id < HK_CH_COUNT; id++) {
-        if (!w->need[id])
+    out->stack_runtime = helpers_frame(w->a, w->need, w->l->float32);
+    for (uint32_t id = 0; id < HK_MATHFN_COUNT; id++) {
+        HkCFunc fn;
+        if (!w->need_fn[id])
             continue;
-        int64_t f = hk_ch_frame_bound(w->a, id, w->l->float32);
-        out->stack_runtime = f > out->stack_runtime ? f : out->stack_runtime;
+        if (w->l->mathfn[id] == NULL) {
+            hk_cw_fail(w, NULL, "a called math function the lowering left out");
+            return -1;
+        }
+        if (hk_cwriter_mathfn(w->a, w->l->mathfn[id], id, w->l->float32, &fn,
+                              w->d) != 0)
+            return -1;
+        out->stack_runtime =
+            fn.stack > out->stack_runtime ? fn.stack : out->stack_runtime;
     }
     out->stack_total =
         out->stack_entry + out->stack_sample + out->stack_runtime;
+    return 0;
 }
 
 int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d)
@@ -409,11 +438,80 @@ int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d)
     entry(&ent, &w, has_body);
     hk_buf_put(&tail, ent.data, ent.len);
     fill_lists(&w, out);
-    stack_bound(&w, out, has_body ? body_text : NULL, hk_buf_cstr(&ent));
+    if (stack_bound(&w, out, has_body ? body_text : NULL,
+                    hk_buf_cstr(&ent)) != 0)
+        return -1;
     file_comment(&unit, a, l, out);
     includes(&unit, &w);
     static_asserts(&unit, &w);
     hk_buf_put(&unit, tail.data, tail.len);
     out->c_text = hk_buf_cstr(&unit);
+    return 0;
+}
+
+/* ---- a called math function ------------------------------------------------ */
+
+/* "hawk_real_t x, hawk_real_t y": the arguments, the kernel's uniform
+ * slots in order. */
+static const char *fn_params(HkCW *w)
+{
+    const char *p = "";
+    for (uint32_t s = 0; s < w->f->nslots; s++) {
+        const HkSlot *slot = &w->f->slots[s];
+        if (slot->role != HK_ROLE_UNIFORM)
+            continue;
+        p = hk_asprintf(w->a, "%s%s%s %s", p, *p ? ", " : "",
+                        hk_cw_ctype(w, (HkElem)slot->type.elem), slot->name);
+    }
+    return p;
+}
+
+int hk_cwriter_mathfn(HkArena *a, const HkLowered *l, uint32_t id, int float32,
+                      HkCFunc *out, HkDiags *d)
+{
+    HkLowered mode = *l;  /* the runtime's scalar mode spells the types */
+    mode.float32 = float32;
+    HkCW w;
+    if (setup(&w, a, &mode, d) != 0)
+        return -1;
+    w.fnmode = 1;
+    hk_cw_liveness(&w);
+    HkBuf body;
+    hk_buf_init(&body, a);
+    w.out = &body;
+    w.indent = 1;
+    hk_cw_block(&w, &l->kernel->body);
+    if (w.failed)
+        return -1;
+    HkElem e = hk_mathfn_elem(id);
+    const char *rt = hk_cw_ctype(&w, e);
+    const char *params = fn_params(&w);
+    uint32_t nparams = 0;
+    for (uint32_t s = 0; s < w.f->nslots; s++)
+        nparams += w.f->slots[s].role == HK_ROLE_UNIFORM;
+    const char *comment = hk_asprintf(
+        a,
+        "/* %s on %s, hawk's own (lib/Math/math.hir): IEEE 754 basic\n"
+        " * operations in a fixed order, so every conforming compiler and "
+        "target\n"
+        " * computes the same bits; the units' %s ops call it. */\n",
+        hk_ops[hk_mathfn_op(id)].mnemonic, e == HK_F32 ? "float" : "double",
+        hk_ops[hk_mathfn_op(id)].mnemonic);
+    const char *sig =
+        hk_asprintf(a, "%s %s(%s)", rt, hk_mathfn_name(id), params);
+    out->decl_text = hk_asprintf(a, "%s%s;\n", comment, sig);
+    out->def_text =
+        hk_asprintf(a, "%s%s\n{\n%s}\n", comment, sig, hk_buf_cstr(&body));
+    out->need = hk_alloc(a, HK_CH_COUNT);
+    memcpy(out->need, w.need, HK_CH_COUNT);
+    out->impl_defined = w.impl_defined | HK_IDB_BIT(IEEE_REALS);
+    for (uint32_t h = 0; h < HK_CH_COUNT; h++)
+        if (w.need[h])
+            out->impl_defined |= hk_ch_impl_defined(h);
+    out->need_math = w.need_math;
+    out->need_bool = w.need_bool;
+    out->stack = hk_c_frame_bound((int64_t)nparams,
+                                  hk_c_locals_bytes(hk_buf_cstr(&body))) +
+                 helpers_frame(a, w.need, float32);
     return 0;
 }

@@ -126,6 +126,10 @@ typedef struct {
     int uses_i, uses_n;     /* the sample index, n_samples referenced */
     const char **libm;      /* libm functions called, unsorted, unique */
     uint32_t nlibm, caplibm;
+    uint8_t need_fn[HK_MATHFN_COUNT]; /* called math functions referenced */
+    int fnmode;             /* writing a called math function: a load of
+                               an argument is its parameter, the store of
+                               the result the return (hk_lower_mathfn) */
 } HkCW;
 
 /* An internal limit of the writer: a diagnostic at i (or the kernel). */

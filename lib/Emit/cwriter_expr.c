@@ -229,7 +229,14 @@ static const char *math(HkCW *w, const HkInst *i)
         hk_cw_fail(w, i, "a libm function of an integer (int_libm)");
         return NULL;
     }
-    const char *fn = libm_call(w, i->op, e);
+    uint32_t id = hk_mathfn_of(w->l, i);
+    const char *fn;
+    if (id != UINT32_MAX) {
+        w->need_fn[id] = 1;  /* hawk's, in the runtime unit */
+        fn = hk_mathfn_name(id);
+    } else {
+        fn = libm_call(w, i->op, e);
+    }
     const char *a = hk_cw_val(w, i->ops[0]);
     if (i->nops == 2)
         return hk_asprintf(w->a, "%s(%s, %s)", fn, a, hk_cw_val(w, i->ops[1]));

@@ -690,6 +690,8 @@ static int plan_runtime(Export *x, Job *jobs, uint32_t n)
     }
     if (failed)
         return -1;
+    if (hk_runtime_mathfns(a, &x->rt, x->ctx, NULL, &x->ctx->diags) != 0)
+        return -1;
     hk_runtime_texts(a, &x->rt, x->rt_h_name, x->rt_c_name, &x->rt_h_text,
                      &x->rt_c_text);
     HkAuditHits hits;

@@ -15,7 +15,8 @@ const char *const hk_report_keys[HK_REPORT_NKEYS] = {
     "kernel", "generator", "hawk_version", "walk_digest", "source_digest",
     "scalar_mode", "profile", "interface", "budgets", "indices",
     "fp_domain", "fp_equality_sites", "int_division_sites", "int_ub_sites",
-    "literal_specials", "libm", "hawk_math", "helpers", "core", "core_version",
+    "literal_specials", "libm", "hawk_math", "helpers", "core",
+    "math_functions", "core_version",
     "deviations", "unsupported_checked", "audit", "checks",
 };
 
@@ -371,6 +372,8 @@ cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
     add_str(o, "source_digest", l->source_digest);
     cJSON_AddItemToObject(o, "helpers", str_list(u->helpers, u->nhelpers));
     cJSON_AddItemToObject(o, "core", str_list(u->core, u->ncore));
+    cJSON_AddItemToObject(o, "math_functions",
+                          str_list(u->mathfns, u->nmathfns));
     cJSON *stack = cJSON_CreateObject();
     add_int(stack, "entry", u->stack_entry);
     add_int(stack, "sample", u->stack_sample);

@@ -137,6 +137,9 @@ static LLVMValueRef elem_comp(HkHostGen *g, HkInst *i, uint32_t k)
                                "(int_libm) is not built");
             return LLVMGetUndef(hk_host_elem(g, e));
         }
+        uint32_t id = hk_mathfn_of(g->l, i);
+        if (id != UINT32_MAX)  /* hawk's, a function of the module */
+            return hk_host_mathfn_call(g, id, args, (unsigned)i->nops);
         return hk_host_libm(g, i->op, e, args, (unsigned)i->nops);
     }
     default:

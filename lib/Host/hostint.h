@@ -8,6 +8,7 @@
  *   hostbody.c     the instructions of a block, the value map
  *   hostinteger.c  integer ops with LangRef's defined results
  *   hostreal.c     real ops, comparisons, conversions, libm
+ *   hostmathfn.c   hawk's called math functions
  *   hostplanes.c   plane addressing: load, gather, store, accum, bump
  *   hostcontrol.c  loop, break_if, if, dispatch
  *   hostwriter.c   hk_host_build: module, verify, optimize
@@ -87,6 +88,9 @@ typedef struct {
     LLVMValueRef **vals;
     HkHostLoop *loop;
     int failed;
+    int fnmode;                 /* building a called math function: a load
+                                   of an argument is its parameter, the
+                                   store of the result the return */
 } HkHostGen;
 
 /* ---- types and small helpers (hostbody.c) -------------------------------- */
@@ -172,6 +176,13 @@ LLVMValueRef hk_host_convert(HkHostGen *g, HkOp op, HkElem from, HkElem to,
 /* A const component: canonical NaN and infinities as the C spells them. */
 LLVMValueRef hk_host_const(HkHostGen *g, const HkInst *i, HkElem e,
                            uint32_t k);
+
+/* ---- hostmathfn.c --------------------------------------------------------- */
+
+/* A call of the called math function id (hk_mathfn_name) on args, built
+ * into g's module from its lowering (g->l->mathfn) the first time. */
+LLVMValueRef hk_host_mathfn_call(HkHostGen *g, uint32_t id, LLVMValueRef *args,
+                                 unsigned n);
 
 /* ---- hostplanes.c --------------------------------------------------------- */
 

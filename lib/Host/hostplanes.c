@@ -115,8 +115,22 @@ void hk_host_clamp_index_op(HkHostGen *g, HkInst *i)
     hk_host_bind1(g, i->res[0], hk_host_clamp_index(g, k, len));
 }
 
+/* In a math function: argument s is the parameter of its place among
+ * the uniform slots. */
+static void load_argument(HkHostGen *g, HkInst *i)
+{
+    unsigned k = 0;
+    for (int32_t s = 0; s < i->slot; s++)
+        k += g->f->slots[s].role == HK_ROLE_UNIFORM;
+    hk_host_bind1(g, i->res[0], LLVMGetParam(g->fn, k));
+}
+
 void hk_host_load(HkHostGen *g, HkInst *i)
 {
+    if (g->fnmode) {
+        load_argument(g, i);
+        return;
+    }
     uint32_t k;
     const HkAbiField *m = member(g, i->slot, &k);
     uint32_t n = hk_components(hk_host_type(g, i->res[0]));
@@ -181,6 +195,15 @@ static int is_flat_len(HkHostGen *g, int32_t s)
  * at its index, or the sample's own column of a per-sample plane. */
 void hk_host_store(HkHostGen *g, HkInst *i)
 {
+    if (g->fnmode) {  /* the result: the function's return, its end */
+        if (i->block != &g->f->body || i->next == NULL ||
+            i->next->op != HK_OP_RET) {
+            hk_host_fail(g, i, "a math function's result before its end");
+            return;
+        }
+        LLVMBuildRet(g->b, hk_host_comp(g, i->ops[0], 0));
+        return;
+    }
     if (g->f->slots[i->slot].role == HK_ROLE_OUT) {
         store_own(g, i, hk_host_comp(g, i->ops[i->nops - 1], 0));
         return;

@@ -103,6 +103,27 @@ int hk_kernel_float32(const HkFunc *k)
     return 0;
 }
 
+/* The called math functions l's kernel calls, lowered (hk_lower_mathfn);
+ * a function's own kernel calls none. */
+static int take_mathfns(HawkContext *ctx, HkLowered *l)
+{
+    for (const HkInst *i = l->kernel->body.first; i != NULL;
+         i = hk_preorder_next(i)) {
+        uint32_t id = hk_mathfn_of(l, i);
+        if (id == UINT32_MAX || l->mathfn[id] != NULL)
+            continue;
+        l->mathfn[id] = hk_lower_mathfn(ctx, id);
+        if (l->mathfn[id] == NULL) {
+            hk_error(&ctx->diags, &l->kernel->module->src, i->loc,
+                     "'%s': hawk's %s does not lower (a hawk defect; please "
+                     "report it)",
+                     l->kernel->name, hk_mathfn_name(id));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
              const char *const *opt_keys, const char *const *opt_vals,
              uint32_t nopts, HkLowered *out)
@@ -133,7 +154,7 @@ int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
         return -1;
     out->kernel = own_k;
     out->float32 = hk_kernel_float32(own_k);
-    return 0;
+    return take_mathfns(ctx, out);
 }
 
 const char *hk_unit_source_name(HkArena *a, const HkLowered *l)

@@ -10,7 +10,7 @@
 #include "abi.h"
 #include "embedded.h"
 
-typedef struct {
+typedef struct HkLowered {
     HkFunc *kernel;           /* scalarized (after inline, the analyses,
                                  scalarize, legalize, cse,
                                  branch-fold, dse, dce) */
@@ -29,6 +29,10 @@ typedef struct {
     const char *source_digest; /* sha256 of the source span
                                   f->src_begin..f->src_end */
     int float32;               /* scalar mode: 1 for float32 */
+    /* The called math functions (hk_math_called) the kernel's ops call
+     * under math=hawk, by id (NULL: not called), each lowered as its own
+     * kernel (hk_lower_mathfn). */
+    const struct HkLowered *mathfn[HK_MATHFN_COUNT];
 } HkLowered;
 
 /* The files of l's unit as its target row names them (targets.c): the
@@ -59,6 +63,22 @@ HawkPassManager *hk_lower_options(HawkContext *ctx, HkModule *m,
 int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
              const char *const *opt_keys, const char *const *opt_vals,
              uint32_t nopts, HkLowered *out);
+
+/* ---- mathfn.c: the called math functions ---------------------------------- */
+
+/* The called math function id (hk_mathfn_name) lowered for the writers:
+ * the kernel "kernel @<name>(%x: uniform <f>[, %y: uniform <f>],
+ * %result: mutable <f>)" that loads its arguments, calls the function of
+ * hawk's math and stores the result, lowered under the default profile,
+ * once per context.  Each writer spells it as a function of the
+ * arguments returning the result: the load of an argument is the
+ * parameter, the store of the result (the body's last instruction) the
+ * return.  NULL after a diagnostic (a defect of hawk's math). */
+const HkLowered *hk_lower_mathfn(HawkContext *ctx, uint32_t id);
+
+/* The called math function i computes under l's profile (math=hawk, a
+ * called op on reals of one element type), or UINT32_MAX. */
+uint32_t hk_mathfn_of(const HkLowered *l, const HkInst *i);
 
 /* ---- planes.c: what both writers read alike of the planes ---------------- */
 

@@ -37,6 +37,9 @@ typedef struct Cx {
     HawkContext *ctx;
     struct Cx *lib;           /* under math=hawk, the run over hawk's own
                                  math's module; else NULL */
+    Bytes called;             /* the largest bytes of a called math
+                                 function (hk_math_called): one frame at a
+                                 time, not a copy per use */
 } Cx;
 
 static void count_block(Cx *cx, const HkFunc *f, const HkBlock *b, Counts *c,
@@ -245,8 +248,9 @@ static void count_plain(const HkFunc *f, const HkInst *i, Counts *c)
 }
 
 /* Under math=hawk, an op hawk's own math computes counts as its
- * function's body, once per component (what expand-math copies in);
- * returns whether i was one. */
+ * function's body, once per component (what expand-math copies in, or
+ * the calls of a called function, whose bytes are one frame whatever
+ * the number of calls); returns whether i was one. */
 static int count_own(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
                      Bytes *by)
 {
@@ -255,8 +259,18 @@ static int count_own(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
         return 0;
     uint32_t fi = hk_func_index(cx->lib->m, g->name, strlen(g->name));
     int64_t n = hk_components(i->type);
-    for (int64_t k = 0; k < n; k++)
-        callee(cx->lib, fi, c, by);
+    if (!hk_math_called(i->op)) {
+        for (int64_t k = 0; k < n; k++)
+            callee(cx->lib, fi, c, by);
+        return 1;
+    }
+    Bytes fb = {0, 0};
+    for (int64_t k = 0; k < n; k++) {
+        memset(&fb, 0, sizeof fb);  /* each call's frame is the same one */
+        callee(cx->lib, fi, c, &fb);
+    }
+    if (fb.temporaries + fb.carries > cx->called.temporaries + cx->called.carries)
+        cx->called = fb;
     return 1;
 }
 
@@ -466,6 +480,8 @@ int hk_pass_cost(HawkPassRun *r, HkFunc *f)
     memset(&c, 0, sizeof c);
     memset(&by, 0, sizeof by);
     count_block(cx, f, &f->body, &c, &by);
+    by.temporaries = sat_add(by.temporaries, cx->called.temporaries);
+    by.carries = sat_add(by.carries, cx->called.carries);
     fill_result(&c, &by, tape_bytes(f), res);
     fill_libm(r, a, &prof, cx, res);
     res->soft_float_ops = prof.fpu == HK_FPU_DP   ? 0

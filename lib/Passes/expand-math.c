@@ -4,8 +4,9 @@
  * and every IEEE 754 target computes alike, so neither the host build nor
  * the C unit calls the platform's libm for it.  The copies are located at
  * the op and named after its result ("%e.hawk_pow2.acc3"); an op hawk has
- * no function for, a tensor op (scalarize first) and an op on an integer
- * operand stay as they are.  docs/Passes.md, "expand-math". */
+ * no function for, a tensor op (scalarize first), an op on an integer
+ * operand and an op whose function is called (hk_math_called: the
+ * writers spell the call) stay as they are.  docs/Passes.md, "expand-math". */
 #include "embedded.h"
 #include "uses.h"
 
@@ -14,7 +15,7 @@
 static const HkFunc *replacement(HawkContext *ctx, const HkFunc *f,
                                  const HkInst *i)
 {
-    if (i->nres != 1 || i->type.rank != 0)
+    if (i->nres != 1 || i->type.rank != 0 || hk_math_called(i->op))
         return NULL;
     return hk_math_for(ctx, f, i);
 }

@@ -34,23 +34,64 @@ const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i)
     return hk_math_func(ctx, i->op, e);
 }
 
-/* math.hir's functions no op is expanded to yet.  sin and cos reduce a
- * large argument by Payne and Hanek's method, a loop over the digits of
- * 2/pi: a copy per use costs about 5000 bytes of stack bound, and
- * cppcheck's time grows faster than the unit (haversine, four uses: 20 KB
- * and 110 s), so they wait for hawk's math to be emitted once, as
- * functions of the runtime unit.  They are measured all the same
- * (bench/math/trig*.hir call them). */
-static int held_back(HkOp op)
+/* The ops whose function is called rather than copied in at each use
+ * (expand-math leaves them; the writers call hawk_<op>_<f> in the runtime
+ * unit and in the host module).  sin and cos reduce a large argument by
+ * Payne and Hanek's method, a loop over the digits of 2/pi: a copy per
+ * use cost about 5000 bytes of stack bound, and cppcheck's time grows
+ * faster than the unit (haversine, four uses: 20 KB and 110 s). */
+int hk_math_called(HkOp op)
 {
     return op == HK_OP_SIN || op == HK_OP_COS;
+}
+
+/* The called functions, in name order: the runtime unit's order. */
+static const struct {
+    HkOp op;
+    HkElem e;
+    const char *name;
+} mathfns[HK_MATHFN_COUNT] = {
+    {HK_OP_COS, HK_F32, "hawk_cos_f32"},
+    {HK_OP_COS, HK_F64, "hawk_cos_f64"},
+    {HK_OP_SIN, HK_F32, "hawk_sin_f32"},
+    {HK_OP_SIN, HK_F64, "hawk_sin_f64"},
+};
+
+uint32_t hk_mathfn_id(HkOp op, HkElem e)
+{
+    for (uint32_t k = 0; k < HK_MATHFN_COUNT; k++)
+        if (mathfns[k].op == op && mathfns[k].e == e)
+            return k;
+    return UINT32_MAX;
+}
+
+const char *hk_mathfn_name(uint32_t id)
+{
+    return mathfns[id].name;
+}
+
+HkOp hk_mathfn_op(uint32_t id)
+{
+    return mathfns[id].op;
+}
+
+HkElem hk_mathfn_elem(uint32_t id)
+{
+    return mathfns[id].e;
+}
+
+uint32_t hk_mathfn_lookup(const char *s, size_t n)
+{
+    for (uint32_t k = 0; k < HK_MATHFN_COUNT; k++)
+        if (strlen(mathfns[k].name) == n && memcmp(mathfns[k].name, s, n) == 0)
+            return k;
+    return UINT32_MAX;
 }
 
 const HkFunc *hk_math_func(HawkContext *ctx, HkOp op, HkElem e)
 {
     unsigned fl = hk_ops[op].flags;
-    if (!(fl & HK_F_LIBM) || (fl & HK_F_EXACT) || (e != HK_F64 && e != HK_F32) ||
-        held_back(op))
+    if (!(fl & HK_F_LIBM) || (fl & HK_F_EXACT) || (e != HK_F64 && e != HK_F32))
         return NULL;
     const HkModule *m = hk_math_module(ctx);
     const char *name = hk_asprintf(ctx->arena, "hawk_%s_%s",

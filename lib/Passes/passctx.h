@@ -76,6 +76,9 @@ struct HkRegistry {
     HkSymtab *pass_syms;      /* name -> registry index */
     HkModule *math;           /* hawk's own math, parsed when first asked
                                  for (mathlib.c) */
+    const void *mathfn[HK_MATHFN_COUNT]; /* the called math functions,
+                                 lowered when first asked for (HkLowered,
+                                 lib/Lower/mathfn.c) */
 };
 
 /* ctx's registry, filled with the built-in passes of passes.def the first

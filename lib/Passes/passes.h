@@ -129,6 +129,20 @@ const HkFunc *hk_math_func(HawkContext *ctx, HkOp op, HkElem e);
  * (hk_math_func of its op and type), or NULL: also when an operand's
  * element type is not the result's (an integer operand stays libm's). */
 const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i);
+/* Whether op's function (hk_math_func) is called where the op is, not
+ * copied in by expand-math: the writers spell a call of the runtime
+ * unit's or the host module's hawk_<op>_<f64|f32> (docs/EmbeddedC.md,
+ * "Math"). */
+int hk_math_called(HkOp op);
+/* The called functions by id, 0 .. HK_MATHFN_COUNT-1 in name order:
+ * the id of op on e (UINT32_MAX for none), and each id's name
+ * ("hawk_sin_f64"), op and element; the id of a name (UINT32_MAX). */
+#define HK_MATHFN_COUNT 4u
+uint32_t hk_mathfn_id(HkOp op, HkElem e);
+const char *hk_mathfn_name(uint32_t id);
+HkOp hk_mathfn_op(uint32_t id);
+HkElem hk_mathfn_elem(uint32_t id);
+uint32_t hk_mathfn_lookup(const char *s, size_t n);
 /* The module of hawk's own math, parsed and verified once per context. */
 const HkModule *hk_math_module(HawkContext *ctx);
 

@@ -16,7 +16,7 @@
  *   static bytes   tapes 0, carries 0, temporaries 1293, total 1293
  *   stack bound    entry 176, sample 1784, runtime 152, total 2112 (not libm, the caller, interrupts)
  *   libm           fabs
- *   hawk math      exp (hawk's own, in this unit: the same bits on every IEEE 754 target)
+ *   hawk math      exp (hawk's own, the same bits on every IEEE 754 target: in this unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at
  *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).

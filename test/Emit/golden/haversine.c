@@ -3,8 +3,6 @@
  * allocation-free; haversine.h states the interface contract.
  * Build it with -ffp-contract=off: every operation rounds on its own,
  * in the order the kernel states, as in the host build.
- * With gcc or clang, also -fno-builtin-cos -fno-builtin-sin:
- * every libm call is made as written, never folded or rewritten.
  * walk digest  cecb83cef07861bfe6ebcbf94ec4351f6ec2e49704ba1cae9f50fb7ad5666973
  */
 #include <math.h>
@@ -29,12 +27,12 @@ static void haversine_sample(const haversine_args_t* args, int64_t i, int64_t n_
     const hawk_real_t v_half = 0.5;
     const hawk_real_t v_hd_0 = (v_delta_0 * v_half);
     const hawk_real_t v_hd_1 = (v_delta_1 * v_half);
-    const hawk_real_t v_s_0 = sin(v_hd_0);
-    const hawk_real_t v_s_1 = sin(v_hd_1);
+    const hawk_real_t v_s_0 = hawk_sin_f64(v_hd_0);
+    const hawk_real_t v_s_1 = hawk_sin_f64(v_hd_1);
     const hawk_real_t v_s2_0 = (v_s_0 * v_s_0);
     const hawk_real_t v_s2_1 = (v_s_1 * v_s_1);
-    const hawk_real_t v_c1 = cos(v_a1_0);
-    const hawk_real_t v_c2 = cos(v_a2_0);
+    const hawk_real_t v_c1 = hawk_cos_f64(v_a1_0);
+    const hawk_real_t v_c2 = hawk_cos_f64(v_a2_0);
     const hawk_real_t v_cc = (v_c1 * v_c2);
     const hawk_real_t v_t = (v_cc * v_s2_1);
     const hawk_real_t v_a = (v_s2_0 + v_t);

@@ -11,16 +11,16 @@
  *   unit friction: hawk_i64_add hawk_i64_min hawk_i64_max hawk_f64_min
  *     hawk_f64_max
  *   unit gravity:
- *   unit haversine: hawk_f64_min
+ *   unit haversine: hawk_f64_min hawk_cos_f64 hawk_sin_f64
  *   unit kalman_predict:
- *   unit kepler:
+ *   unit kepler: hawk_cos_f64 hawk_sin_f64
  *   unit lut_interp: hawk_clamp_index hawk_i64_add hawk_f64_to_i64
  *   unit masked_integrator: hawk_i64_min hawk_i64_max
  *   unit periodic_cell: hawk_i64_add hawk_i64_mul hawk_i64_floordiv
  *     hawk_i64_mod hawk_f64_to_i64
  *   unit pid: hawk_f64_min hawk_f64_max
  *   unit quat_rotate:
- *   unit rk4:
+ *   unit rk4: hawk_sin_f64
  *   unit spring_damper:
  *   unit trajectory_tape:
  */
@@ -75,5 +75,15 @@ hawk_real_t hawk_f64_max(hawk_real_t a, hawk_real_t b);
  * outside the range saturates, where C leaves the conversion
  * undefined. */
 int64_t hawk_f64_to_i64(hawk_real_t x);
+
+/* cos on double, hawk's own (lib/Math/math.hir): IEEE 754 basic
+ * operations in a fixed order, so every conforming compiler and target
+ * computes the same bits; the units' cos ops call it. */
+hawk_real_t hawk_cos_f64(hawk_real_t x);
+
+/* sin on double, hawk's own (lib/Math/math.hir): IEEE 754 basic
+ * operations in a fixed order, so every conforming compiler and target
+ * computes the same bits; the units' sin ops call it. */
+hawk_real_t hawk_sin_f64(hawk_real_t x);
 
 #endif

@@ -3,8 +3,6 @@
  * allocation-free; kepler.h states the interface contract.
  * Build it with -ffp-contract=off: every operation rounds on its own,
  * in the order the kernel states, as in the host build.
- * With gcc or clang, also -fno-builtin-cos -fno-builtin-sin:
- * every libm call is made as written, never folded or rewritten.
  * walk digest  8574eff2f71e2d1d3f4f34fd06f51f960be9935db7801c09bb83d17dd59512b3
  */
 #include <math.h>
@@ -23,7 +21,7 @@ static void kepler_sample(const kepler_args_t* args, int64_t i, int64_t n_sample
     const hawk_real_t v_mean = args->ps_M[i];
     const hawk_real_t v_ecc = args->ps_e[i];
     const hawk_real_t v_axis = args->uni_a;
-    const hawk_real_t v_sm = sin(v_mean);
+    const hawk_real_t v_sm = hawk_sin_f64(v_mean);
     const hawk_real_t v_esm = (v_ecc * v_sm);
     const hawk_real_t v_E0 = (v_mean + v_esm);
     const hawk_real_t v_one = 1.0;
@@ -38,8 +36,8 @@ static void kepler_sample(const kepler_args_t* args, int64_t i, int64_t n_sample
             /* the carried values stay those this trip began with */
             break;
         }
-        const hawk_real_t v_sn = sin(v_En);
-        const hawk_real_t v_cn = cos(v_En);
+        const hawk_real_t v_sn = hawk_sin_f64(v_En);
+        const hawk_real_t v_cn = hawk_cos_f64(v_En);
         const hawk_real_t v_esn = (v_ecc * v_sn);
         const hawk_real_t v_resid0 = (v_En - v_esn);
         const hawk_real_t v_resid = (v_resid0 - v_mean);
@@ -51,8 +49,8 @@ static void kepler_sample(const kepler_args_t* args, int64_t i, int64_t n_sample
         v_dn = v_dE;
     }
     const hawk_real_t v_Es = v_En;
-    const hawk_real_t v_cE = cos(v_Es);
-    const hawk_real_t v_sE = sin(v_Es);
+    const hawk_real_t v_cE = hawk_cos_f64(v_Es);
+    const hawk_real_t v_sE = hawk_sin_f64(v_Es);
     const hawk_real_t v_cx = (v_cE - v_ecc);
     const hawk_real_t v_x = (v_axis * v_cx);
     const hawk_real_t v_e2 = (v_ecc * v_ecc);

@@ -10,13 +10,13 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     8
- *   ops            arith32 0, arith64 80, special32 0, special64 20, loads 3, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
- *   fp64 ops       100
+ *   ops            arith32 855, arith64 20078, special32 0, special64 1, loads 3, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
+ *   fp64 ops       20079
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 16, temporaries 241, total 257
- *   stack bound    entry 176, sample 408, runtime 0, total 584 (not libm, the caller, interrupts)
- *   libm           cos, fabs, sin, sqrt
- *   hawk math      none
+ *   static bytes   tapes 0, carries 56, temporaries 4651, total 4707
+ *   stack bound    entry 176, sample 408, runtime 5248, total 5832 (not libm, the caller, interrupts)
+ *   libm           fabs, sqrt
+ *   hawk math      cos, sin (hawk's own, the same bits on every IEEE 754 target: hawk_cos_f64, hawk_sin_f64 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at
  *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).

@@ -3,11 +3,8 @@
  * allocation-free; rk4.h states the interface contract.
  * Build it with -ffp-contract=off: every operation rounds on its own,
  * in the order the kernel states, as in the host build.
- * With gcc or clang, also -fno-builtin-sin:
- * every libm call is made as written, never folded or rewritten.
  * walk digest  533d87ad821f51e9a88fb2d68b9610225704b830e1dc544156a0398a50753d8d
  */
-#include <math.h>
 #include <stdint.h>
 #include "rk4.h"
 
@@ -26,7 +23,7 @@ static void rk4_sample(const rk4_args_t* args, int64_t i, int64_t n_samples)
     const hawk_real_t v_dt = args->uni_h;
     const hawk_real_t v_half = 0.5;
     const hawk_real_t v_hh = (v_dt * v_half);
-    const hawk_real_t v_pendulum_s = sin(v_y0_0);
+    const hawk_real_t v_pendulum_s = hawk_sin_f64(v_y0_0);
     const hawk_real_t v_pendulum_gs = (v_pp_0 * v_pendulum_s);
     const hawk_real_t v_pendulum_ngs = -v_pendulum_gs;
     const hawk_real_t v_pendulum_co = (v_pp_1 * v_y0_1);
@@ -35,7 +32,7 @@ static void rk4_sample(const rk4_args_t* args, int64_t i, int64_t n_samples)
     const hawk_real_t v_d1_1 = (v_hh * v_pendulum_alpha);
     const hawk_real_t v_y1_0 = (v_y0_0 + v_d1_0);
     const hawk_real_t v_y1_1 = (v_y0_1 + v_d1_1);
-    const hawk_real_t v_pendulum_s_5 = sin(v_y1_0);
+    const hawk_real_t v_pendulum_s_5 = hawk_sin_f64(v_y1_0);
     const hawk_real_t v_pendulum_gs_6 = (v_pp_0 * v_pendulum_s_5);
     const hawk_real_t v_pendulum_ngs_7 = -v_pendulum_gs_6;
     const hawk_real_t v_pendulum_co_8 = (v_pp_1 * v_y1_1);
@@ -44,7 +41,7 @@ static void rk4_sample(const rk4_args_t* args, int64_t i, int64_t n_samples)
     const hawk_real_t v_d2_1 = (v_hh * v_pendulum_alpha_9);
     const hawk_real_t v_y2_0 = (v_y0_0 + v_d2_0);
     const hawk_real_t v_y2_1 = (v_y0_1 + v_d2_1);
-    const hawk_real_t v_pendulum_s_15 = sin(v_y2_0);
+    const hawk_real_t v_pendulum_s_15 = hawk_sin_f64(v_y2_0);
     const hawk_real_t v_pendulum_gs_16 = (v_pp_0 * v_pendulum_s_15);
     const hawk_real_t v_pendulum_ngs_17 = -v_pendulum_gs_16;
     const hawk_real_t v_pendulum_co_18 = (v_pp_1 * v_y2_1);
@@ -53,7 +50,7 @@ static void rk4_sample(const rk4_args_t* args, int64_t i, int64_t n_samples)
     const hawk_real_t v_d3_1 = (v_dt * v_pendulum_alpha_19);
     const hawk_real_t v_y3_0 = (v_y0_0 + v_d3_0);
     const hawk_real_t v_y3_1 = (v_y0_1 + v_d3_1);
-    const hawk_real_t v_pendulum_s_25 = sin(v_y3_0);
+    const hawk_real_t v_pendulum_s_25 = hawk_sin_f64(v_y3_0);
     const hawk_real_t v_pendulum_gs_26 = (v_pp_0 * v_pendulum_s_25);
     const hawk_real_t v_pendulum_ngs_27 = -v_pendulum_gs_26;
     const hawk_real_t v_pendulum_co_28 = (v_pp_1 * v_y3_1);

@@ -10,13 +10,13 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
- *   ops            arith32 0, arith64 44, special32 0, special64 4, loads 5, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
- *   fp64 ops       48
+ *   ops            arith32 180, arith64 4256, special32 0, special64 0, loads 5, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
+ *   fp64 ops       4256
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 0, temporaries 640, total 640
- *   stack bound    entry 176, sample 600, runtime 0, total 776 (not libm, the caller, interrupts)
- *   libm           sin
- *   hawk math      none
+ *   static bytes   tapes 0, carries 40, temporaries 5058, total 5098
+ *   stack bound    entry 176, sample 600, runtime 5248, total 6024 (not libm, the caller, interrupts)
+ *   libm           none
+ *   hawk math      sin (hawk's own, the same bits on every IEEE 754 target: hawk_sin_f64 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at
  *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).

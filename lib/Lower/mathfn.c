@@ -1,0 +1,78 @@
+/* mathfn.c -- the math functions units call (hk_math_called): each is
+ * lowered once per context as a kernel of its own, the same lowering
+ * every kernel has, so the C writer and the host writer spell it from
+ * one scalar IR (docs/EmbeddedC.md, "Math").  The kernel is built as
+ * text after math.hir's and parsed with it: the call is inlined like any
+ * other, and the function's body is hawk's math as written. */
+#include <string.h>
+
+#include "passctx.h"
+#include "lower.h"
+
+extern const char hk_math_text[];
+extern const size_t hk_math_text_len;
+
+/* "kernel @hawk_fn_sin_f64(%x: uniform f64, %result: mutable f64)
+ * {...}": the kernel's name is not the function's, which math.hir has. */
+static const char *kernel_text(HkArena *a, uint32_t id, uint32_t nargs)
+{
+    const char *name = hk_mathfn_name(id);
+    const char *t = hk_mathfn_elem(id) == HK_F32 ? "f32" : "f64";
+    static const char *const arg[2] = {"x", "y"};
+    HkBuf b;
+    hk_buf_init(&b, a);
+    hk_buf_printf(&b, "\nkernel @hawk_fn_%s(", name + strlen("hawk_"));
+    for (uint32_t k = 0; k < nargs; k++)
+        hk_buf_printf(&b, "%%%s: uniform %s, ", arg[k], t);
+    hk_buf_printf(&b, "%%result: mutable %s) {\n", t);
+    for (uint32_t k = 0; k < nargs; k++)
+        hk_buf_printf(&b, "  %%%s.v = load %%%s : %s\n", arg[k], arg[k], t);
+    hk_buf_printf(&b, "  %%r = call @%s(", name);
+    for (uint32_t k = 0; k < nargs; k++)
+        hk_buf_printf(&b, "%s%%%s.v", k ? ", " : "", arg[k]);
+    hk_buf_printf(&b, ") : %s\n  store %%r, %%result\n  ret\n}\n", t);
+    return hk_buf_cstr(&b);
+}
+
+const HkLowered *hk_lower_mathfn(HawkContext *ctx, uint32_t id)
+{
+    if (id >= HK_MATHFN_COUNT)
+        return NULL;
+    struct HkRegistry *r = hk_registry(ctx);
+    if (r->mathfn[id] != NULL)
+        return r->mathfn[id];
+    const HkFunc *g = hk_math_func(ctx, hk_mathfn_op(id), hk_mathfn_elem(id));
+    if (g == NULL)
+        return NULL;
+    HkArena *a = ctx->arena;
+    const char *k = kernel_text(a, id, g->nparams);
+    size_t nk = strlen(k);
+    char *text = hk_alloc(a, hk_math_text_len + nk + 1u);
+    memcpy(text, hk_math_text, hk_math_text_len);
+    memcpy(text + hk_math_text_len, k, nk + 1u);
+    HkModule *m = hawk_parse(ctx, "<hawk math>", text, hk_math_text_len + nk);
+    if (m == NULL)
+        return NULL;
+    const char *kname = hk_asprintf(a, "hawk_fn_%s",
+                                    hk_mathfn_name(id) + strlen("hawk_"));
+    uint32_t ki = hk_func_index(m, kname, strlen(kname));
+    if (ki >= m->nfuncs)
+        return NULL;
+    HkLowered *out = hk_alloc(a, sizeof *out);
+    if (hk_lower(ctx, m, m->funcs[ki], NULL, NULL, 0, out) != 0)
+        return NULL;
+    r->mathfn[id] = out;
+    return out;
+}
+
+uint32_t hk_mathfn_of(const HkLowered *l, const HkInst *i)
+{
+    if (l->profile.math != HK_MATH_HAWK || !hk_math_called(i->op) ||
+        i->nres != 1 || i->type.rank != 0)
+        return UINT32_MAX;
+    HkElem e = (HkElem)i->type.elem;
+    for (uint32_t k = 0; k < i->nops; k++)
+        if (l->kernel->values[i->ops[k]].type.elem != e)
+            return UINT32_MAX;  /* an integer operand: libm's, as expand-math */
+    return hk_mathfn_id(i->op, e);
+}

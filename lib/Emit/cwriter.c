@@ -82,6 +82,7 @@ static int setup(HkCW *w, HkArena *a, const HkLowered *l, HkDiags *d)
     w->whole = hk_alloc(a, nv);
     w->skip = hk_alloc(a, ns);
     w->taken = hk_symtab_new(a);
+    w->next_suffix = hk_symtab_new(a);
     /* The sample function's own names; values are v_<name>, never these. */
     static const char *const reserved[] = {"args", "i", "n_samples"};
     for (size_t k = 0; k < sizeof reserved / sizeof reserved[0]; k++)
@@ -475,6 +476,7 @@ int hk_cwriter_mathfn(HkArena *a, const HkLowered *l, uint32_t id, int float32,
     if (setup(&w, a, &mode, d) != 0)
         return -1;
     w.fnmode = 1;
+    w.fnprefix = hk_asprintf(a, "%s.", hk_mathfn_name(id));
     hk_cw_liveness(&w);
     HkBuf body;
     hk_buf_init(&body, a);

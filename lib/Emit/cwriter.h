@@ -127,6 +127,9 @@ typedef struct {
     const char **libm;      /* libm functions called, unsorted, unique */
     uint32_t nlibm, caplibm;
     uint8_t need_fn[HK_MATHFN_COUNT]; /* called math functions referenced */
+    HkSymtab *next_suffix;  /* name base -> next uniquifying suffix */
+    const char *fnprefix;   /* in a math function: "hawk_sin_f64.", the
+                               prefix the inlined values' names share */
     int fnmode;             /* writing a called math function: a load of
                                an argument is its parameter, the store of
                                the result the return (hk_lower_mathfn) */

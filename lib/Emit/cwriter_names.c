@@ -51,16 +51,31 @@ const char *hk_cw_fresh(HkCW *w, const char *base)
         if (!ok)
             *p = '_';
     }
-    const char *name = s;
-    for (uint32_t k = 2; !hk_symtab_put(w->taken, name, strlen(name), 1); k++)
-        name = hk_asprintf(w->a, "%s_%u", s, k);
+    if (hk_symtab_put(w->taken, s, strlen(s), 1))
+        return s;
+    /* "<s>_<k>" from the last k tried for s on: a kernel with many names
+     * alike past NAME_MAX_BASE costs one probe each, not one per name
+     * before it */
+    uint32_t k = hk_symtab_get(w->next_suffix, s, strlen(s));
+    if (k == UINT32_MAX)
+        k = 2;
+    const char *name = hk_asprintf(w->a, "%s_%u", s, k);
+    while (!hk_symtab_put(w->taken, name, strlen(name), 1))
+        name = hk_asprintf(w->a, "%s_%u", s, ++k);
+    hk_symtab_del(w->next_suffix, s, strlen(s));
+    hk_symtab_put(w->next_suffix, s, strlen(s), k + 1u);
     return name;
 }
 
 const char *hk_cw_name_value(HkCW *w, HkVal v, const char *suffix)
 {
-    const char *base = hk_asprintf(w->a, "v_%s%s", w->f->values[v].name,
-                                   suffix != NULL ? suffix : "");
+    const char *ir = w->f->values[v].name;
+    /* in a math function, its own name before every inlined value's */
+    if (w->fnprefix != NULL &&
+        strncmp(ir, w->fnprefix, strlen(w->fnprefix)) == 0)
+        ir += strlen(w->fnprefix);
+    const char *base =
+        hk_asprintf(w->a, "v_%s%s", ir, suffix != NULL ? suffix : "");
     const char *name = hk_cw_fresh(w, base);
     if (suffix == NULL)
         w->cname[v] = name;

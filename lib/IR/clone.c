@@ -115,17 +115,41 @@ static HkFunc *clone_func(HkModule *nm, const HkFunc *f)
     return nf;
 }
 
+/* Marks in seen every function of m that k calls, directly or through
+ * other functions (k included): a worklist over function indices. */
+static void mark_reached(HkArena *a, const HkModule *m, const HkFunc *k,
+                         uint8_t *seen)
+{
+    uint32_t *work = hk_alloc(a, (m->nfuncs + 1) * sizeof *work);
+    uint32_t n = 0;
+    const HkFunc *f = k;
+    for (;;) {
+        for (const HkInst *c = f->body.first; c != NULL; c = hk_preorder_next(c))
+            if (c->op == HK_OP_CALL && c->callee < m->nfuncs && !seen[c->callee]) {
+                seen[c->callee] = 1;
+                work[n++] = c->callee;
+            }
+        if (n == 0)
+            return;
+        f = m->funcs[work[--n]];
+    }
+}
+
 HkModule *hk_module_clone_kernel(HkArena *a, const HkModule *m, const HkFunc *k)
 {
     HkModule *nm = hk_module_new(a);
     nm->src = m->src;
-    /* Old function index -> new one; the other kernels are left out, so
-     * every call's callee index is renumbered. */
+    /* Only k and the functions it reaches: the other kernels and any
+     * function k never calls are left out (verifying and lowering them
+     * would be work for nothing), so every call's callee index is
+     * renumbered. */
+    uint8_t *seen = hk_alloc(a, m->nfuncs + 1u);
+    mark_reached(a, m, k, seen);
     uint32_t *index = hk_alloc(a, (m->nfuncs + 1) * sizeof *index);
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         const HkFunc *f = m->funcs[i];
         index[i] = UINT32_MAX;
-        if (f == k || !f->is_kernel) {
+        if (f == k || (seen[i] && !f->is_kernel)) {
             index[i] = nm->nfuncs;
             clone_func(nm, f);
         }

@@ -444,7 +444,8 @@ void hk_insert_before(HkInst *pos, HkInst *i);
 void hk_inst_remove(HkInst *i);      /* unlinks; memory stays in the arena */
 
 /* A new module in a holding a deep copy of kernel k and of every func of m
- * (the other kernels are left out); values keep their indices, instructions
+ * k calls, directly or not (the other kernels and funcs are left out, in
+ * m's order); values keep their indices, instructions
  * their serials and locations, and the source is shared (clone.c). */
 HkModule *hk_module_clone_kernel(HkArena *a, const HkModule *m, const HkFunc *k);
 

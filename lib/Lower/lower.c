@@ -3,7 +3,7 @@
  * on the way (docs/EmbeddedC.md, "The C unit").
  *
  * The kernel is lowered in a module of its own: a deep copy of it and of
- * the module's funcs (hk_module_clone_kernel), so a refusal of another
+ * the funcs it calls (hk_module_clone_kernel), so a refusal of another
  * kernel cannot stop this one, the caller's module is never changed, what
  * the caller's own passes did to it is what gets lowered, and every line,
  * column and position stays what it was.  One pass manager then runs two

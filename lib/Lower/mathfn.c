@@ -34,6 +34,31 @@ static const char *kernel_text(HkArena *a, uint32_t id, uint32_t nargs)
     return hk_buf_cstr(&b);
 }
 
+/* math.hir and every called function's kernel, parsed and verified
+ * once per context; NULL after a diagnostic. */
+static HkModule *kernels_module(HawkContext *ctx)
+{
+    struct HkRegistry *r = hk_registry(ctx);
+    if (r->mathfn_module != NULL)
+        return r->mathfn_module;
+    HkArena *a = ctx->arena;
+    HkBuf b;
+    hk_buf_init(&b, a);
+    hk_buf_put(&b, hk_math_text, hk_math_text_len);
+    for (uint32_t id = 0; id < HK_MATHFN_COUNT; id++) {
+        const HkFunc *g =
+            hk_math_func(ctx, hk_mathfn_op(id), hk_mathfn_elem(id));
+        if (g == NULL)
+            return NULL;
+        hk_buf_puts(&b, kernel_text(a, id, g->nparams));
+    }
+    HkModule *m = hawk_parse(ctx, "<hawk math>", hk_buf_cstr(&b), b.len);
+    if (m == NULL || hawk_verify(ctx, m) != 0)
+        return NULL;
+    r->mathfn_module = m;
+    return m;
+}
+
 const HkLowered *hk_lower_mathfn(HawkContext *ctx, uint32_t id)
 {
     if (id >= HK_MATHFN_COUNT)
@@ -41,24 +66,15 @@ const HkLowered *hk_lower_mathfn(HawkContext *ctx, uint32_t id)
     struct HkRegistry *r = hk_registry(ctx);
     if (r->mathfn[id] != NULL)
         return r->mathfn[id];
-    const HkFunc *g = hk_math_func(ctx, hk_mathfn_op(id), hk_mathfn_elem(id));
-    if (g == NULL)
-        return NULL;
-    HkArena *a = ctx->arena;
-    const char *k = kernel_text(a, id, g->nparams);
-    size_t nk = strlen(k);
-    char *text = hk_alloc(a, hk_math_text_len + nk + 1u);
-    memcpy(text, hk_math_text, hk_math_text_len);
-    memcpy(text + hk_math_text_len, k, nk + 1u);
-    HkModule *m = hawk_parse(ctx, "<hawk math>", text, hk_math_text_len + nk);
+    HkModule *m = kernels_module(ctx);
     if (m == NULL)
         return NULL;
-    const char *kname = hk_asprintf(a, "hawk_fn_%s",
+    const char *kname = hk_asprintf(ctx->arena, "hawk_fn_%s",
                                     hk_mathfn_name(id) + strlen("hawk_"));
     uint32_t ki = hk_func_index(m, kname, strlen(kname));
     if (ki >= m->nfuncs)
         return NULL;
-    HkLowered *out = hk_alloc(a, sizeof *out);
+    HkLowered *out = hk_alloc(ctx->arena, sizeof *out);
     if (hk_lower(ctx, m, m->funcs[ki], NULL, NULL, 0, out) != 0)
         return NULL;
     r->mathfn[id] = out;

@@ -76,6 +76,8 @@ struct HkRegistry {
     HkSymtab *pass_syms;      /* name -> registry index */
     HkModule *math;           /* hawk's own math, parsed when first asked
                                  for (mathlib.c) */
+    HkModule *mathfn_module;  /* math.hir with a kernel per called math
+                                 function (lib/Lower/mathfn.c) */
     const void *mathfn[HK_MATHFN_COUNT]; /* the called math functions,
                                  lowered when first asked for (HkLowered,
                                  lib/Lower/mathfn.c) */

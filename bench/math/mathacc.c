@@ -30,6 +30,7 @@
 #include "m_logf.h"
 #include "m_sinf.h"
 #include "m_cosf.h"
+#include "m_tanf.h"
 typedef float real;
 #define PREC 24
 #define EMIN (-149)
@@ -47,6 +48,7 @@ typedef float real;
 #include "m_log.h"
 #include "m_sin.h"
 #include "m_cos.h"
+#include "m_tan.h"
 typedef double real;
 #define PREC 53
 #define EMIN (-1074)
@@ -96,6 +98,7 @@ UNIT2(atan2, m_atan2f, atan2f)
 UNIT2(hypot, m_hypotf, hypotf)
 UNIT1(sin, m_sinf, sinf)
 UNIT1(cos, m_cosf, cosf)
+UNIT1(tan, m_tanf, tanf)
 #else
 UNIT1(exp, m_exp, exp)
 UNIT1(log, m_log, log)
@@ -106,6 +109,7 @@ UNIT2(atan2, m_atan2, atan2)
 UNIT2(hypot, m_hypot, hypot)
 UNIT1(sin, m_sin, sin)
 UNIT1(cos, m_cos, cos)
+UNIT1(tan, m_tan, tan)
 #endif
 
 /* ---- arguments ---------------------------------------------------------- */
@@ -223,7 +227,7 @@ static void args_hypot(real *y, real *x, int64_t n)
     }
 }
 
-/* sin, cos: a dense grid over [-8, 8], every binade of either sign (the
+/* sin, cos, tan: a dense grid over [-8, 8], every binade of either sign (the
  * Payne-Hanek reduction from 2^19 pi/2 on), and the doubles nearest to
  * multiples of pi/2 up to 2^22 of them, where the reduction cancels most:
  * n pi/2 rounded, and its neighbours. */
@@ -333,6 +337,8 @@ static const Fn fns[] = {
      trig_specials, N_OF(trig_specials)},
     {"cos", unit_cos, mpfr_cos, NULL, libm_cos, NULL, args_trig, NULL,
      trig_specials, N_OF(trig_specials)},
+    {"tan", unit_tan, mpfr_tan, NULL, libm_tan, NULL, args_trig, NULL,
+     trig_specials, N_OF(trig_specials)},
 };
 
 static double now(void)
@@ -422,7 +428,7 @@ static void timing(const Fn *fn, real *y, const real *x, const real *x2,
     printf(" hawk %.2f ns libm %.2f ns ratio %.2f", hawk, libm, hawk / libm);
 }
 
-/* sin and cos: ns per call again over the arguments below 8 alone (every
+/* sin, cos and tan: ns per call again over the arguments below 8 alone (every
  * fourth, args_trig), where no Payne-Hanek reduction runs. */
 static void timing_small(const Fn *fn, real *y, const real *x, int64_t n)
 {

@@ -36,13 +36,13 @@ const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i)
 
 /* The ops whose function is called rather than copied in at each use
  * (expand-math leaves them; the writers call hawk_<op>_<f> in the runtime
- * unit and in the host module).  sin and cos reduce a large argument by
+ * unit and in the host module).  sin, cos and tan reduce a large argument by
  * Payne and Hanek's method, a loop over the digits of 2/pi: a copy per
  * use cost about 5000 bytes of stack bound, and cppcheck's time grows
  * faster than the unit (haversine, four uses: 20 KB and 110 s). */
 int hk_math_called(HkOp op)
 {
-    return op == HK_OP_SIN || op == HK_OP_COS;
+    return op == HK_OP_SIN || op == HK_OP_COS || op == HK_OP_TAN;
 }
 
 /* The called functions, in name order: the runtime unit's order. */
@@ -55,6 +55,8 @@ static const struct {
     {HK_OP_COS, HK_F64, "hawk_cos_f64"},
     {HK_OP_SIN, HK_F32, "hawk_sin_f32"},
     {HK_OP_SIN, HK_F64, "hawk_sin_f64"},
+    {HK_OP_TAN, HK_F32, "hawk_tan_f32"},
+    {HK_OP_TAN, HK_F64, "hawk_tan_f64"},
 };
 
 uint32_t hk_mathfn_id(HkOp op, HkElem e)

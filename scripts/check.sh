@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole lit suite twice: against the gcc build and against the
-# clang build with AddressSanitizer and UndefinedBehaviorSanitizer.  Prints
+# clang build with AddressSanitizer and UndefinedBehaviorSanitizer (whose
+# suite leaves out the few tests whose time goes to external tools: the
+# 'sanitized' feature of test/lit.cfg.py).  Prints
 # lit's summary for each, then one line "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -38,6 +38,12 @@ if shutil.which("arm-linux-gnueabihf-gcc") and shutil.which("qemu-arm"):
 # runtime when the build is instrumented.
 sanitized = config.hawk_sanitize.upper() in ("ON", "1", "TRUE", "YES")
 config.substitutions.append(("%sanflags", "-fsanitize=address,undefined" if sanitized else ""))
+# 'sanitized': the instrumented build.  Its suite checks hawk's own code
+# for memory and undefined behaviour; a test whose time goes to external
+# tools (MPFR over 10^5 arguments, 400 cross builds, qemu) runs once, in
+# the plain build's suite, and declares itself UNSUPPORTED here.
+if sanitized:
+    config.available_features.add("sanitized")
 
 # 'fma': the CPU has fused multiply-add, so a C build with contraction on
 # (-ffp-contract=fast -mfma) really differs from the host build

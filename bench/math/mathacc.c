@@ -28,6 +28,8 @@
 #include "m_expf.h"
 #include "m_hypotf.h"
 #include "m_logf.h"
+#include "m_log2f.h"
+#include "m_log10f.h"
 #include "m_sinf.h"
 #include "m_cosf.h"
 #include "m_tanf.h"
@@ -46,6 +48,8 @@ typedef float real;
 #include "m_exp.h"
 #include "m_hypot.h"
 #include "m_log.h"
+#include "m_log2.h"
+#include "m_log10.h"
 #include "m_sin.h"
 #include "m_cos.h"
 #include "m_tan.h"
@@ -91,6 +95,8 @@ typedef real (*Libm2)(real, real);
 #ifdef HAWK_F32
 UNIT1(exp, m_expf, expf)
 UNIT1(log, m_logf, logf)
+UNIT1(log2, m_log2f, log2f)
+UNIT1(log10, m_log10f, log10f)
 UNIT1(atan, m_atanf, atanf)
 UNIT1(asin, m_asinf, asinf)
 UNIT1(acos, m_acosf, acosf)
@@ -102,6 +108,8 @@ UNIT1(tan, m_tanf, tanf)
 #else
 UNIT1(exp, m_exp, exp)
 UNIT1(log, m_log, log)
+UNIT1(log2, m_log2, log2)
+UNIT1(log10, m_log10, log10)
 UNIT1(atan, m_atan, atan)
 UNIT1(asin, m_asin, asin)
 UNIT1(acos, m_acos, acos)
@@ -322,6 +330,10 @@ static const Fn fns[] = {
     {"exp", unit_exp, mpfr_exp, NULL, libm_exp, NULL, args_exp, NULL,
      exp_specials, N_OF(exp_specials)},
     {"log", unit_log, mpfr_log, NULL, libm_log, NULL, args_log, NULL,
+     log_specials, N_OF(log_specials)},
+    {"log2", unit_log2, mpfr_log2, NULL, libm_log2, NULL, args_log, NULL,
+     log_specials, N_OF(log_specials)},
+    {"log10", unit_log10, mpfr_log10, NULL, libm_log10, NULL, args_log, NULL,
      log_specials, N_OF(log_specials)},
     {"atan", unit_atan, mpfr_atan, NULL, libm_atan, NULL, args_atan, NULL,
      atan_specials, N_OF(atan_specials)},

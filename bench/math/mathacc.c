@@ -30,6 +30,7 @@
 #include "m_logf.h"
 #include "m_log2f.h"
 #include "m_log10f.h"
+#include "m_log1pf.h"
 #include "m_sinf.h"
 #include "m_cosf.h"
 #include "m_tanf.h"
@@ -50,6 +51,7 @@ typedef float real;
 #include "m_log.h"
 #include "m_log2.h"
 #include "m_log10.h"
+#include "m_log1p.h"
 #include "m_sin.h"
 #include "m_cos.h"
 #include "m_tan.h"
@@ -97,6 +99,7 @@ UNIT1(exp, m_expf, expf)
 UNIT1(log, m_logf, logf)
 UNIT1(log2, m_log2f, log2f)
 UNIT1(log10, m_log10f, log10f)
+UNIT1(log1p, m_log1pf, log1pf)
 UNIT1(atan, m_atanf, atanf)
 UNIT1(asin, m_asinf, asinf)
 UNIT1(acos, m_acosf, acosf)
@@ -110,6 +113,7 @@ UNIT1(exp, m_exp, exp)
 UNIT1(log, m_log, log)
 UNIT1(log2, m_log2, log2)
 UNIT1(log10, m_log10, log10)
+UNIT1(log1p, m_log1p, log1p)
 UNIT1(atan, m_atan, atan)
 UNIT1(asin, m_asin, asin)
 UNIT1(acos, m_acos, acos)
@@ -188,6 +192,23 @@ static void args_atan(real *x, int64_t n)
 {
     for (int64_t i = 0; i < n; i++)
         x[i] = i % 2 ? any_real() : (real)((unit01() - 0.5) * 6.0);
+}
+
+/* log1p: every binade of either sign above -1 (a negative x only above
+ * -1, its binades down from -1/2), dense around 0, and 1 + x near the
+ * powers of two the reduction switches at. */
+static void args_log1p(real *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        switch (i % 4) {
+        case 0: x[i] = (real)fabs((double)any_real()); break;
+        case 1: x[i] = (real)-ldexp(unit01(), -(int)(next() % 60)); break;
+        case 2: x[i] = (real)((unit01() - 0.5) * 0x1p-20); break;
+        default: x[i] = (real)(ldexp(1.0, (int)(next() % 40) - 20) - 1.0 +
+                               (unit01() - 0.5) * 0x1p-30);
+            break;
+        }
+    }
 }
 
 /* asin, acos: every binade of either sign below 1, and uniform over
@@ -315,6 +336,8 @@ static const real exp_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY
                                     (real)NAN, 1000.0f, -1000.0f};
 static const real log_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
                                     (real)NAN, 1.0f, -1.0f};
+static const real log1p_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
+                                      (real)NAN, -1.0f, -2.0f, 1.0f};
 static const real atan_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
                                      (real)NAN};
 static const real unit_specials[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f, -2.0f,
@@ -335,6 +358,8 @@ static const Fn fns[] = {
      log_specials, N_OF(log_specials)},
     {"log10", unit_log10, mpfr_log10, NULL, libm_log10, NULL, args_log, NULL,
      log_specials, N_OF(log_specials)},
+    {"log1p", unit_log1p, mpfr_log1p, NULL, libm_log1p, NULL, args_log1p, NULL,
+     log1p_specials, N_OF(log1p_specials)},
     {"atan", unit_atan, mpfr_atan, NULL, libm_atan, NULL, args_atan, NULL,
      atan_specials, N_OF(atan_specials)},
     {"asin", unit_asin, mpfr_asin, NULL, libm_asin, NULL, args_unit, NULL,

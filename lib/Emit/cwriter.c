@@ -411,18 +411,25 @@ static int stack_bound(HkCW *w, HkCUnit *out, const char *body,
     return 0;
 }
 
+/* The statements of w's kernel into body (after setup); -1 after
+ * hk_cw_fail. */
+static int write_body(HkCW *w, HkBuf *body)
+{
+    hk_cw_liveness(w);
+    hk_buf_init(body, w->a);
+    w->out = body;
+    w->indent = 1;
+    hk_cw_block(w, &w->l->kernel->body);
+    return w->failed ? -1 : 0;
+}
+
 int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d)
 {
     HkCW w;
     if (setup(&w, a, l, d) != 0)
         return -1;
-    hk_cw_liveness(&w);
     HkBuf body;
-    hk_buf_init(&body, a);
-    w.out = &body;
-    w.indent = 1;
-    hk_cw_block(&w, &l->kernel->body);
-    if (w.failed)
+    if (write_body(&w, &body) != 0)
         return -1;
     int has_body = body.len > 0;
     const char *body_text = hk_buf_cstr(&body);
@@ -477,13 +484,8 @@ int hk_cwriter_mathfn(HkArena *a, const HkLowered *l, uint32_t id, int float32,
         return -1;
     w.fnmode = 1;
     w.fnprefix = hk_asprintf(a, "%s.", hk_mathfn_name(id));
-    hk_cw_liveness(&w);
     HkBuf body;
-    hk_buf_init(&body, a);
-    w.out = &body;
-    w.indent = 1;
-    hk_cw_block(&w, &l->kernel->body);
-    if (w.failed)
+    if (write_body(&w, &body) != 0)
         return -1;
     HkElem e = hk_mathfn_elem(id);
     const char *rt = hk_cw_ctype(&w, e);

@@ -178,7 +178,6 @@ static const char *soft_float_text(HkArena *a, const HkLowered *l,
     }
 }
 
-
 /* "asin, sin (hawk's own, the same bits on every IEEE 754 target:
  * hawk_sin_f64 in the runtime unit, the rest in this unit)", or "none". */
 static const char *hawk_math_text(HkArena *a, const HkCostResult *c,

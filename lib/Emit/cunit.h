@@ -81,7 +81,8 @@ typedef struct {
     const char *def_text;    /* its comment, signature and body */
     const char *decl_text;   /* its comment and prototype */
     uint8_t *need;           /* by helper id (cwriter.h): it calls it */
-    unsigned impl_defined;   /* HK_IDB_BIT set its text relies on */
+    unsigned impl_defined;   /* HK_IDB_BIT set its own text relies on
+                                (its helpers bring theirs to the runtime) */
     int need_math, need_bool;/* <math.h> (NAN, INFINITY), <stdbool.h> */
     int64_t stack;           /* its frame and the largest frame of a
                                 helper it calls (cstack.c's model) */

@@ -460,16 +460,18 @@ int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d)
 /* ---- a called math function ------------------------------------------------ */
 
 /* "hawk_real_t x, hawk_real_t y": the arguments, the kernel's uniform
- * slots in order. */
-static const char *fn_params(HkCW *w)
+ * slots in order; their number into *n. */
+static const char *fn_params(HkCW *w, uint32_t *n)
 {
     const char *p = "";
+    *n = 0;
     for (uint32_t s = 0; s < w->f->nslots; s++) {
         const HkSlot *slot = &w->f->slots[s];
         if (slot->role != HK_ROLE_UNIFORM)
             continue;
         p = hk_asprintf(w->a, "%s%s%s %s", p, *p ? ", " : "",
                         hk_cw_ctype(w, (HkElem)slot->type.elem), slot->name);
+        (*n)++;
     }
     return p;
 }
@@ -482,17 +484,14 @@ int hk_cwriter_mathfn(HkArena *a, const HkLowered *l, uint32_t id, int float32,
     HkCW w;
     if (setup(&w, a, &mode, d) != 0)
         return -1;
-    w.fnmode = 1;
     w.fnprefix = hk_asprintf(a, "%s.", hk_mathfn_name(id));
     HkBuf body;
     if (write_body(&w, &body) != 0)
         return -1;
     HkElem e = hk_mathfn_elem(id);
     const char *rt = hk_cw_ctype(&w, e);
-    const char *params = fn_params(&w);
-    uint32_t nparams = 0;
-    for (uint32_t s = 0; s < w.f->nslots; s++)
-        nparams += w.f->slots[s].role == HK_ROLE_UNIFORM;
+    uint32_t nparams;
+    const char *params = fn_params(&w, &nparams);
     const char *comment = hk_asprintf(
         a,
         "/* %s on %s, hawk's own (lib/Math/math.hir): IEEE 754 basic\n"
@@ -508,10 +507,8 @@ int hk_cwriter_mathfn(HkArena *a, const HkLowered *l, uint32_t id, int float32,
         hk_asprintf(a, "%s%s\n{\n%s}\n", comment, sig, hk_buf_cstr(&body));
     out->need = hk_alloc(a, HK_CH_COUNT);
     memcpy(out->need, w.need, HK_CH_COUNT);
+    /* the helpers' own behaviours join the runtime's with the helpers */
     out->impl_defined = w.impl_defined | HK_IDB_BIT(IEEE_REALS);
-    for (uint32_t h = 0; h < HK_CH_COUNT; h++)
-        if (w.need[h])
-            out->impl_defined |= hk_ch_impl_defined(h);
     out->need_math = w.need_math;
     out->need_bool = w.need_bool;
     out->stack = hk_c_frame_bound((int64_t)nparams,

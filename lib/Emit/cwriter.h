@@ -128,11 +128,11 @@ typedef struct {
     uint32_t nlibm, caplibm;
     uint8_t need_fn[HK_MATHFN_COUNT]; /* called math functions referenced */
     HkSymtab *next_suffix;  /* name base -> next uniquifying suffix */
-    const char *fnprefix;   /* in a math function: "hawk_sin_f64.", the
-                               prefix the inlined values' names share */
-    int fnmode;             /* writing a called math function: a load of
-                               an argument is its parameter, the store of
-                               the result the return (hk_lower_mathfn) */
+    const char *fnprefix;   /* non-NULL: writing a called math function
+                               (hk_lower_mathfn), a load of an argument
+                               its parameter, the store of the result the
+                               return; "hawk_sin_f64.", the prefix its
+                               inlined values' names share */
 } HkCW;
 
 /* An internal limit of the writer: a diagnostic at i (or the kernel). */

@@ -82,7 +82,7 @@ static void emit_load(HkCW *w, const HkInst *i)
 {
     HkVal v = i->res[0];
     HkType t = type_of(w, v);
-    if (w->fnmode) {  /* an argument: the parameter of its name */
+    if (w->fnprefix != NULL) {  /* an argument: the parameter of its name */
         hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
                    w->f->slots[i->slot].name);
         return;
@@ -211,13 +211,9 @@ static void emit_write(HkCW *w, const HkInst *i)
 {
     HkVal v = i->ops[0];
     const HkSlot *slot = &w->f->slots[i->slot];
-    if (w->fnmode) {
-        /* the result: the function's one exit, its last statement */
-        if (i->block != &w->f->body || i->next == NULL ||
-            i->next->op != HK_OP_RET) {
-            hk_cw_fail(w, i, "a math function's result before its end");
-            return;
-        }
+    if (w->fnprefix != NULL) {
+        /* the result: the function's one exit, its last statement
+         * (hk_lower_mathfn) */
         hk_cw_line(w, "return %s;", hk_cw_val(w, v));
         return;
     }

@@ -195,12 +195,7 @@ static int is_flat_len(HkHostGen *g, int32_t s)
  * at its index, or the sample's own column of a per-sample plane. */
 void hk_host_store(HkHostGen *g, HkInst *i)
 {
-    if (g->fnmode) {  /* the result: the function's return, its end */
-        if (i->block != &g->f->body || i->next == NULL ||
-            i->next->op != HK_OP_RET) {
-            hk_host_fail(g, i, "a math function's result before its end");
-            return;
-        }
+    if (g->fnmode) {  /* the result: the return, its end (hk_lower_mathfn) */
         LLVMBuildRet(g->b, hk_host_comp(g, i->ops[0], 0));
         return;
     }

@@ -12,8 +12,15 @@
 extern const char hk_math_text[];
 extern const size_t hk_math_text_len;
 
+/* "hawk_fn_sin_f64": the kernel's name is not the function's, which
+ * math.hir has. */
+static const char *kernel_name(HkArena *a, uint32_t id)
+{
+    return hk_asprintf(a, "hawk_fn_%s", hk_mathfn_name(id) + strlen("hawk_"));
+}
+
 /* "kernel @hawk_fn_sin_f64(%x: uniform f64, %result: mutable f64)
- * {...}": the kernel's name is not the function's, which math.hir has. */
+ * {...}" */
 static const char *kernel_text(HkArena *a, uint32_t id, uint32_t nargs)
 {
     const char *name = hk_mathfn_name(id);
@@ -21,7 +28,7 @@ static const char *kernel_text(HkArena *a, uint32_t id, uint32_t nargs)
     static const char *const arg[2] = {"x", "y"};
     HkBuf b;
     hk_buf_init(&b, a);
-    hk_buf_printf(&b, "\nkernel @hawk_fn_%s(", name + strlen("hawk_"));
+    hk_buf_printf(&b, "\nkernel @%s(", kernel_name(a, id));
     for (uint32_t k = 0; k < nargs; k++)
         hk_buf_printf(&b, "%%%s: uniform %s, ", arg[k], t);
     hk_buf_printf(&b, "%%result: mutable %s) {\n", t);
@@ -32,6 +39,15 @@ static const char *kernel_text(HkArena *a, uint32_t id, uint32_t nargs)
         hk_buf_printf(&b, "%s%%%s.v", k ? ", " : "", arg[k]);
     hk_buf_printf(&b, ") : %s\n  store %%r, %%result\n  ret\n}\n", t);
     return hk_buf_cstr(&b);
+}
+
+/* Whether f's body ends in the store of the result, then ret: what both
+ * writers spell as the function's one return, its last statement. */
+static int result_last(const HkFunc *f)
+{
+    const HkInst *ret = f->body.last;
+    return ret != NULL && ret->op == HK_OP_RET && ret->prev != NULL &&
+           ret->prev->op == HK_OP_STORE;
 }
 
 /* math.hir and every called function's kernel, parsed and verified
@@ -69,13 +85,13 @@ const HkLowered *hk_lower_mathfn(HawkContext *ctx, uint32_t id)
     HkModule *m = kernels_module(ctx);
     if (m == NULL)
         return NULL;
-    const char *kname = hk_asprintf(ctx->arena, "hawk_fn_%s",
-                                    hk_mathfn_name(id) + strlen("hawk_"));
+    const char *kname = kernel_name(ctx->arena, id);
     uint32_t ki = hk_func_index(m, kname, strlen(kname));
     if (ki >= m->nfuncs)
         return NULL;
     HkLowered *out = hk_alloc(ctx->arena, sizeof *out);
-    if (hk_lower(ctx, m, m->funcs[ki], NULL, NULL, 0, out) != 0)
+    if (hk_lower(ctx, m, m->funcs[ki], NULL, NULL, 0, out) != 0 ||
+        !result_last(out->kernel))
         return NULL;
     r->mathfn[id] = out;
     return out;
@@ -84,11 +100,7 @@ const HkLowered *hk_lower_mathfn(HawkContext *ctx, uint32_t id)
 uint32_t hk_mathfn_of(const HkLowered *l, const HkInst *i)
 {
     if (l->profile.math != HK_MATH_HAWK || !hk_math_called(i->op) ||
-        i->nres != 1 || i->type.rank != 0)
+        i->type.rank != 0 || !hk_math_operands(l->kernel, i))
         return UINT32_MAX;
-    HkElem e = (HkElem)i->type.elem;
-    for (uint32_t k = 0; k < i->nops; k++)
-        if (l->kernel->values[i->ops[k]].type.elem != e)
-            return UINT32_MAX;  /* an integer operand: libm's, as expand-math */
-    return hk_mathfn_id(i->op, e);
+    return hk_mathfn_id(i->op, (HkElem)i->type.elem);
 }

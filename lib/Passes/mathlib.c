@@ -23,29 +23,30 @@ const HkModule *hk_math_module(HawkContext *ctx)
     return m;
 }
 
-const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i)
+int hk_math_operands(const HkFunc *f, const HkInst *i)
 {
     if (i->nres != 1 || i->nops == 0)
-        return NULL;
-    HkElem e = (HkElem)i->type.elem;
+        return 0;
     for (uint32_t k = 0; k < i->nops; k++)
-        if (f->values[i->ops[k]].type.elem != e)
-            return NULL;  /* an integer operand: the op converts first */
-    return hk_math_func(ctx, i->op, e);
+        if (f->values[i->ops[k]].type.elem != i->type.elem)
+            return 0;  /* an integer operand: the op converts first */
+    return 1;
 }
 
-/* The ops whose function is called rather than copied in at each use
- * (expand-math leaves them; the writers call hawk_<op>_<f> in the runtime
- * unit and in the host module).  sin, cos and tan reduce a large argument by
- * Payne and Hanek's method, a loop over the digits of 2/pi: a copy per
- * use cost about 5000 bytes of stack bound, and cppcheck's time grows
- * faster than the unit (haversine, four uses: 20 KB and 110 s). */
-int hk_math_called(HkOp op)
+const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i)
 {
-    return op == HK_OP_SIN || op == HK_OP_COS || op == HK_OP_TAN;
+    if (!hk_math_operands(f, i))
+        return NULL;
+    return hk_math_func(ctx, i->op, (HkElem)i->type.elem);
 }
 
-/* The called functions, in name order: the runtime unit's order. */
+/* The functions called rather than copied in at each use (expand-math
+ * leaves their ops; the writers call hawk_<op>_<f> in the runtime unit
+ * and in the host module), in name order: the runtime unit's order.
+ * sin, cos and tan reduce a large argument by Payne and Hanek's method, a
+ * loop over the digits of 2/pi: a copy per use cost about 5000 bytes of
+ * stack bound, and cppcheck's time grows faster than the unit
+ * (haversine, four uses: 20 KB and 110 s). */
 static const struct {
     HkOp op;
     HkElem e;
@@ -82,12 +83,9 @@ HkElem hk_mathfn_elem(uint32_t id)
     return mathfns[id].e;
 }
 
-uint32_t hk_mathfn_lookup(const char *s, size_t n)
+int hk_math_called(HkOp op)
 {
-    for (uint32_t k = 0; k < HK_MATHFN_COUNT; k++)
-        if (strlen(mathfns[k].name) == n && memcmp(mathfns[k].name, s, n) == 0)
-            return k;
-    return UINT32_MAX;
+    return hk_mathfn_id(op, HK_F64) != UINT32_MAX;
 }
 
 const HkFunc *hk_math_func(HawkContext *ctx, HkOp op, HkElem e)

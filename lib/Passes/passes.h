@@ -125,6 +125,9 @@ int hk_inline_at(HawkPassRun *r, HkFunc *f, HkInst *before, const HkFunc *g,
  * on element type e ("hawk_<op>_<f64|f32>"), or NULL when hawk has none
  * and the op calls libm under math=hawk too. */
 const HkFunc *hk_math_func(HawkContext *ctx, HkOp op, HkElem e);
+/* Whether i is an op with one result whose operands are of its element
+ * type (an integer operand converts first: the op stays libm's). */
+int hk_math_operands(const HkFunc *f, const HkInst *i);
 /* The function of hawk's own math that computes i component by component
  * (hk_math_func of its op and type), or NULL: also when an operand's
  * element type is not the result's (an integer operand stays libm's). */
@@ -136,13 +139,12 @@ const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i);
 int hk_math_called(HkOp op);
 /* The called functions by id, 0 .. HK_MATHFN_COUNT-1 in name order:
  * the id of op on e (UINT32_MAX for none), and each id's name
- * ("hawk_sin_f64"), op and element; the id of a name (UINT32_MAX). */
+ * ("hawk_sin_f64"), op and element. */
 #define HK_MATHFN_COUNT 6u
 uint32_t hk_mathfn_id(HkOp op, HkElem e);
 const char *hk_mathfn_name(uint32_t id);
 HkOp hk_mathfn_op(uint32_t id);
 HkElem hk_mathfn_elem(uint32_t id);
-uint32_t hk_mathfn_lookup(const char *s, size_t n);
 /* The module of hawk's own math, parsed and verified once per context. */
 const HkModule *hk_math_module(HawkContext *ctx);
 

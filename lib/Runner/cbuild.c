@@ -101,8 +101,10 @@ void cbuild_runtime(HkArena *a, const HkLowered *l, const HkCUnit *u,
     out->h = hk_runtime_header_name(a, l->profile.target);
     if (hk_runtime_add(a, &rt, l->kernel->name, l->float32, u) != 0)
         hk_unreachable();  /* an empty runtime takes either mode */
-    if (hk_runtime_mathfns(a, &rt, NULL, l, NULL) != 0)
-        hk_unreachable();  /* the C writer wrote them for the unit */
+    HkDiags d;  /* never filled: the C writer wrote them for the unit */
+    hk_diags_init(&d, a);
+    if (hk_runtime_mathfns(a, &rt, NULL, l, &d) != 0)
+        hk_unreachable();
     hk_runtime_texts(a, &rt, out->h, out->c, &out->h_text, &out->c_text);
 }
 

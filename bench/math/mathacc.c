@@ -31,6 +31,13 @@
 #include "m_log2f.h"
 #include "m_log10f.h"
 #include "m_log1pf.h"
+#include "m_atanhf.h"
+#include "m_acoshf.h"
+#include "m_asinhf.h"
+#include "m_tanhf.h"
+#include "m_coshf.h"
+#include "m_sinhf.h"
+#include "m_expm1f.h"
 #include "m_sinf.h"
 #include "m_cosf.h"
 #include "m_tanf.h"
@@ -52,6 +59,13 @@ typedef float real;
 #include "m_log2.h"
 #include "m_log10.h"
 #include "m_log1p.h"
+#include "m_atanh.h"
+#include "m_acosh.h"
+#include "m_asinh.h"
+#include "m_tanh.h"
+#include "m_cosh.h"
+#include "m_sinh.h"
+#include "m_expm1.h"
 #include "m_sin.h"
 #include "m_cos.h"
 #include "m_tan.h"
@@ -100,6 +114,13 @@ UNIT1(log, m_logf, logf)
 UNIT1(log2, m_log2f, log2f)
 UNIT1(log10, m_log10f, log10f)
 UNIT1(log1p, m_log1pf, log1pf)
+UNIT1(atanh, m_atanhf, atanhf)
+UNIT1(acosh, m_acoshf, acoshf)
+UNIT1(asinh, m_asinhf, asinhf)
+UNIT1(tanh, m_tanhf, tanhf)
+UNIT1(cosh, m_coshf, coshf)
+UNIT1(sinh, m_sinhf, sinhf)
+UNIT1(expm1, m_expm1f, expm1f)
 UNIT1(atan, m_atanf, atanf)
 UNIT1(asin, m_asinf, asinf)
 UNIT1(acos, m_acosf, acosf)
@@ -114,6 +135,13 @@ UNIT1(log, m_log, log)
 UNIT1(log2, m_log2, log2)
 UNIT1(log10, m_log10, log10)
 UNIT1(log1p, m_log1p, log1p)
+UNIT1(atanh, m_atanh, atanh)
+UNIT1(acosh, m_acosh, acosh)
+UNIT1(asinh, m_asinh, asinh)
+UNIT1(tanh, m_tanh, tanh)
+UNIT1(cosh, m_cosh, cosh)
+UNIT1(sinh, m_sinh, sinh)
+UNIT1(expm1, m_expm1, expm1)
 UNIT1(atan, m_atan, atan)
 UNIT1(asin, m_asin, asin)
 UNIT1(acos, m_acos, acos)
@@ -192,6 +220,83 @@ static void args_atan(real *x, int64_t n)
 {
     for (int64_t i = 0; i < n; i++)
         x[i] = i % 2 ? any_real() : (real)((unit01() - 0.5) * 6.0);
+}
+
+/* expm1: uniform over the range that neither gives -1 nor overflows,
+ * every binade of either sign below 1, and dense around the reduction's
+ * switches (k = 0, +-1, 2, 20, 56: multiples of ln2 / 2). */
+static void args_expm1(real *x, int64_t n)
+{
+#ifdef HAWK_F32
+    const double lo = -20.0, hi = 88.72;
+#else
+    const double lo = -40.0, hi = 709.78;
+#endif
+    for (int64_t i = 0; i < n; i++) {
+        switch (i % 4) {
+        case 0: x[i] = (real)(lo + (hi - lo) * unit01()); break;
+        case 1: x[i] = (real)((next() & 1 ? 1.0 : -1.0) *
+                              ldexp(1.0 + unit01(), -(int)(next() % 60)));
+            break;
+        case 2: x[i] = (real)((double)((int)(next() % 120) - 8) * 0.34657359027997264 +
+                              (unit01() - 0.5) * 0x1p-12);
+            break;
+        default: x[i] = (real)((unit01() - 0.5) * 2.0); break;
+        }
+    }
+}
+
+/* sinh, cosh, tanh: uniform over the range that does not overflow, every
+ * binade of either sign below 1, and dense around the forms' switches
+ * (ln2/2, 1, 22). */
+static void args_hyp(real *x, int64_t n)
+{
+#ifdef HAWK_F32
+    const double hi = 89.4;
+#else
+    const double hi = 710.47;
+#endif
+    static const double cuts[] = {0.34657359027997264, 1.0, 22.0};
+    for (int64_t i = 0; i < n; i++) {
+        double s = next() & 1 ? 1.0 : -1.0;
+        switch (i % 4) {
+        case 0: x[i] = (real)(s * hi * unit01()); break;
+        case 1: x[i] = (real)(s * ldexp(1.0 + unit01(), -(int)(next() % 60))); break;
+        case 2: x[i] = (real)(s * (cuts[next() % 3] + (unit01() - 0.5) * 0x1p-10)); break;
+        default: x[i] = (real)(s * 25.0 * unit01()); break;
+        }
+    }
+}
+
+/* asinh: every binade of either sign, and dense around the forms'
+ * switches (2, 2^28). */
+static void args_asinh(real *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        double s = next() & 1 ? 1.0 : -1.0;
+        switch (i % 3) {
+        case 0: x[i] = (real)(s * fabs((double)any_real())); break;
+        case 1: x[i] = (real)(s * 4.0 * unit01()); break;
+        default: x[i] = (real)(s * (next() & 1 ? 2.0 : 0x1p28) *
+                               (1.0 + (unit01() - 0.5) * 0x1p-20));
+            break;
+        }
+    }
+}
+
+/* acosh: every binade above 1, dense above 1 and around 2 and 2^28. */
+static void args_acosh(real *x, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        switch (i % 4) {
+        case 0: x[i] = (real)(1.0 + fabs((double)any_real())); break;
+        case 1: x[i] = (real)(1.0 + ldexp(unit01(), -(int)(next() % 50))); break;
+        case 2: x[i] = (real)(1.0 + 3.0 * unit01()); break;
+        default: x[i] = (real)((next() & 1 ? 2.0 : 0x1p28) *
+                               (1.0 + (unit01() - 0.5) * 0x1p-20));
+            break;
+        }
+    }
 }
 
 /* log1p: every binade of either sign above -1 (a negative x only above
@@ -334,6 +439,12 @@ typedef struct {
  * outright): the unit must give exactly MPFR's, signs included. */
 static const real exp_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
                                     (real)NAN, 1000.0f, -1000.0f};
+static const real hyp_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
+                                   (real)NAN, 1000.0f, -1000.0f};
+static const real asinh_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
+                                     (real)NAN, 1.0f, -1.0f};
+static const real acosh_specials[] = {1.0f, 0.5f, 0.0f, -0.0f, -1.0f, (real)INFINITY,
+                                     (real)-INFINITY, (real)NAN};
 static const real log_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
                                     (real)NAN, 1.0f, -1.0f};
 static const real log1p_specials[] = {0.0f, -0.0f, (real)INFINITY, (real)-INFINITY,
@@ -360,6 +471,20 @@ static const Fn fns[] = {
      log_specials, N_OF(log_specials)},
     {"log1p", unit_log1p, mpfr_log1p, NULL, libm_log1p, NULL, args_log1p, NULL,
      log1p_specials, N_OF(log1p_specials)},
+    {"expm1", unit_expm1, mpfr_expm1, NULL, libm_expm1, NULL, args_expm1, NULL,
+     exp_specials, N_OF(exp_specials)},
+    {"sinh", unit_sinh, mpfr_sinh, NULL, libm_sinh, NULL, args_hyp, NULL,
+     hyp_specials, N_OF(hyp_specials)},
+    {"cosh", unit_cosh, mpfr_cosh, NULL, libm_cosh, NULL, args_hyp, NULL,
+     hyp_specials, N_OF(hyp_specials)},
+    {"tanh", unit_tanh, mpfr_tanh, NULL, libm_tanh, NULL, args_hyp, NULL,
+     hyp_specials, N_OF(hyp_specials)},
+    {"asinh", unit_asinh, mpfr_asinh, NULL, libm_asinh, NULL, args_asinh, NULL,
+     asinh_specials, N_OF(asinh_specials)},
+    {"acosh", unit_acosh, mpfr_acosh, NULL, libm_acosh, NULL, args_acosh, NULL,
+     acosh_specials, N_OF(acosh_specials)},
+    {"atanh", unit_atanh, mpfr_atanh, NULL, libm_atanh, NULL, args_unit, NULL,
+     unit_specials, N_OF(unit_specials)},
     {"atan", unit_atan, mpfr_atan, NULL, libm_atan, NULL, args_atan, NULL,
      atan_specials, N_OF(atan_specials)},
     {"asin", unit_asin, mpfr_asin, NULL, libm_asin, NULL, args_unit, NULL,
@@ -534,6 +659,7 @@ static int measure(const Fn *fn, int64_t n, const char *bounds, int timed)
 int main(int argc, char **argv)
 {
     const char *bounds = NULL;
+    const char *only = NULL;
     int timed = 0;
     int64_t n = 200000;
     for (int k = 1; k < argc; k++) {
@@ -543,13 +669,17 @@ int main(int argc, char **argv)
             timed = 1;
         else if (strcmp(argv[k], "-points") == 0 && k + 1 < argc)
             n = atoll(argv[++k]);
+        else if (strcmp(argv[k], "-only") == 0 && k + 1 < argc)
+            only = argv[++k];
         else {
-            fprintf(stderr, "usage: mathacc [-bounds FILE] [-time] [-points N]\n");
+            fprintf(stderr, "usage: mathacc [-bounds FILE] [-time] [-points N] "
+                            "[-only FUNCTION]\n");
             return 2;
         }
     }
     int rc = 0;
     for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++)
-        rc |= measure(&fns[k], n, bounds, timed);
+        if (only == NULL || strcmp(only, fns[k].name) == 0)
+            rc |= measure(&fns[k], n, bounds, timed);
     return rc;
 }

@@ -4,7 +4,7 @@
 # ns per call of hawk's emitted unit and of the C library's function over
 # the same arguments, with their ratio.
 #
-#   bench/math/run.sh [build-dir] [points]
+#   bench/math/run.sh [build-dir] [points] [-only FUNCTION]
 #
 # The build directory (default build/gcc) must hold hawk-emit; the units
 # and the measuring program (mathacc.c) are compiled with gcc -O2
@@ -13,6 +13,7 @@ set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-"$src/build/gcc"}
 points=${2:-1000000}
+[ $# -ge 2 ] && shift 2 || shift $#
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for w in 64 32; do
@@ -24,5 +25,5 @@ for w in 64 32; do
     gcc -O2 -ffp-contract=off -std=c99 -D_POSIX_C_SOURCE=200809L $def \
         -I"$work/d$w" "$src/bench/math/mathacc.c" "$work/d$w"/*.c \
         -lmpfr -lgmp -lm -o "$work/acc$w"
-    "$work/acc$w" -time -points "$points" -bounds "$src/bench/math/bounds.txt"
+    "$work/acc$w" -time -points "$points" -bounds "$src/bench/math/bounds.txt" "$@"
 done

@@ -13,7 +13,7 @@
  *   ops            arith32 0, arith64 131, special32 0, special64 0, loads 8, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
  *   fp64 ops       128
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 0, temporaries 1405, total 1405
+ *   static bytes   tapes 0, carries 0, temporaries 1421, total 1421
  *   stack bound    entry 176, sample 1888, runtime 152, total 2216 (not libm, the caller, interrupts)
  *   libm           fabs
  *   hawk math      exp (hawk's own, the same bits on every IEEE 754 target: in this unit)

@@ -595,6 +595,8 @@ static int check_specials(const Fn *fn, mpfr_t ex)
 {
     real x[128], x2[128], y[128];
     size_t n = 0, k = fn->nspecials;
+    if ((fn->exact2 != NULL ? k * k : k) > N_OF(x))
+        abort();  /* a specials list too long for the pairs */
     for (size_t i = 0; i < k; i++)
         for (size_t j = 0; j < (fn->exact2 != NULL ? k : 1); j++) {
             x[n] = fn->specials[i];

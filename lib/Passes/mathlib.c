@@ -51,34 +51,28 @@ const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i)
  * log and log1p, pow on a log and an exp in pairs of doubles (one pow
  * copied into a unit: 567 lines, 64 s of cppcheck; beside an expm1 and an
  * atan2, 327 s); called, a directory pays for each once. */
+/* Both widths of one op, its name spelt once. */
+#define MATHFN(OP, op)                        \
+    {HK_OP_##OP, HK_F32, "hawk_" #op "_f32"}, \
+    {HK_OP_##OP, HK_F64, "hawk_" #op "_f64"}
 static const struct {
     HkOp op;
     HkElem e;
     const char *name;
 } mathfns[HK_MATHFN_COUNT] = {
-    {HK_OP_ACOSH, HK_F32, "hawk_acosh_f32"},
-    {HK_OP_ACOSH, HK_F64, "hawk_acosh_f64"},
-    {HK_OP_ASINH, HK_F32, "hawk_asinh_f32"},
-    {HK_OP_ASINH, HK_F64, "hawk_asinh_f64"},
-    {HK_OP_ATANH, HK_F32, "hawk_atanh_f32"},
-    {HK_OP_ATANH, HK_F64, "hawk_atanh_f64"},
-    {HK_OP_COS, HK_F32, "hawk_cos_f32"},
-    {HK_OP_COS, HK_F64, "hawk_cos_f64"},
-    {HK_OP_COSH, HK_F32, "hawk_cosh_f32"},
-    {HK_OP_COSH, HK_F64, "hawk_cosh_f64"},
-    {HK_OP_EXPM1, HK_F32, "hawk_expm1_f32"},
-    {HK_OP_EXPM1, HK_F64, "hawk_expm1_f64"},
-    {HK_OP_POW, HK_F32, "hawk_pow_f32"},
-    {HK_OP_POW, HK_F64, "hawk_pow_f64"},
-    {HK_OP_SIN, HK_F32, "hawk_sin_f32"},
-    {HK_OP_SIN, HK_F64, "hawk_sin_f64"},
-    {HK_OP_SINH, HK_F32, "hawk_sinh_f32"},
-    {HK_OP_SINH, HK_F64, "hawk_sinh_f64"},
-    {HK_OP_TAN, HK_F32, "hawk_tan_f32"},
-    {HK_OP_TAN, HK_F64, "hawk_tan_f64"},
-    {HK_OP_TANH, HK_F32, "hawk_tanh_f32"},
-    {HK_OP_TANH, HK_F64, "hawk_tanh_f64"},
+    MATHFN(ACOSH, acosh),
+    MATHFN(ASINH, asinh),
+    MATHFN(ATANH, atanh),
+    MATHFN(COS, cos),
+    MATHFN(COSH, cosh),
+    MATHFN(EXPM1, expm1),
+    MATHFN(POW, pow),
+    MATHFN(SIN, sin),
+    MATHFN(SINH, sinh),
+    MATHFN(TAN, tan),
+    MATHFN(TANH, tanh),
 };
+#undef MATHFN
 
 uint32_t hk_mathfn_id(HkOp op, HkElem e)
 {

@@ -224,13 +224,13 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-static double draw(Rng *r, const Range *g)
+static double draw(HkRng *r, const Range *g)
 {
-    return g->lo + (g->hi - g->lo) * ((double)(rng_next(r) >> 11) * 0x1p-53);
+    return g->lo + (g->hi - g->lo) * ((double)(hk_rng_next(r) >> 11) * 0x1p-53);
 }
 
 /* Allocates and fills the initial planes and uniforms of b. */
-static int bench_setup(Bench *b, Rng *r)
+static int bench_setup(Bench *b, HkRng *r)
 {
     uint32_t nf = b->abi.nfields;
     b->init = xmalloc(nf * sizeof *b->init);
@@ -462,8 +462,8 @@ static int bench_kernel(const BenchConfig *cfg, const BenchKernel *bk)
     b.n = (size_t)cfg->samples;
     HkFunc *k = load_kernel(ctx, cfg, bk->name, &text, &m);
     int rc = k == NULL || build(ctx, m, k, &b, &jit, &lib, &u) != 0;
-    Rng r;
-    rng_init(&r, 1, bk->name);
+    HkRng r;
+    hk_rng_init(&r, 1, bk->name);
     if (rc == 0)
         rc = bench_setup(&b, &r);
     if (rc == 0) {

@@ -56,6 +56,12 @@ typedef struct HawkUnitWriter HawkUnitWriter;
  * link, since it starts processes and reads the environment. */
 typedef struct HawkUnitChecker HawkUnitChecker;
 
+/* What computes the known answers of a C unit's self-test (profile
+ * selftest=on, docs/EmbeddedC.md, "The self-test"): the host build run
+ * in memory, hawk-llvm's hawk_host_oracle(), which libhawk does not
+ * link. */
+typedef struct HawkUnitOracle HawkUnitOracle;
+
 typedef struct {
     const char *target;     /* a target id; NULL: the default row */
     const char *out_dir;    /* NULL: "."; created (with its parents) when
@@ -87,6 +93,9 @@ typedef struct {
      * llvm_writer such a row is refused. */
     const HawkUnitWriter *llvm_writer;
     int emit_llvm;
+    /* selftest=on: what runs the host build for the known answers; NULL
+     * refuses such a profile */
+    const HawkUnitOracle *oracle;
 } HawkExportOptions;
 
 /* The defaults: the default target, ".", every kernel, the default

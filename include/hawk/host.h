@@ -6,6 +6,7 @@
  *   hawk_export_options_init(&o);
  *   o.target = id;      (the host row's id: hawk-emit -target=...)
  *   o.llvm_writer = hawk_host_writer();
+ *   o.oracle = hawk_host_oracle();   (selftest=on)
  */
 #ifndef HAWK_HAWK_HOST_H
 #define HAWK_HAWK_HOST_H
@@ -18,6 +19,11 @@ extern "C" {
 
 /* The LLVMWriter for HawkExportOptions.llvm_writer; static, never NULL. */
 const HawkUnitWriter *hawk_host_writer(void);
+
+/* The host build as HawkExportOptions.oracle: the known answers of a
+ * self-test (profile selftest=on), from the kernel's unit built in
+ * memory; static, never NULL. */
+const HawkUnitOracle *hawk_host_oracle(void);
 
 #ifdef __cplusplus
 }

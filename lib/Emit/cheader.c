@@ -368,6 +368,22 @@ static void contraction(HkBuf *b)
         " *   (-std=gnu99) and -ffp-contract=fast fuse across statements and change the bits.\n");
 }
 
+/* The contract's last line and the SELF-TEST paragraph of a unit that
+ * carries one, ending the comment. */
+static void selftest_lines(HkBuf *b, const HkLowered *l, const HkCUnit *u)
+{
+    const char *name = l->kernel->name;
+    hk_buf_printf(b,
+        " *   Re-entrant, allocation-free.\n"
+        " * SELF-TEST: %s_selftest() runs %s_%s over %" PRId64 " samples hawk drew and compares\n"
+        " *   the %" PRId64 " values it writes with the host build's, recorded in the unit: HAWK_OK,\n"
+        " *   or HAWK_E_SELFTEST (a NaN matches any NaN; a zero its sign). It catches contraction,\n"
+        " *   other flags, another libm or a miscompiling toolchain on the target. Its frame holds\n"
+        " *   %" PRId64 " bytes of planes; its stack bound is that, plus the entry's total above. */\n",
+        name, name, l->profile.target->entry, u->selftest_samples,
+        u->selftest_values, u->selftest_frame);
+}
+
 /* The INTERFACE CONTRACT: the fixed paragraph, the table, the guard
  * lines, the entry paragraph; it closes the comment. */
 static void interface_contract(HkBuf *b, HkArena *a, const HkLowered *l,
@@ -390,7 +406,10 @@ static void interface_contract(HkBuf *b, HkArena *a, const HkLowered *l,
     contraction(b);
     if (has_runtime_len(ir))
         hk_buf_puts(b, " *   Every runtime length must be at least 1 (HAWK_E_RANGE otherwise).\n");
-    hk_buf_puts(b, " *   Re-entrant, allocation-free. */\n");
+    if (u->selftest_samples == 0)
+        hk_buf_puts(b, " *   Re-entrant, allocation-free. */\n");
+    else
+        selftest_lines(b, l, u);
 }
 
 /* ---- the declarations ------------------------------------------------------ */
@@ -514,6 +533,8 @@ void hk_cheader(HkArena *a, const HkLowered *l, HkCUnit *u)
                   "hawk_status_t %s_%s(const %s_args_t* args, int64_t base, "
                   "int64_t count, int64_t n_samples);\n",
                   name, l->profile.target->entry, name);
+    if (u->selftest_samples > 0)
+        hk_buf_printf(&b, "hawk_status_t %s_selftest(void);\n", name);
     hk_buf_puts(&b, "#endif\n");
     u->h_text = hk_buf_cstr(&b);
 }

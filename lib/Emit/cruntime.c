@@ -303,7 +303,8 @@ static const char *header_text(HkArena *a, const HkRuntime *rt,
         "#define HAWK_RUNTIME_REAL_BITS %d\n"
         "typedef %s hawk_real_t;\n"
         "typedef int64_t hawk_int_t;\n"
-        "typedef enum { HAWK_OK = 0, HAWK_E_NULL = 1, HAWK_E_RANGE = 2 } "
+        "typedef enum { HAWK_OK = 0, HAWK_E_NULL = 1, HAWK_E_RANGE = 2,\n"
+        "               HAWK_E_SELFTEST = 3 } "
         "hawk_status_t;\n"
         "\n/* The hawk that wrote this runtime, readable in a linked image. */\n"
         "extern const char hawk_runtime_version[%zu];\n",

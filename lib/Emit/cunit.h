@@ -62,6 +62,9 @@ typedef struct {
      * function's (0 when the body is empty), the largest frame of a runtime
      * function the unit calls (0 for none), and their sum. */
     int64_t stack_entry, stack_sample, stack_runtime, stack_total;
+    /* The self-test (0 samples: none): its samples, the output values it
+     * compares, and the bytes of its frame's planes. */
+    int64_t selftest_samples, selftest_values, selftest_frame;
 } HkCUnit;
 
 /* Bytes every frame may hold beyond its parameters and locals in the
@@ -74,6 +77,36 @@ typedef struct {
  * Returns 0, or -1 with a diagnostic in d for a construct it cannot
  * spell (an internal limit, never an input the verify passes accept). */
 int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d);
+
+/* The known answers of a unit's self-test (kat.c; docs/EmbeddedC.md, "The
+ * self-test"): one launch of n samples drawn by the runner's generator
+ * from a seed fixed by the kernel's name, and the planes the host build
+ * left.  Arena storage. */
+typedef struct {
+    int64_t n;                   /* samples: the entry's count and
+                                    n_samples */
+    HkAbiLayout abi;
+    const unsigned char *args;   /* abi.size bytes: lengths and uniforms */
+    uint32_t nplanes;
+    const HkAbiField **field;    /* by plane, in member order */
+    size_t *nelem;               /* by plane: elements */
+    const unsigned char **in;    /* by plane: the bytes the entry gets */
+    const unsigned char **want;  /* by plane: written planes, the bytes
+                                    the host build left; NULL otherwise */
+    int32_t status;              /* what the host build returned */
+} HkKat;
+
+/* Draws l's self-test launch, runs it through o (the host build) and
+ * records both into out.  A NaN drawn is replaced by the NAN of this
+ * machine's <math.h>, the NaN the unit's text spells.  0, or -1 with
+ * diagnostics in d. */
+int hk_kat_draw(HkArena *a, const HkLowered *l, const HawkUnitOracle *o,
+                HkKat *out, HkDiags *d);
+
+/* hk_cwriter, with the self-test of kat (NULL: none) after the entry:
+ * <name>_selftest() and its tables; fills selftest_*. */
+int hk_cwriter_kat(HkArena *a, const HkLowered *l, const HkKat *kat,
+                   HkCUnit *out, HkDiags *d);
 
 /* A called math function as the runtime unit defines it
  * (hk_cwriter_mathfn). */

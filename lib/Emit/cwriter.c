@@ -425,6 +425,12 @@ static int write_body(HkCW *w, HkBuf *body)
 
 int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d)
 {
+    return hk_cwriter_kat(a, l, NULL, out, d);
+}
+
+int hk_cwriter_kat(HkArena *a, const HkLowered *l, const HkKat *kat,
+                   HkCUnit *out, HkDiags *d)
+{
     HkCW w;
     if (setup(&w, a, l, d) != 0)
         return -1;
@@ -445,6 +451,9 @@ int hk_cwriter(HkArena *a, const HkLowered *l, HkCUnit *out, HkDiags *d)
     hk_buf_init(&ent, a);
     entry(&ent, &w, has_body);
     hk_buf_put(&tail, ent.data, ent.len);
+    out->selftest_samples = out->selftest_values = out->selftest_frame = 0;
+    if (kat != NULL)
+        hk_cw_selftest(&tail, &w, kat, out);
     fill_lists(&w, out);
     if (stack_bound(&w, out, has_body ? body_text : NULL,
                     hk_buf_cstr(&ent)) != 0)

@@ -8,6 +8,7 @@
  *   chelpers.c      the helper and numerics-core texts (the runtime
  *                   unit's functions, cruntime.c)
  *   cstack.c        the stack bound
+ *   cselftest.c     the self-test: known answers and <name>_selftest()
  */
 #ifndef HAWK_CWRITER_H
 #define HAWK_CWRITER_H
@@ -68,6 +69,13 @@ int64_t hk_c_frame_bound(int64_t params, int64_t locals_bytes);
 /* The frame bound of runtime function id. */
 int64_t hk_ch_frame_bound(HkArena *a, uint32_t id, int float32);
 
+/* ---- cselftest.c: the self-test ------------------------------------------- */
+
+struct HkCW;
+/* Appends kat's tables and <name>_selftest() to b; fills out's
+ * selftest_* fields. */
+void hk_cw_selftest(HkBuf *b, struct HkCW *w, const HkKat *kat, HkCUnit *out);
+
 /* ---- the writer's state --------------------------------------------------- */
 
 /* A plane element a value holds (cwriter_live.c): a later read of it,
@@ -81,7 +89,7 @@ typedef struct {
     uint32_t prev;          /* the element's previous read + 1, 0: none */
 } HkCWRead;
 
-typedef struct {
+typedef struct HkCW {
     HkArena *a;
     const HkLowered *l;
     HkFunc *f;
@@ -154,6 +162,8 @@ const char *hk_cw_val(HkCW *w, HkVal v);
 /* The literal of component k of constant c as element e: INT64_C(5),
  * 1.5, 1.5F, (hawk_real_t)NAN, true. */
 const char *hk_cw_literal(HkCW *w, const HkConst *c, uint32_t k, HkElem e);
+/* The literal of real x as element e (hk_cw_literal's spelling). */
+const char *hk_cw_real(HkCW *w, double x, HkElem e);
 /* An int64_t literal: INT64_C(7), (-INT64_MAX - INT64_C(1)). */
 const char *hk_cw_i64(HkCW *w, int64_t v);
 /* Marks helper id referenced. */

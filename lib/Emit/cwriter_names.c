@@ -131,6 +131,11 @@ static const char *real_literal(HkCW *w, double x, HkElem e)
     return e == HK_F32 ? hk_asprintf(w->a, "%sF", text) : text;
 }
 
+const char *hk_cw_real(HkCW *w, double x, HkElem e)
+{
+    return real_literal(w, x, e);
+}
+
 const char *hk_cw_literal(HkCW *w, const HkConst *c, uint32_t k, HkElem e)
 {
     if (hk_is_float(e))

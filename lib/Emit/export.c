@@ -33,6 +33,7 @@ typedef struct {
     HkFunc *kernel;
     HkLowered low;
     HkCUnit unit;
+    HkKat kat;                /* the self-test's known answers */
     HkChecks checks;          /* what the report records */
     HkBuiltUnit built;        /* a row built outside libhawk */
     HawkExportUnit pub;
@@ -267,6 +268,24 @@ static int render_built(Export *x, Job *j)
 }
 
 /* Lowers j's kernel and writes its texts; 0, or -1 after diagnostics. */
+/* The known answers of j's self-test (profile selftest=on) from the
+ * oracle; 0, or -1 with a diagnostic (no oracle, a failed host build). */
+static int known_answers(Export *x, Job *j)
+{
+    if (!j->low.profile.selftest)
+        return 0;
+    if (x->opts->oracle == NULL) {
+        hk_error(&x->ctx->diags, &j->m->src, j->kernel->loc,
+                 "'%s': selftest=on needs the host build's known answers, "
+                 "and this program links no oracle (hawk_host_oracle() of "
+                 "hawk-llvm)",
+                 j->kernel->name);
+        return -1;
+    }
+    return hk_kat_draw(x->ctx->arena, &j->low, x->opts->oracle, &j->kat,
+                       &x->ctx->diags);
+}
+
 static int render(Export *x, Job *j)
 {
     HkArena *a = x->ctx->arena;
@@ -275,7 +294,9 @@ static int render(Export *x, Job *j)
     j->pub.report_name = hk_asprintf(a, "%s.embedded.json", j->kernel->name);
     if (hk_lower(x->ctx, j->m, j->kernel, x->keys, x->vals, x->nopts,
                  &j->low) != 0 ||
-        hk_cwriter(a, &j->low, &j->unit, &x->ctx->diags) != 0)
+        known_answers(x, j) != 0 ||
+        hk_cwriter_kat(a, &j->low, j->low.profile.selftest ? &j->kat : NULL,
+                       &j->unit, &x->ctx->diags) != 0)
         return -1;
     hk_cheader(a, &j->low, &j->unit);
     j->pub.c_text = j->unit.c_text;

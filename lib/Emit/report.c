@@ -16,7 +16,7 @@ const char *const hk_report_keys[HK_REPORT_NKEYS] = {
     "scalar_mode", "profile", "interface", "budgets", "indices",
     "fp_domain", "fp_equality_sites", "int_division_sites", "int_ub_sites",
     "literal_specials", "libm", "hawk_math", "helpers", "core",
-    "math_functions", "core_version",
+    "math_functions", "core_version", "selftest",
     "deviations", "unsupported_checked", "audit", "checks",
 };
 
@@ -364,6 +364,18 @@ static cJSON *checks_json(const HkChecks *c)
     return a;
 }
 
+/* The unit's self-test (profile selftest=on), or null. */
+static cJSON *selftest_json(const HkCUnit *u)
+{
+    if (u->selftest_samples == 0)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    add_int(o, "samples", u->selftest_samples);
+    add_int(o, "values", u->selftest_values);
+    add_int(o, "frame_bytes", u->selftest_frame);
+    return o;
+}
+
 cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
                       const HkChecks *checks)
 {
@@ -384,6 +396,7 @@ cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
     cJSON_AddItemToObject(cJSON_GetObjectItem(o, "budgets"), "stack_bound",
                           stack);
     add_str(o, "core_version", HK_CORE_VERSION);
+    cJSON_AddItemToObject(o, "selftest", selftest_json(u));
     cJSON_AddItemToObject(o, "deviations", deviations_json(l));
     cJSON *audit = cJSON_CreateObject();
     cJSON_AddItemToObject(audit, "hits", cJSON_CreateArray());

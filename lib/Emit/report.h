@@ -17,7 +17,7 @@
 #define HK_CORE_VERSION "hawk-core/1"
 
 /* The seed's REPORT_KEYS: every top-level key of a report, in order. */
-#define HK_REPORT_NKEYS 25
+#define HK_REPORT_NKEYS 26
 extern const char *const hk_report_keys[HK_REPORT_NKEYS];
 
 /* The report of kernel f under profile p, with every key the analyses

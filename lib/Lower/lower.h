@@ -7,6 +7,8 @@
 #ifndef HAWK_LOWER_H
 #define HAWK_LOWER_H
 
+#include "hawk/emit.h"
+
 #include "abi.h"
 #include "embedded.h"
 
@@ -119,6 +121,16 @@ typedef struct {
 struct HawkUnitWriter {
     int (*write)(HkArena *a, const HkLowered *l, int want_ir,
                  HkBuiltUnit *out, HkDiags *d);
+};
+
+/* What runs a kernel's host build for the known answers of its C unit's
+ * self-test (HawkExportOptions.oracle): hawk-llvm's JIT, which libhawk
+ * does not link.  run builds l's host unit once and calls its entry over
+ * each of the nargs args structs (as the C header lays them out), samples
+ * [0, n) of n, storing each status; 0, or -1 with diagnostics in d. */
+struct HawkUnitOracle {
+    int (*run)(const HkLowered *l, void *const *args, uint32_t nargs,
+               int64_t n, int32_t *status, HkDiags *d);
 };
 
 #endif

@@ -38,6 +38,7 @@ typedef struct {
     int c_std;                /* 99 or 11 */
     HkFpu fpu;
     HkMath math;
+    int selftest;             /* the unit carries <name>_selftest() */
     int64_t max_soft_float_ops;  /* HK_NONE when unset */
     const HkTarget *target;
 } HkProfile;
@@ -57,7 +58,8 @@ int hk_profile_of(HawkPassRun *run, HawkPassManager *pm, HkModule *m,
 const HkTarget *hk_profile_target(const HawkPassRun *r);
 /* "EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None,
  *  fp_domain='record', index_policy='clamp', require_cppcheck=False,
- *  c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk')": the
+ *  c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk',
+ *  selftest='off')": the
  *  seed's fields,
  *  then the ones hawk adds */
 const char *hk_profile_repr(HkArena *a, const HkProfile *p);

@@ -85,7 +85,7 @@ int hk_profile_read(HawkPassRun *r, HkProfile *p)
 static int profile_parse(HawkPassRun *r, HkProfile *p)
 {
     memset(p, 0, sizeof *p);
-    int fpd = 0, idx = 0, cpp = 0, c11 = 0, fpu = 0, math = 0;
+    int fpd = 0, idx = 0, cpp = 0, c11 = 0, fpu = 0, math = 0, st = 0;
     const char *target;
     if (read_cap(r, HK_OPT_MAX_TRIPS, &p->max_trips) != 0 ||
         read_cap(r, HK_OPT_MAX_OPS, &p->max_ops) != 0 ||
@@ -97,6 +97,7 @@ static int profile_parse(HawkPassRun *r, HkProfile *p)
         read_cap(r, HK_OPT_MAX_SOFT_FLOAT_OPS, &p->max_soft_float_ops) != 0 ||
         read_choice(r, HK_OPT_FPU, &fpu) != 0 ||
         read_choice(r, HK_OPT_MATH, &math) != 0 ||
+        read_choice(r, HK_OPT_SELFTEST, &st) != 0 ||
         option_text(r, HK_OPT_TARGET, &target) != 0)
         return -1;
     p->target = hk_profile_target(r);
@@ -106,6 +107,7 @@ static int profile_parse(HawkPassRun *r, HkProfile *p)
     p->c_std = c11 ? 11 : 99;
     p->fpu = (HkFpu)fpu;
     p->math = (HkMath)math;
+    p->selftest = st;
     return 0;
 }
 
@@ -156,6 +158,7 @@ const char *hk_profile_repr(HkArena *a, const HkProfile *p)
     hk_buf_printf(&b, "c_std='c%d', fpu='%s', ", p->c_std == 11 ? 11 : 99,
                   fpu[p->fpu]);
     put_cap(&b, "max_soft_float_ops", p->max_soft_float_ops, ", ");
-    hk_buf_printf(&b, "math='%s')", p->math == HK_MATH_LIBM ? "libm" : "hawk");
+    hk_buf_printf(&b, "math='%s', ", p->math == HK_MATH_LIBM ? "libm" : "hawk");
+    hk_buf_printf(&b, "selftest='%s')", p->selftest ? "on" : "off");
     return hk_buf_cstr(&b);
 }

@@ -30,10 +30,10 @@ int compare_perturb_armed(void)
 
 /* Flips the lowest bit of the middle element of the first written plane
  * (of its first byte in memory order: bit 0 of a little-endian value). */
-static void perturb(Launch *l, const LaunchShape *s)
+static void perturb(HkLaunch *l, const HkLaunchShape *s)
 {
     for (uint32_t k = 0; k < s->nplanes; k++) {
-        const PlaneShape *p = &s->planes[k];
+        const HkPlaneShape *p = &s->planes[k];
         if (!p->field->written || p->nelem == 0)
             continue;
         size_t e = (p->nelem - 1) / 2;
@@ -84,7 +84,7 @@ static void show_value(char *buf, size_t n, HkElem e, const unsigned char *src)
 
 /* Where element e of plane p sits: "component 1 sample 37" (per-sample
  * planes), "element 5" (shared planes), "cell 2" (mix, finished_count). */
-static void show_place(char *buf, size_t n, const PlaneShape *p, int64_t ns,
+static void show_place(char *buf, size_t n, const HkPlaneShape *p, int64_t ns,
                        size_t e)
 {
     switch (p->field->addr) {
@@ -105,7 +105,7 @@ static void show_place(char *buf, size_t n, const PlaneShape *p, int64_t ns,
  * every uniform and the sample's column of every per-sample plane as the
  * caller initialised it (orig; "prior" for a plane the kernel writes), so
  * the case can be reproduced. */
-static void report_inputs(FILE *out, const LaunchShape *s, const Launch *orig,
+static void report_inputs(FILE *out, const HkLaunchShape *s, const HkLaunch *orig,
                           size_t i)
 {
     char a[96];
@@ -120,7 +120,7 @@ static void report_inputs(FILE *out, const LaunchShape *s, const Launch *orig,
         }
     }
     for (uint32_t k = 0; k < s->nplanes; k++) {
-        const PlaneShape *p = &s->planes[k];
+        const HkPlaneShape *p = &s->planes[k];
         if (p->field->addr != HK_ABI_SOA)
             continue;
         for (uint32_t c = 0; c < p->field->comps; c++) {
@@ -153,12 +153,12 @@ static int both_nan(HkElem e, const unsigned char *a, const unsigned char *b)
 }
 
 /* Prints element e of plane k, which differs between ref and got. */
-static void report(const Pair *pr, const char *what, const LaunchShape *s,
-                   uint32_t k, size_t e, const Launch *ref,
-                   const char *ref_name, const Launch *got,
+static void report(const Pair *pr, const char *what, const HkLaunchShape *s,
+                   uint32_t k, size_t e, const HkLaunch *ref,
+                   const char *ref_name, const HkLaunch *got,
                    const char *got_name, const char *run)
 {
-    const PlaneShape *p = &s->planes[k];
+    const HkPlaneShape *p = &s->planes[k];
     size_t w = p->field->elem_bytes;
     char place[64], a[96], b[96];
     show_place(place, sizeof place, p, s->n, e);
@@ -174,7 +174,7 @@ static void report(const Pair *pr, const char *what, const LaunchShape *s,
 /* The first element of plane k where ref and got differ, skipping (and
  * counting in pr->nan_only) pairs of NaNs unless NaN bits must match.
  * Returns the plane's element count when there is none. */
-static size_t first_difference(const Pair *pr, const PlaneShape *p,
+static size_t first_difference(const Pair *pr, const HkPlaneShape *p,
                                const unsigned char *ref,
                                const unsigned char *got)
 {
@@ -192,12 +192,12 @@ static size_t first_difference(const Pair *pr, const PlaneShape *p,
 
 /* Compares the planes of got with ref (only the read-only ones when
  * inputs_only); prints the first difference.  Returns 0 when equal. */
-static int same_planes(const Pair *pr, const LaunchShape *s, const Launch *ref,
-                       const char *ref_name, const Launch *got,
+static int same_planes(const Pair *pr, const HkLaunchShape *s, const HkLaunch *ref,
+                       const char *ref_name, const HkLaunch *got,
                        const char *got_name, const char *run, int inputs_only)
 {
     for (uint32_t k = 0; k < s->nplanes; k++) {
-        const PlaneShape *p = &s->planes[k];
+        const HkPlaneShape *p = &s->planes[k];
         if (inputs_only && p->field->written)
             continue;
         /* the common case: every byte equal */
@@ -214,7 +214,7 @@ static int same_planes(const Pair *pr, const LaunchShape *s, const Launch *ref,
 
 /* Calls entry over [base, base + count); a valid launch must return OK. */
 static int call(const Pair *pr, UnitEntry entry, const char *unit,
-                const Launch *l, int64_t base, int64_t count, int64_t n)
+                const HkLaunch *l, int64_t base, int64_t count, int64_t n)
 {
     int32_t st = entry(l->args, base, count, n);
     if (st == ST_OK)
@@ -228,13 +228,13 @@ static int call(const Pair *pr, UnitEntry entry, const char *unit,
 
 /* Draws 2 to 5 pieces covering [0, n) (an empty piece allowed) into cuts:
  * piece j is [cuts[j], cuts[j + 1]).  Returns the piece count. */
-static uint32_t draw_pieces(Rng *r, int64_t n, int64_t cuts[6])
+static uint32_t draw_pieces(HkRng *r, int64_t n, int64_t cuts[6])
 {
-    uint32_t k = 2 + (uint32_t)rng_below(r, 4);
+    uint32_t k = 2 + (uint32_t)hk_rng_below(r, 4);
     cuts[0] = 0;
     cuts[k] = n;
     for (uint32_t j = 1; j < k; j++)
-        cuts[j] = (int64_t)rng_below(r, (uint64_t)n + 1);
+        cuts[j] = (int64_t)hk_rng_below(r, (uint64_t)n + 1);
     /* insertion sort of the inner cuts */
     for (uint32_t j = 2; j < k; j++)
         for (uint32_t q = j; q > 1 && cuts[q - 1] > cuts[q]; q--) {
@@ -247,7 +247,7 @@ static uint32_t draw_pieces(Rng *r, int64_t n, int64_t cuts[6])
 
 /* Runs entry over the pieces in ascending order. */
 static int call_pieces(const Pair *pr, UnitEntry entry, const char *unit,
-                       const Launch *l, const int64_t *cuts, uint32_t k,
+                       const HkLaunch *l, const int64_t *cuts, uint32_t k,
                        int64_t n)
 {
     for (uint32_t j = 0; j < k; j++)
@@ -257,10 +257,10 @@ static int call_pieces(const Pair *pr, UnitEntry entry, const char *unit,
 }
 
 /* Whether sample i is masked: a guard mask plane of orig is set at i. */
-static int masked(const LaunchShape *s, const Launch *orig, size_t i)
+static int masked(const HkLaunchShape *s, const HkLaunch *orig, size_t i)
 {
     for (uint32_t k = 0; k < s->nplanes; k++) {
-        const PlaneShape *p = &s->planes[k];
+        const HkPlaneShape *p = &s->planes[k];
         if (p->field->role == HK_ROLE_TERMINATED &&
             orig->data[k][i * p->field->elem_bytes] != 0)
             return 1;
@@ -272,15 +272,15 @@ static int masked(const LaunchShape *s, const Launch *orig, size_t i)
  * per-sample plane: checks the C unit's result got against orig (the host
  * and the pieces equal it byte for byte once the comparison passed).
  * Returns 0, or 1 after printing the first sample that changed. */
-static int masked_kept(const Pair *pr, const LaunchShape *s,
-                       const Launch *orig, const Launch *got)
+static int masked_kept(const Pair *pr, const HkLaunchShape *s,
+                       const HkLaunch *orig, const HkLaunch *got)
 {
     size_t n = (size_t)s->n;
     for (size_t i = 0; i < n; i++) {
         if (!masked(s, orig, i))
             continue;
         for (uint32_t k = 0; k < s->nplanes; k++) {
-            const PlaneShape *p = &s->planes[k];
+            const HkPlaneShape *p = &s->planes[k];
             size_t w = p->field->elem_bytes;
             if (p->field->addr != HK_ABI_SOA || !p->field->written)
                 continue;
@@ -297,19 +297,19 @@ static int masked_kept(const Pair *pr, const LaunchShape *s,
     return 0;
 }
 
-int compare_launch(const Pair *pr, const LaunchShape *s, const Launch *l,
-                   Rng *r)
+int compare_launch(const Pair *pr, const HkLaunchShape *s, const HkLaunch *l,
+                   HkRng *r)
 {
     int64_t n = s->n, cuts[6];
     uint32_t k = draw_pieces(r, n, cuts);
     Pair with = *pr;
     with.orig = l;
     pr = &with;
-    Launch cw, hw, cp, hp;
-    launch_clone(&cw, l, s);
-    launch_clone(&hw, l, s);
-    launch_clone(&cp, l, s);
-    launch_clone(&hp, l, s);
+    HkLaunch cw, hw, cp, hp;
+    hk_launch_clone(&cw, l, s);
+    hk_launch_clone(&hw, l, s);
+    hk_launch_clone(&cp, l, s);
+    hk_launch_clone(&hp, l, s);
     int rc = call(pr, pr->c_entry, pr->c_name, &cw, 0, n, n) ||
              call(pr, pr->host_entry, pr->host_name, &hw, 0, n, n) ||
              call_pieces(pr, pr->c_entry, pr->c_name, &cp, cuts, k, n) ||
@@ -330,10 +330,10 @@ int compare_launch(const Pair *pr, const LaunchShape *s, const Launch *l,
              same_planes(pr, s, l, "before", &cw, "after",
                          "read-only plane written", 1) ||
              (pr->guarded && masked_kept(pr, s, l, &cw));
-    launch_free(&cw, s);
-    launch_free(&hw, s);
-    launch_free(&cp, s);
-    launch_free(&hp, s);
+    hk_launch_free(&cw, s);
+    hk_launch_free(&hw, s);
+    hk_launch_free(&cp, s);
+    hk_launch_free(&hp, s);
     return rc;
 }
 
@@ -349,10 +349,10 @@ typedef struct {
 } BadCall;
 
 /* Makes copy c of l with the damage of bad applied to its args. */
-static void damage(Launch *c, const Launch *l, const LaunchShape *s,
+static void damage(HkLaunch *c, const HkLaunch *l, const HkLaunchShape *s,
                    const BadCall *bad)
 {
-    launch_clone(c, l, s);
+    hk_launch_clone(c, l, s);
     if (bad->field < 0)
         return;
     const HkAbiField *f = &s->abi->fields[bad->field];
@@ -367,10 +367,10 @@ static void damage(Launch *c, const Launch *l, const LaunchShape *s,
 }
 
 /* Calls both units with bad; both must return bad->expect untouched. */
-static int check_one(const Pair *pr, const LaunchShape *s, const Launch *l,
+static int check_one(const Pair *pr, const HkLaunchShape *s, const HkLaunch *l,
                      const BadCall *bad)
 {
-    Launch c, h;
+    HkLaunch c, h;
     damage(&c, l, s, bad);
     damage(&h, l, s, bad);
     int32_t sc = pr->c_entry(bad->null_args ? NULL : c.args, bad->base,
@@ -389,12 +389,12 @@ static int check_one(const Pair *pr, const LaunchShape *s, const Launch *l,
         rc = same_planes(pr, s, l, "before", &c, pr->c_name, bad->what, 0) ||
              same_planes(pr, s, l, "before", &h, pr->host_name, bad->what,
                          0);
-    launch_free(&c, s);
-    launch_free(&h, s);
+    hk_launch_free(&c, s);
+    hk_launch_free(&h, s);
     return rc;
 }
 
-int compare_entry_checks(const Pair *pr, const LaunchShape *s, const Launch *l)
+int compare_entry_checks(const Pair *pr, const HkLaunchShape *s, const HkLaunch *l)
 {
     int64_t n = s->n;
     const BadCall fixed[] = {

@@ -28,7 +28,7 @@
 static struct {
     HawkContext *ctx;
     const HkAbiLayout *abi;
-    const LaunchShape *shape;     /* the launch being compared */
+    const HkLaunchShape *shape;     /* the launch being compared */
     const char *dir;              /* the build directory */
     const char *files[8];         /* the files made in it */
     uint32_t nfiles;
@@ -198,7 +198,7 @@ int pil_build(HawkContext *ctx, const HkLowered *l, const HkAbiLayout *abi,
     return 0;
 }
 
-void pil_set_shape(const LaunchShape *s)
+void pil_set_shape(const HkLaunchShape *s)
 {
     pil.shape = s;
 }
@@ -206,7 +206,7 @@ void pil_set_shape(const LaunchShape *s)
 /* ---- the proxy entry ---------------------------------------------------- */
 
 /* The plane of s whose member is field f, or NULL. */
-static const PlaneShape *plane_of(const LaunchShape *s, const HkAbiField *f)
+static const HkPlaneShape *plane_of(const HkLaunchShape *s, const HkAbiField *f)
 {
     for (uint32_t k = 0; k < s->nplanes; k++)
         if (s->planes[k].field == f)
@@ -247,7 +247,7 @@ static int write_launch(const unsigned char *args, int64_t base,
         if (fl->kind == HK_ABI_PLANE) {
             const unsigned char *p;
             memcpy(&p, at, sizeof p);
-            const PlaneShape *ps = plane_of(pil.shape, fl);
+            const HkPlaneShape *ps = plane_of(pil.shape, fl);
             unsigned char present = p != NULL && ps != NULL;
             rc |= put(f, &present, 1);
             if (present) {
@@ -278,7 +278,7 @@ static int read_result(const unsigned char *args, int32_t *status)
             continue;
         unsigned char *p;
         memcpy(&p, args + fl->offset, sizeof p);
-        const PlaneShape *ps = plane_of(pil.shape, fl);
+        const HkPlaneShape *ps = plane_of(pil.shape, fl);
         if (p != NULL && ps != NULL &&
             fread(p, 1, ps->bytes, f) != ps->bytes)
             rc = -1;

@@ -122,20 +122,20 @@ static int64_t round_samples(int64_t total, int64_t rounds, int64_t r)
 
 /* One launch: fresh planes, uniforms and lengths; round 0 also checks
  * the entry's refusals. */
-static int run_round(KernelRun *kr, Rng *rng, int64_t n)
+static int run_round(KernelRun *kr, HkRng *rng, int64_t n)
 {
-    LaunchShape s;
-    Launch l;
-    launch_shape_init(&s, &kr->abi, n, rng);
-    launch_fill(&l, &s, rng);
+    HkLaunchShape s;
+    HkLaunch l;
+    hk_launch_shape_init(&s, &kr->abi, n, rng);
+    hk_launch_fill(&l, &s, rng);
     pil_set_shape(&s);
     int rc = 0;
     if (kr->pair.round == 0)
         rc = compare_entry_checks(&kr->pair, &s, &l);
     if (rc == 0)
         rc = compare_launch(&kr->pair, &s, &l, rng);
-    launch_free(&l, &s);
-    launch_shape_free(&s);
+    hk_launch_free(&l, &s);
+    hk_launch_shape_free(&s);
     return rc;
 }
 
@@ -160,8 +160,8 @@ int runner_kernel(HawkContext *ctx, HkModule *m, HkFunc *f,
     kr.pair.nan_only = &res->nan_only;
     int rc = build_units(&kr, m, f);
     if (rc == 0) {
-        Rng rng;
-        rng_init(&rng, o->seed, f->name);
+        HkRng rng;
+        hk_rng_init(&rng, o->seed, f->name);
         int64_t rounds = o->rounds < o->samples ? o->rounds : o->samples;
         for (int64_t r = 0; r < rounds && rc == 0; r++) {
             kr.pair.round = (unsigned)r;

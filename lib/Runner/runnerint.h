@@ -1,6 +1,6 @@
-/* runnerint.h -- the runner's pieces (lib/Runner): the seeded value
- * generator, the planes of one launch, the C unit as a loaded shared
- * object and the comparison of two units.  runner.h is the API over
+/* runnerint.h -- the runner's pieces (lib/Runner): the C unit as a
+ * loaded shared object, on another processor, and the comparison of two
+ * units over the launches lib/Lower/launch.h draws.  runner.h is the API over
  * them. */
 #ifndef HAWK_RUNNERINT_H
 #define HAWK_RUNNERINT_H
@@ -10,67 +10,12 @@
 #include <stdio.h>
 
 #include "abi.h"
+#include "launch.h"
 #include "passctx.h"
 #include "cunit.h"
 #include "driver.h"
 #include "lower.h"
 #include "runner.h"
-
-/* ---- gen.c: the seeded value generator ------------------------------- */
-
-typedef struct {
-    uint64_t state;
-} Rng;
-
-/* A generator for kernel name under seed: the same stream whether the
- * kernel runs alone (-kernel=) or with the others of its file. */
-void rng_init(Rng *r, uint64_t seed, const char *name);
-uint64_t rng_next(Rng *r);               /* splitmix64 */
-uint64_t rng_below(Rng *r, uint64_t n);  /* uniform in [0, n), n >= 1 */
-
-/* Writes n values of element type e to dst (e's bytes each): reals over
- * the special grid and ordinary magnitudes, integers over their boundary
- * grids and small values, i1 as 0/1 with about set_percent percent set. */
-void gen_fill(Rng *r, HkElem e, void *dst, size_t n, unsigned set_percent);
-/* Writes n mask bytes to dst: about set_percent percent set, a set one
- * any of 1, 2, 0x7f, 0x80, 0xff (a mask plane's byte means "set" when it
- * is not 0, so every unit must read them alike). */
-void gen_fill_masks(Rng *r, void *dst, size_t n, unsigned set_percent);
-
-/* ---- planes.c: the planes and args struct of one launch --------------- */
-
-/* One plane's buffer size, from its member and the launch geometry. */
-typedef struct {
-    const HkAbiField *field;
-    size_t nelem;             /* elements allocated */
-    size_t bytes;
-} PlaneShape;
-
-typedef struct {
-    const HkAbiLayout *abi;
-    int64_t n;                /* n_samples of the launch */
-    uint32_t nplanes;
-    PlaneShape *planes;       /* malloc'd, one per plane member */
-    int64_t *lens;            /* by field index: the runtime length */
-} LaunchShape;
-
-/* A filled args struct and its planes (all malloc'd). */
-typedef struct {
-    unsigned char *args;      /* abi->size bytes */
-    unsigned char **data;     /* by plane, shape->planes order */
-} Launch;
-
-/* Lays out the planes of one launch of n samples; the runtime lengths are
- * drawn from r (small, so the clamps are hit). */
-void launch_shape_init(LaunchShape *s, const HkAbiLayout *abi, int64_t n,
-                       Rng *r);
-void launch_shape_free(LaunchShape *s);
-
-/* Allocates and fills every plane and uniform of s from r. */
-void launch_fill(Launch *l, const LaunchShape *s, Rng *r);
-/* dst becomes a copy of src with its own planes. */
-void launch_clone(Launch *dst, const Launch *src, const LaunchShape *s);
-void launch_free(Launch *l, const LaunchShape *s);
 
 /* ---- cbuild.c: the C unit as a loaded shared object ------------------- */
 
@@ -113,7 +58,7 @@ void cbuild_unload(CUnitLib *u);
 int pil_build(HawkContext *ctx, const HkLowered *l, const HkAbiLayout *abi,
               const char *cc, const char *exec, const char *cflags);
 /* The launch the next calls of pil_entry take their plane sizes from. */
-void pil_set_shape(const LaunchShape *s);
+void pil_set_shape(const HkLaunchShape *s);
 /* The C unit's entry on the target: the launch out through in.bin, the
  * planes back from out.bin.  A failed run is a diagnostic, and this call
  * and every later one return a status no unit returns. */
@@ -130,7 +75,7 @@ typedef struct {
     const char *c_name, *host_name;
     UnitEntry c_entry, host_entry;
     unsigned round;           /* the launch being compared, from 0 */
-    const Launch *orig;       /* the launch as filled, for a mismatch's
+    const HkLaunch *orig;       /* the launch as filled, for a mismatch's
                                  inputs; NULL when not shown */
     int exact_nan;            /* a NaN must match a NaN's bits too */
     int guarded;              /* a mask guard skips masked samples */
@@ -141,14 +86,14 @@ typedef struct {
 /* Runs both units over copies of l (whole range and a partition drawn
  * from r) and compares every plane byte for byte.  Returns 0, or 1 after
  * printing the first mismatch (or a status difference). */
-int compare_launch(const Pair *p, const LaunchShape *s, const Launch *l,
-                   Rng *r);
+int compare_launch(const Pair *p, const HkLaunchShape *s, const HkLaunch *l,
+                   HkRng *r);
 
 /* Calls both entries with invalid arguments (a NULL args or plane, base
  * and count out of range, a runtime length of 0) and checks both refuse
  * with the same status and touch nothing.  Returns 0, or 1 after a
  * message. */
-int compare_entry_checks(const Pair *p, const LaunchShape *s, const Launch *l);
+int compare_entry_checks(const Pair *p, const HkLaunchShape *s, const HkLaunch *l);
 
 
 

@@ -7,6 +7,9 @@
  *   "module unchanged" or "module CHANGED".
  *   hawk-capi-export_after FILE PIPELINE DIR   exports into DIR with the
  *   checks on and no checker: libhawk alone runs no tool, so it refuses.
+ *   hawk-capi-export_after FILE PIPELINE -selftest   prints under
+ *   selftest=on with no oracle: libhawk alone has no host build, so it
+ *   refuses.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,8 +62,16 @@ int main(int argc, char **argv)
     HawkExportOptions o;
     hawk_export_options_init(&o);
     /* with DIR: write and check there, with no checker linked in */
-    o.print_only = argc == 3;
-    o.out_dir = argc == 4 ? argv[3] : NULL;
+    int selftest = argc == 4 && strcmp(argv[3], "-selftest") == 0;
+    static const char *const keys[] = {"selftest"};
+    static const char *const vals[] = {"on"};
+    o.print_only = argc == 3 || selftest;
+    o.out_dir = argc == 4 && !selftest ? argv[3] : NULL;
+    if (selftest) {
+        o.opt_keys = keys;
+        o.opt_vals = vals;
+        o.nopts = 1;
+    }
     o.on_unit = print_c;
     if (hawk_export(ctx, m, &o) != 0)
         return fail(ctx);

@@ -65,7 +65,10 @@ typedef struct {
      "run in software (default dp)"},                                        \
     {"math", TOOL_VALUE, fn, "hawk|libm",                                    \
      "profile: hawk: the math ops hawk implements are its own, the same "    \
-     "bits on every IEEE 754 target; libm: the C library's (default hawk)"}
+     "bits on every IEEE 754 target; libm: the C library's (default hawk)"}, \
+    {"selftest", TOOL_VALUE, fn, "off|on",                                   \
+     "profile: on: the C unit carries <name>_selftest(), known answers "     \
+     "from the host build (default off)"}
 
 /* The rows every tool has: -help and -h, -version, -color (tool_color.c).
  * help and version are the tool's own ToolOptFns. */

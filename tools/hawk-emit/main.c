@@ -8,6 +8,7 @@
 
 #include "hawk_emit.h"
 #include "driver.h"
+#include "hawk/host.h"
 #include "host.h"
 
 typedef struct {
@@ -225,6 +226,7 @@ static int export_all(const EmitConfig *cfg, HawkContext *ctx,
     o.on_runtime = on_unit;
     o.user = r;
     o.llvm_writer = hk_host_writer(); /* rows whose writer is LLVM's */
+    o.oracle = hawk_host_oracle();    /* selftest=on: the known answers */
     o.emit_llvm = cfg->emit_llvm;
     return hawk_export_modules(ctx, ms, n, &o) != 0;
 }

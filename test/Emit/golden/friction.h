@@ -6,7 +6,7 @@
  *   kernel sha256  316a179151761d4ae867c22685156bc94387d08806d2f04a13803efaa30f55f7
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk', selftest='off')
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0

@@ -6,7 +6,7 @@
  *   kernel sha256  66fb0dee631d0535cd2229c1cee8522405cf9f88121657b0cd9a5f5e16f05bc2
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk', selftest='off')
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     8

@@ -6,7 +6,7 @@
  *   kernel sha256  6251faf1d0a00bfdd78317cfc2f429f41620ada181a0c24d501d545ae48c9bf6
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk', selftest='off')
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0

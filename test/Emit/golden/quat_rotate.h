@@ -6,7 +6,7 @@
  *   kernel sha256  eebb1ae400cb9f90f765741727af33ec7b683d15f71ad3bb4405164deaf777d0
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk', selftest='off')
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0

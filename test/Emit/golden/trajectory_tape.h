@@ -6,7 +6,7 @@
  *   kernel sha256  880ad9c23fded1aac6c5a30d83031c76976dcdf726ddbb2adbe0c9e7371cf301
  *   scalar mode    float64
  *   target         c, MISRA C:2012+AMD, C99 dialect, serial
- *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk')
+ *   profile        EmbeddedProfile(max_trips=None, max_ops=None, max_stack_bytes=None, fp_domain='record', index_policy='clamp', require_cppcheck=False, c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk', selftest='off')
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     16

@@ -14,7 +14,8 @@
 #define HAWK_RUNTIME_REAL_BITS 32
 typedef float   hawk_real_t;
 typedef int64_t hawk_int_t;
-typedef enum { HAWK_OK = 0, HAWK_E_NULL = 1, HAWK_E_RANGE = 2 } hawk_status_t;
+typedef enum { HAWK_OK = 0, HAWK_E_NULL = 1, HAWK_E_RANGE = 2,
+               HAWK_E_SELFTEST = 3 } hawk_status_t;
 
 /* The hawk that wrote this runtime, readable in a linked image. */
 extern const char hawk_runtime_version[11];

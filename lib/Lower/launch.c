@@ -1,11 +1,11 @@
-/* planes.c -- the planes and args struct of one launch: sized from the
+/* launch.c -- the planes and args struct of one launch: sized from the
  * args layout (lib/Lower/abi.h), filled from the generator, copied so each
  * unit and each run starts from the same bytes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "runnerint.h"
+#include "launch.h"
 
 /* The longest runtime length drawn: small, so every clamp is hit. */
 #define MAX_LEN 8
@@ -44,8 +44,8 @@ static size_t plane_elems(const HkAbiField *f, int64_t n, int64_t len)
     return 0;
 }
 
-void launch_shape_init(LaunchShape *s, const HkAbiLayout *abi, int64_t n,
-                       Rng *r)
+void hk_launch_shape_init(HkLaunchShape *s, const HkAbiLayout *abi, int64_t n,
+                       HkRng *r)
 {
     memset(s, 0, sizeof *s);
     s->abi = abi;
@@ -56,7 +56,7 @@ void launch_shape_init(LaunchShape *s, const HkAbiLayout *abi, int64_t n,
         const HkAbiField *f = &abi->fields[k];
         s->lens[k] = 0;
         if (f->kind == HK_ABI_LEN)
-            s->lens[k] = 1 + (int64_t)rng_below(r, MAX_LEN);
+            s->lens[k] = 1 + (int64_t)hk_rng_below(r, MAX_LEN);
     }
     for (uint32_t k = 0; k < abi->nfields; k++) {
         const HkAbiField *f = &abi->fields[k];
@@ -64,14 +64,14 @@ void launch_shape_init(LaunchShape *s, const HkAbiLayout *abi, int64_t n,
             continue;
         /* the length member, when there is one, follows its plane */
         int64_t len = f->addr == HK_ABI_FLAT_LEN ? s->lens[k + 1] : 0;
-        PlaneShape *p = &s->planes[s->nplanes++];
+        HkPlaneShape *p = &s->planes[s->nplanes++];
         p->field = f;
         p->nelem = plane_elems(f, n, len);
         p->bytes = p->nelem * f->elem_bytes;
     }
 }
 
-void launch_shape_free(LaunchShape *s)
+void hk_launch_shape_free(HkLaunchShape *s)
 {
     free(s->planes);
     free(s->lens);
@@ -87,7 +87,7 @@ static unsigned set_percent(const HkAbiField *f)
 }
 
 /* Points the plane members of l->args at l's buffers. */
-static void point_planes(Launch *l, const LaunchShape *s)
+static void point_planes(HkLaunch *l, const HkLaunchShape *s)
 {
     for (uint32_t k = 0; k < s->nplanes; k++) {
         void *p = l->data[k];
@@ -95,7 +95,7 @@ static void point_planes(Launch *l, const LaunchShape *s)
     }
 }
 
-void launch_fill(Launch *l, const LaunchShape *s, Rng *r)
+void hk_launch_fill(HkLaunch *l, const HkLaunchShape *s, HkRng *r)
 {
     const HkAbiLayout *abi = s->abi;
     l->args = xmalloc((size_t)abi->size);
@@ -103,14 +103,14 @@ void launch_fill(Launch *l, const LaunchShape *s, Rng *r)
     memset(l->args, 0, (size_t)abi->size);
     l->data = xmalloc((s->nplanes ? s->nplanes : 1) * sizeof *l->data);
     for (uint32_t k = 0; k < s->nplanes; k++) {
-        const PlaneShape *p = &s->planes[k];
+        const HkPlaneShape *p = &s->planes[k];
         l->data[k] = xmalloc(p->bytes);
         if (p->field->zeroed)
             memset(l->data[k], 0, p->bytes);
         else if (p->field->elem == HK_I1)
-            gen_fill_masks(r, l->data[k], p->nelem, set_percent(p->field));
+            hk_gen_fill_masks(r, l->data[k], p->nelem, set_percent(p->field));
         else
-            gen_fill(r, p->field->elem, l->data[k], p->nelem,
+            hk_gen_fill(r, p->field->elem, l->data[k], p->nelem,
                      set_percent(p->field));
     }
     point_planes(l, s);
@@ -120,11 +120,11 @@ void launch_fill(Launch *l, const LaunchShape *s, Rng *r)
         if (f->kind == HK_ABI_LEN)
             memcpy(at, &s->lens[k], sizeof s->lens[k]);
         else if (f->kind == HK_ABI_VALUE)
-            gen_fill(r, f->elem, at, f->comps, 50u);
+            hk_gen_fill(r, f->elem, at, f->comps, 50u);
     }
 }
 
-void launch_clone(Launch *dst, const Launch *src, const LaunchShape *s)
+void hk_launch_clone(HkLaunch *dst, const HkLaunch *src, const HkLaunchShape *s)
 {
     dst->args = xmalloc((size_t)s->abi->size);
     memcpy(dst->args, src->args, (size_t)s->abi->size);
@@ -136,7 +136,7 @@ void launch_clone(Launch *dst, const Launch *src, const LaunchShape *s)
     point_planes(dst, s);
 }
 
-void launch_free(Launch *l, const LaunchShape *s)
+void hk_launch_free(HkLaunch *l, const HkLaunchShape *s)
 {
     if (l->data != NULL)
         for (uint32_t k = 0; k < s->nplanes; k++)

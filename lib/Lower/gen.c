@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "runnerint.h"
+#include "launch.h"
 
 /* FNV-1a of s: folds the kernel's name into the seed. */
 static uint64_t fnv1a(const char *s)
@@ -18,12 +18,12 @@ static uint64_t fnv1a(const char *s)
     return h;
 }
 
-void rng_init(Rng *r, uint64_t seed, const char *name)
+void hk_rng_init(HkRng *r, uint64_t seed, const char *name)
 {
     r->state = seed ^ fnv1a(name);
 }
 
-uint64_t rng_next(Rng *r)
+uint64_t hk_rng_next(HkRng *r)
 {
     uint64_t z = (r->state += UINT64_C(0x9e3779b97f4a7c15));
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -31,15 +31,15 @@ uint64_t rng_next(Rng *r)
     return z ^ (z >> 31);
 }
 
-uint64_t rng_below(Rng *r, uint64_t n)
+uint64_t hk_rng_below(HkRng *r, uint64_t n)
 {
-    return rng_next(r) % n;
+    return hk_rng_next(r) % n;
 }
 
 /* A double uniform in [0, 1). */
-static double unit(Rng *r)
+static double unit(HkRng *r)
 {
-    return (double)(rng_next(r) >> 11) * 0x1p-53;
+    return (double)(hk_rng_next(r) >> 11) * 0x1p-53;
 }
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -65,43 +65,43 @@ static const float f32_grid[] = {
 };
 
 /* A random sign for x. */
-static double signed_(Rng *r, double x)
+static double signed_(HkRng *r, double x)
 {
-    return (rng_next(r) & 1) ? -x : x;
+    return (hk_rng_next(r) & 1) ? -x : x;
 }
 
 /* A magnitude 2^e for e in [lo, hi), times [1, 2), of a random sign. */
-static double scaled(Rng *r, int lo, int hi)
+static double scaled(HkRng *r, int lo, int hi)
 {
-    int e = lo + (int)rng_below(r, (uint64_t)(hi - lo));
+    int e = lo + (int)hk_rng_below(r, (uint64_t)(hi - lo));
     return signed_(r, ldexp(1.0 + unit(r), e));
 }
 
 /* An ordinary double: moderate values, several magnitudes, the whole
  * exponent range [min_exp, max_exp), small integers. */
-static double ordinary(Rng *r, int min_exp, int max_exp)
+static double ordinary(HkRng *r, int min_exp, int max_exp)
 {
-    uint64_t pick = rng_below(r, 8);
+    uint64_t pick = hk_rng_below(r, 8);
     if (pick < 4)
         return unit(r) * 8.0 - 4.0;
     if (pick < 6)
         return scaled(r, -60, 61);
     if (pick < 7)
         return scaled(r, min_exp, max_exp);
-    return (double)((int64_t)rng_below(r, 21) - 10);
+    return (double)((int64_t)hk_rng_below(r, 21) - 10);
 }
 
-static double gen_f64(Rng *r)
+static double gen_f64(HkRng *r)
 {
-    if (rng_below(r, 5) == 0)
-        return f64_grid[rng_below(r, COUNT(f64_grid))];
+    if (hk_rng_below(r, 5) == 0)
+        return f64_grid[hk_rng_below(r, COUNT(f64_grid))];
     return ordinary(r, -1074, 1023);
 }
 
-static float gen_f32(Rng *r)
+static float gen_f32(HkRng *r)
 {
-    if (rng_below(r, 5) == 0)
-        return f32_grid[rng_below(r, COUNT(f32_grid))];
+    if (hk_rng_below(r, 5) == 0)
+        return f32_grid[hk_rng_below(r, COUNT(f32_grid))];
     /* ldexp below FLT_MAX's exponent keeps the value finite as a float */
     return (float)ordinary(r, -149, 127);
 }
@@ -125,43 +125,43 @@ static const uint32_t u32_grid[] = {
 };
 
 /* Which kind of integer to draw: 0 grid, 1 small, 2 any bits. */
-static unsigned int_kind(Rng *r)
+static unsigned int_kind(HkRng *r)
 {
-    uint64_t p = rng_below(r, 20);
+    uint64_t p = hk_rng_below(r, 20);
     return p < 8 ? 0u : p < 17 ? 1u : 2u;
 }
 
-static int64_t gen_i64(Rng *r)
+static int64_t gen_i64(HkRng *r)
 {
     switch (int_kind(r)) {
-    case 0: return i64_grid[rng_below(r, COUNT(i64_grid))];
-    case 1: return (int64_t)rng_below(r, 41) - 20;
-    default: return (int64_t)rng_next(r);
+    case 0: return i64_grid[hk_rng_below(r, COUNT(i64_grid))];
+    case 1: return (int64_t)hk_rng_below(r, 41) - 20;
+    default: return (int64_t)hk_rng_next(r);
     }
 }
 
-static int32_t gen_i32(Rng *r)
+static int32_t gen_i32(HkRng *r)
 {
     switch (int_kind(r)) {
-    case 0: return i32_grid[rng_below(r, COUNT(i32_grid))];
-    case 1: return (int32_t)rng_below(r, 41) - 20;
-    default: return (int32_t)(uint32_t)rng_next(r);
+    case 0: return i32_grid[hk_rng_below(r, COUNT(i32_grid))];
+    case 1: return (int32_t)hk_rng_below(r, 41) - 20;
+    default: return (int32_t)(uint32_t)hk_rng_next(r);
     }
 }
 
-static uint32_t gen_u32(Rng *r)
+static uint32_t gen_u32(HkRng *r)
 {
     switch (int_kind(r)) {
-    case 0: return u32_grid[rng_below(r, COUNT(u32_grid))];
-    case 1: return (uint32_t)rng_below(r, 21);
-    default: return (uint32_t)rng_next(r);
+    case 0: return u32_grid[hk_rng_below(r, COUNT(u32_grid))];
+    case 1: return (uint32_t)hk_rng_below(r, 21);
+    default: return (uint32_t)hk_rng_next(r);
     }
 }
 
 /* ---- planes ---------------------------------------------------------- */
 
 /* Writes one generated value of type e at dst. */
-static void put_value(Rng *r, HkElem e, unsigned char *dst,
+static void put_value(HkRng *r, HkElem e, unsigned char *dst,
                       unsigned set_percent)
 {
     switch (e) {
@@ -171,7 +171,7 @@ static void put_value(Rng *r, HkElem e, unsigned char *dst,
     case HK_I32: { int32_t v = gen_i32(r); memcpy(dst, &v, sizeof v); return; }
     case HK_U32: { uint32_t v = gen_u32(r); memcpy(dst, &v, sizeof v); return; }
     case HK_I1: {
-        bool v = rng_below(r, 100) < set_percent;
+        bool v = hk_rng_below(r, 100) < set_percent;
         memcpy(dst, &v, sizeof v);
         return;
     }
@@ -179,18 +179,18 @@ static void put_value(Rng *r, HkElem e, unsigned char *dst,
     }
 }
 
-void gen_fill_masks(Rng *r, void *dst, size_t n, unsigned set_percent)
+void hk_gen_fill_masks(HkRng *r, void *dst, size_t n, unsigned set_percent)
 {
     /* a set mask is any byte but 0 (docs/EmbeddedC.md, "Planes") */
     static const unsigned char set[] = {1u, 2u, 0x7fu, 0x80u, 0xffu};
     unsigned char *p = dst;
     for (size_t k = 0; k < n; k++)
-        p[k] = rng_below(r, 100) < set_percent
-                   ? set[rng_below(r, sizeof set)]
+        p[k] = hk_rng_below(r, 100) < set_percent
+                   ? set[hk_rng_below(r, sizeof set)]
                    : 0u;
 }
 
-void gen_fill(Rng *r, HkElem e, void *dst, size_t n, unsigned set_percent)
+void hk_gen_fill(HkRng *r, HkElem e, void *dst, size_t n, unsigned set_percent)
 {
     uint64_t size, align;
     if (hk_abi_elem(e, &size, &align) != 0)

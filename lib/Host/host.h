@@ -50,6 +50,9 @@ int hk_host_jit(const HkLowered *l, HkHostJit **out, HkHostEntry *entry,
 /* Releases a JIT unit (NULL is allowed). */
 void hk_host_jit_free(HkHostJit *j);
 
+/* The version of the LLVM the host row is built with ("14.0.6"). */
+const char *hk_host_llvm_version(void);
+
 /* The LLVMWriter as the export calls it (HawkExportOptions.llvm_writer):
  * a tool that links hawk-llvm passes it to hawk_export. */
 const HawkUnitWriter *hk_host_writer(void);

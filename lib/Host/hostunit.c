@@ -1,6 +1,8 @@
 /* hostunit.c -- the LLVMWriter behind the export: a lowered kernel's
  * object, and its textual IR when asked, handed to hawk_export (which
  * writes them as <name>.host.o and <name>.ll). */
+#include <llvm/Config/llvm-config.h>
+
 #include "hostint.h"
 #include "hawk/host.h"
 
@@ -25,4 +27,9 @@ const HawkUnitWriter *hk_host_writer(void)
 const HawkUnitWriter *hawk_host_writer(void)
 {
     return hk_host_writer();
+}
+
+const char *hk_host_llvm_version(void)
+{
+    return LLVM_VERSION_STRING;
 }

@@ -408,6 +408,19 @@ int compare_entry_checks(const Pair *pr, const HkLaunchShape *s, const HkLaunch 
     for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
         if (check_one(pr, s, l, &fixed[k]) != 0)
             return 1;
+    /* the sample bound, exactly: an empty range of the largest n_samples
+     * runs, one more is refused */
+    if (pr->sample_max < INT64_MAX) {
+        const BadCall edge[] = {
+            {"n_samples at the bound, no sample", 0, 0, 0, pr->sample_max,
+             -1, ST_OK},
+            {"n_samples past the bound", 0, 0, 0, pr->sample_max + 1, -1,
+             ST_RANGE},
+        };
+        for (size_t k = 0; k < sizeof edge / sizeof edge[0]; k++)
+            if (check_one(pr, s, l, &edge[k]) != 0)
+                return 1;
+    }
     for (uint32_t k = 0; k < s->abi->nfields; k++) {
         const HkAbiField *f = &s->abi->fields[k];
         if (f->kind == HK_ABI_VALUE)

@@ -111,6 +111,7 @@ static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
     kr->pair.host_name = llvm_row_id();
     kr->pair.guarded = kr->low.iface->nguard > 0;
     kr->pair.host_entry = host;
+    kr->pair.sample_max = hk_plane_sample_bound(&kr->abi).max;
     return 0;
 }
 

@@ -81,6 +81,8 @@ typedef struct {
     int guarded;              /* a mask guard skips masked samples */
     uint64_t *nan_only;       /* counts values that differ only as two
                                  NaNs of other sign or payload */
+    int64_t sample_max;       /* the largest n_samples both entries take
+                                 (hk_plane_sample_bound) */
 } Pair;
 
 /* Runs both units over copies of l (whole range and a partition drawn

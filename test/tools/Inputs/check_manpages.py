@@ -9,7 +9,7 @@ import sys
 bin_dir, guide_path = sys.argv[1], sys.argv[2]
 guide = open(guide_path).read()
 bad = 0
-for tool in ("hawk-opt", "hawk-emit", "hawk-run"):
+for tool in ("hawk-opt", "hawk-emit", "hawk-run", "hawk-build"):
     help_text = subprocess.run([bin_dir + "/" + tool, "--help"], check=True,
                                stdout=subprocess.PIPE, text=True).stdout
     want = [m.split("=")[0].split("[")[0]

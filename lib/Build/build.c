@@ -1,0 +1,253 @@
+/* build.c -- the build door: every kernel of the modules exported through
+ * each requested row of the targets table into one directory; the host
+ * row's objects linked into shared objects a program can load; then the
+ * build's records (records.c). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buildint.h"
+#include "context.h"
+#include "emit.h"
+#include "hawk/emit.h"
+#include "hawk/host.h"
+#include "host.h"
+
+static const HkLoc noloc = {0, 0, 0};
+
+void hawk_build_options_init(HawkBuildOptions *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->check = 1;
+}
+
+int build_row_loadable(const HkTarget *t)
+{
+    return t->toolchain == HK_TOOLCHAIN_CPU;
+}
+
+const char *build_shared_name(HkArena *a, const HkTarget *t,
+                              const char *name)
+{
+    /* the object's suffix with .o made .so: drag.host.o -> drag.host.so */
+    size_t n = strlen(t->artifact);
+    if (n >= 2 && strcmp(t->artifact + n - 2, ".o") == 0)
+        return hk_asprintf(a, "%s%.*s.so", name, (int)(n - 2), t->artifact);
+    return hk_asprintf(a, "%s%s.so", name, t->artifact);
+}
+
+/* dir/name. */
+static const char *in_dir(HkArena *a, const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    return hk_asprintf(a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/",
+                       name);
+}
+
+/* The rows opts names, each once, in the table's order; 0, or -1 with a
+ * diagnostic. */
+static int pick_rows(HawkContext *ctx, const HawkBuildOptions *opts,
+                     BuildRecord *r)
+{
+    r->rows = hk_alloc(ctx->arena, (hk_ntargets + 1u) * sizeof *r->rows);
+    r->nrows = 0;
+    if (opts->targets == NULL) {  /* every row */
+        for (unsigned i = 0; i < hk_ntargets; i++)
+            r->rows[r->nrows++] = &hk_targets[i];
+        return 0;
+    }
+    const char *const *ids = opts->targets;
+    size_t n = opts->ntargets;
+    if (n == 0) {
+        hk_error(&ctx->diags, NULL, noloc, "a build needs at least one target");
+        return -1;
+    }
+    uint8_t *want = hk_alloc(ctx->arena, hk_ntargets + 1u);
+    memset(want, 0, hk_ntargets + 1u);
+    for (size_t k = 0; k < n; k++) {
+        const HkTarget *t = hk_target_lookup(ids[k]);
+        if (t == NULL) {
+            hk_error(&ctx->diags, NULL, noloc,
+                     "unknown target '%s'; the targets: %s", ids[k],
+                     hk_target_ids());
+            return -1;
+        }
+        unsigned i = (unsigned)(t - hk_targets);
+        if (want[i]) {
+            hk_error(&ctx->diags, NULL, noloc,
+                     "target '%s' is named twice", ids[k]);
+            return -1;
+        }
+        want[i] = 1;
+    }
+    for (unsigned i = 0; i < hk_ntargets; i++)
+        if (want[i])
+            r->rows[r->nrows++] = &hk_targets[i];
+    return 0;
+}
+
+/* Lowers every kernel of the modules under the profile (for the records:
+ * the args layout, the profile's repr); 0, or -1 with diagnostics. */
+static int lower_kernels(HawkContext *ctx, const HawkBuildOptions *opts,
+                         BuildRecord *r)
+{
+    size_t cap = 0;
+    for (size_t k = 0; k < r->nms; k++)
+        cap += r->ms[k]->nfuncs;
+    r->kernels = hk_alloc(ctx->arena, (cap + 1u) * sizeof *r->kernels);
+    r->nkernels = 0;
+    for (size_t k = 0; k < r->nms; k++) {
+        HkModule *m = r->ms[k];
+        for (uint32_t i = 0; i < m->nfuncs; i++) {
+            if (!m->funcs[i]->is_kernel)
+                continue;
+            BuildKernel *b = &r->kernels[r->nkernels++];
+            b->m = m;
+            b->f = m->funcs[i];
+            if (hk_lower(ctx, m, b->f, opts->opt_keys, opts->opt_vals,
+                         (uint32_t)opts->nopts, &b->low) != 0)
+                return -1;
+            if (hk_abi_layout(ctx->arena, b->low.kernel, b->low.iface,
+                              &b->abi) != 0) {
+                hk_error(&ctx->diags, &m->src, b->f->loc,
+                         "'%s': no C layout for its interface", b->f->name);
+                return -1;
+            }
+        }
+    }
+    if (r->nkernels > 0)
+        r->profile = hk_profile_repr(ctx->arena, &r->kernels[0].low.profile);
+    return 0;
+}
+
+/* Exports every kernel through row t. */
+static int export_row(HawkContext *ctx, const HawkBuildOptions *opts,
+                      const BuildRecord *r, const HkTarget *t)
+{
+    HawkExportOptions o;
+    hawk_export_options_init(&o);
+    o.target = t->id;
+    o.out_dir = opts->out_dir;
+    o.opt_keys = opts->opt_keys;
+    o.opt_vals = opts->opt_vals;
+    o.nopts = opts->nopts;
+    o.check = opts->check;
+    o.checker = hk_driver_checker();
+    o.llvm_writer = hk_host_writer();
+    o.oracle = hawk_host_oracle();
+    return hawk_export_modules(ctx, r->ms, r->nms, &o);
+}
+
+/* Links kernel name's object of row t into its shared object with cc,
+ * through a temporary file and a rename; 0, or -1 with a diagnostic. */
+static int link_shared(HawkContext *ctx, const char *dir, const HkTool *cc,
+                       const HkTarget *t, const BuildKernel *b)
+{
+    HkArena *a = ctx->arena;
+    const char *name = b->f->name;
+    const char *obj = in_dir(a, dir, hk_asprintf(a, "%s%s", name, t->artifact));
+    const char *so = in_dir(a, dir, build_shared_name(a, t, name));
+    const char *tmp = hk_asprintf(a, "%s.tmp%ld", so, (long)getpid());
+    const char *argv[] = {cc->path, "-shared", "-o", tmp, obj, "-lm", NULL};
+    HkRunResult res = hk_run(a, argv);
+    if (!res.started || !res.exited || res.status != 0) {
+        hk_error(&ctx->diags, &b->m->src, b->f->loc,
+                 "'%s': linking its shared object failed: %s\n%.*s", name,
+                 hk_command_text(a, argv),
+                 (int)res.output_len, res.output != NULL ? res.output : "");
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, so) != 0) {
+        hk_error(&ctx->diags, NULL, noloc, "cannot write '%s': %s", so,
+                 strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* The shared objects of every loadable row. */
+static int link_rows(HawkContext *ctx, const char *dir, BuildRecord *r,
+                     HkTool *cc)
+{
+    for (size_t k = 0; k < r->nrows; k++) {
+        if (!build_row_loadable(r->rows[k]))
+            continue;
+        if (r->cc == NULL) {
+            const char *why;
+            if (hk_resolve_cc(ctx->arena, cc, &why) != 0) {
+                hk_error(&ctx->diags, NULL, noloc,
+                         "the %s target's shared objects need a C compiler "
+                         "to link them: %s",
+                         r->rows[k]->display, why);
+                return -1;
+            }
+            r->cc = cc;
+        }
+        for (size_t i = 0; i < r->nkernels; i++)
+            if (link_shared(ctx, dir, cc, r->rows[k], &r->kernels[i]) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+/* Whether any row of the build is loadable. */
+static int any_loadable(const BuildRecord *r)
+{
+    for (size_t k = 0; k < r->nrows; k++)
+        if (build_row_loadable(r->rows[k]))
+            return 1;
+    return 0;
+}
+
+/* Writes text to dir/name whole; 0, or -1 with a diagnostic. */
+static int write_record(HawkContext *ctx, const char *dir, const char *name,
+                        const char *text)
+{
+    const char *why;
+    if (hk_write_whole(ctx->arena, in_dir(ctx->arena, dir, name), text,
+                       strlen(text), &why) == 0)
+        return 0;
+    hk_error(&ctx->diags, NULL, noloc, "%s", why);
+    return -1;
+}
+
+/* The manifest (a build with a loadable row), else no manifest: a stale
+ * one from an earlier build of the directory goes. */
+static int write_manifest(HawkContext *ctx, const char *dir,
+                          const BuildRecord *r)
+{
+    if (any_loadable(r))
+        return write_record(ctx, dir, "hawk.manifest.json",
+                            build_manifest_text(r));
+    const char *path = in_dir(ctx->arena, dir, "hawk.manifest.json");
+    if (unlink(path) != 0 && errno != ENOENT) {
+        hk_error(&ctx->diags, NULL, noloc, "cannot remove '%s': %s", path,
+                 strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int hawk_build(HawkContext *ctx, HawkModule *const *ms, size_t nms,
+               const HawkBuildOptions *opts)
+{
+    BuildRecord r;
+    memset(&r, 0, sizeof r);
+    r.ctx = ctx;
+    r.ms = ms;
+    r.nms = nms;
+    const char *dir = opts->out_dir != NULL ? opts->out_dir : ".";
+    if (pick_rows(ctx, opts, &r) != 0 || lower_kernels(ctx, opts, &r) != 0)
+        return -1;
+    for (size_t k = 0; k < r.nrows; k++)
+        if (export_row(ctx, opts, &r, r.rows[k]) != 0)
+            return -1;
+    HkTool cc;
+    if (link_rows(ctx, dir, &r, &cc) != 0 ||
+        write_manifest(ctx, dir, &r) != 0)
+        return -1;
+    return write_record(ctx, dir, "hawk.build.json", build_stamp_text(&r));
+}

@@ -16,6 +16,9 @@ path = os.pathsep.join([config.hawk_tools_dir, config.llvm_tools_dir,
                         config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PATH"] = path
 config.environment["LC_ALL"] = "C"
+# hawk-build's default cache: inside the build tree, never the user's home.
+config.environment["HAWK_CACHE_DIR"] = os.path.join(config.test_exec_root,
+                                                    "hawk-cache")
 # Sanitizer builds: any report fails the test.
 config.environment["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
 config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"

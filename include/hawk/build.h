@@ -17,6 +17,14 @@
  * hawk.manifest.json lists, per kernel and loadable row, its entry, args
  * layout and files.  A build of C rows alone writes no manifest: its units
  * are source for an embedded build, not something a program loads.
+ *
+ * The build is made in a fresh directory inside out_dir and its files
+ * moved into out_dir when every row has succeeded, so a failed build
+ * leaves nothing.  With cache_dir, a build whose key (the digest of
+ * hawk's version, the inputs, the profile, the targets, whether the
+ * checks run and the toolchain's fingerprints) has a sound entry there
+ * restores its files instead of building; a build that misses stores
+ * them.
  */
 #ifndef HAWK_HAWK_BUILD_H
 #define HAWK_HAWK_BUILD_H
@@ -29,6 +37,23 @@
 extern "C" {
 #endif
 
+/* What became of a build's cache (HawkBuildResult.cache). */
+typedef enum {
+    HAWK_BUILD_CACHE_OFF,             /* no cache_dir */
+    HAWK_BUILD_CACHE_HIT,             /* the files came from the cache */
+    HAWK_BUILD_CACHE_MISS,            /* built, then stored */
+} HawkBuildCache;
+
+/* What a build reports beyond its status; strings owned by the context. */
+typedef struct {
+    const char *key;                  /* the build's key: sha256 hex of
+                                         terms */
+    const char *terms;                /* what the key digests, a line each */
+    HawkBuildCache cache;
+    const char *why_missed;           /* a miss: "no entry", "'drag.c' does
+                                         not match its digest", ... */
+} HawkBuildResult;
+
 typedef struct {
     const char *out_dir;              /* NULL: "." */
     const char *const *targets;       /* row ids, each once; NULL: every
@@ -38,6 +63,10 @@ typedef struct {
     const char *const *opt_vals;
     size_t nopts;
     int check;                        /* the C rows' checks (default 1) */
+    const char *cache_dir;            /* the cache; NULL: none */
+    int key_only;                     /* compute the key into result and
+                                         build nothing */
+    HawkBuildResult *result;          /* filled when not NULL */
 } HawkBuildOptions;
 
 /* The defaults: ".", every row of the targets table, the default

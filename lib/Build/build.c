@@ -2,8 +2,10 @@
  * each requested row of the targets table into one directory; the host
  * row's objects linked into shared objects a program can load; then the
  * build's records (records.c). */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,13 +39,14 @@ const char *build_shared_name(HkArena *a, const HkTarget *t,
     return hk_asprintf(a, "%s%s.so", name, t->artifact);
 }
 
-/* dir/name. */
-static const char *in_dir(HkArena *a, const char *dir, const char *name)
+const char *build_join(HkArena *a, const char *dir, const char *name)
 {
     size_t n = strlen(dir);
     return hk_asprintf(a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/",
                        name);
 }
+
+#define in_dir build_join
 
 /* The rows opts names, each once, in the table's order; 0, or -1 with a
  * diagnostic. */
@@ -121,14 +124,15 @@ static int lower_kernels(HawkContext *ctx, const HawkBuildOptions *opts,
     return 0;
 }
 
-/* Exports every kernel through row t. */
+/* Exports every kernel through row t into dir. */
 static int export_row(HawkContext *ctx, const HawkBuildOptions *opts,
-                      const BuildRecord *r, const HkTarget *t)
+                      const BuildRecord *r, const HkTarget *t,
+                      const char *dir)
 {
     HawkExportOptions o;
     hawk_export_options_init(&o);
     o.target = t->id;
-    o.out_dir = opts->out_dir;
+    o.out_dir = dir;
     o.opt_keys = opts->opt_keys;
     o.opt_vals = opts->opt_vals;
     o.nopts = opts->nopts;
@@ -214,14 +218,22 @@ static int write_record(HawkContext *ctx, const char *dir, const char *name,
     return -1;
 }
 
-/* The manifest (a build with a loadable row), else no manifest: a stale
- * one from an earlier build of the directory goes. */
+/* The manifest, when a row is loadable. */
 static int write_manifest(HawkContext *ctx, const char *dir,
                           const BuildRecord *r)
 {
+    return any_loadable(r) ? write_record(ctx, dir, "hawk.manifest.json",
+                                          build_manifest_text(r))
+                           : 0;
+}
+
+/* A build with no loadable row has no manifest: a stale one an earlier
+ * build left in dir goes. */
+static int drop_stale_manifest(HawkContext *ctx, const char *dir,
+                               const BuildRecord *r)
+{
     if (any_loadable(r))
-        return write_record(ctx, dir, "hawk.manifest.json",
-                            build_manifest_text(r));
+        return 0;
     const char *path = in_dir(ctx->arena, dir, "hawk.manifest.json");
     if (unlink(path) != 0 && errno != ENOENT) {
         hk_error(&ctx->diags, NULL, noloc, "cannot remove '%s': %s", path,
@@ -229,6 +241,92 @@ static int write_manifest(HawkContext *ctx, const char *dir,
         return -1;
     }
     return 0;
+}
+
+/* The rows, the shared objects and the records, into dir. */
+static int build_into(HawkContext *ctx, const HawkBuildOptions *opts,
+                      BuildRecord *r, const char *dir)
+{
+    for (size_t k = 0; k < r->nrows; k++)
+        if (export_row(ctx, opts, r, r->rows[k], dir) != 0)
+            return -1;
+    HkTool *cc = hk_alloc(ctx->arena, sizeof *cc);
+    if (link_rows(ctx, dir, r, cc) != 0 || write_manifest(ctx, dir, r) != 0)
+        return -1;
+    return write_record(ctx, dir, "hawk.build.json", build_stamp_text(r));
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The files of dir, sorted, into *names; their number, or -1. */
+static long list_files(HkArena *a, const char *dir, const char ***names)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return -1;
+    uint32_t n = 0, cap = 16;
+    const char **v = hk_alloc(a, cap * sizeof *v);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        v = hk_grow(a, v, &cap, n + 1, sizeof *v);
+        v[n++] = hk_strdup(a, e->d_name);
+    }
+    closedir(d);
+    qsort(v, n, sizeof *v, cmp_name);
+    *names = v;
+    return (long)n;
+}
+
+/* Moves the n files of stage into dir. */
+static int move_files(HawkContext *ctx, const char *stage, const char *dir,
+                      const char **names, size_t n)
+{
+    HkArena *a = ctx->arena;
+    for (size_t k = 0; k < n; k++)
+        if (rename(build_join(a, stage, names[k]),
+                   build_join(a, dir, names[k])) != 0) {
+            hk_error(&ctx->diags, NULL, noloc, "cannot write '%s': %s",
+                     build_join(a, dir, names[k]), strerror(errno));
+            return -1;
+        }
+    return 0;
+}
+
+/* Builds into a fresh directory inside dir, then moves the files into
+ * dir and, with a cache, stores them. */
+static int build_staged(HawkContext *ctx, const HawkBuildOptions *opts,
+                        BuildRecord *r, const char *dir,
+                        const HawkBuildResult *res)
+{
+    HkArena *a = ctx->arena;
+    const char *stage =
+        build_join(a, dir, hk_asprintf(a, ".hawk-build-%ld", (long)getpid()));
+    build_remove_dir(a, stage);
+    if (build_make_dirs(a, stage) != 0) {
+        hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
+                 stage, strerror(errno));
+        return -1;
+    }
+    const char **names = NULL;
+    long n = 0;
+    int rc = build_into(ctx, opts, r, stage);
+    if (rc == 0 && (n = list_files(a, stage, &names)) < 0) {
+        hk_error(&ctx->diags, NULL, noloc, "cannot read directory '%s': %s",
+                 stage, strerror(errno));
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = move_files(ctx, stage, dir, names, (size_t)n);
+    build_remove_dir(a, stage);
+    if (rc == 0 && opts->cache_dir != NULL)
+        rc = build_cache_store(ctx, opts->cache_dir, res->key, dir, names,
+                               (size_t)n);
+    return rc;
 }
 
 int hawk_build(HawkContext *ctx, HawkModule *const *ms, size_t nms,
@@ -239,15 +337,30 @@ int hawk_build(HawkContext *ctx, HawkModule *const *ms, size_t nms,
     r.ctx = ctx;
     r.ms = ms;
     r.nms = nms;
+    HawkBuildResult scratch;
+    HawkBuildResult *res = opts->result != NULL ? opts->result : &scratch;
+    memset(res, 0, sizeof *res);
     const char *dir = opts->out_dir != NULL ? opts->out_dir : ".";
     if (pick_rows(ctx, opts, &r) != 0 || lower_kernels(ctx, opts, &r) != 0)
         return -1;
-    for (size_t k = 0; k < r.nrows; k++)
-        if (export_row(ctx, opts, &r, r.rows[k]) != 0)
-            return -1;
-    HkTool cc;
-    if (link_rows(ctx, dir, &r, &cc) != 0 ||
-        write_manifest(ctx, dir, &r) != 0)
+    build_key(&r, opts, &res->key, &res->terms);
+    if (opts->key_only)
+        return 0;
+    if (build_make_dirs(ctx->arena, dir) != 0) {
+        hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
+                 dir, strerror(errno));
         return -1;
-    return write_record(ctx, dir, "hawk.build.json", build_stamp_text(&r));
+    }
+    if (opts->cache_dir != NULL) {
+        int hit = build_cache_restore(ctx, opts->cache_dir, res->key, dir,
+                                      &res->why_missed);
+        if (hit != 0) {
+            res->cache = HAWK_BUILD_CACHE_HIT;
+            return hit > 0 ? drop_stale_manifest(ctx, dir, &r) : -1;
+        }
+        res->cache = HAWK_BUILD_CACHE_MISS;
+    }
+    if (build_staged(ctx, opts, &r, dir, res) != 0)
+        return -1;
+    return drop_stale_manifest(ctx, dir, &r);
 }

@@ -39,8 +39,39 @@ int build_row_loadable(const HkTarget *t);
 const char *build_shared_name(HkArena *a, const HkTarget *t,
                               const char *name);
 
-/* The texts of hawk.manifest.json and hawk.build.json, in the arena. */
+/* The texts of hawk.manifest.json and hawk.build.json, in the arena.
+ * records.c. */
 const char *build_manifest_text(const BuildRecord *r);
 const char *build_stamp_text(const BuildRecord *r);
+/* The name an input is recorded by: its file name without directories
+ * (where a file sits is not what it holds), "<stdin>" for "-". */
+const char *build_input_name(const HkSource *src);
+
+/* ---- key.c --------------------------------------------------------------- */
+
+/* The build's key and the terms it digests (HawkBuildResult). */
+void build_key(const BuildRecord *r, const HawkBuildOptions *o,
+               const char **key, const char **terms);
+
+/* ---- cache.c ------------------------------------------------------------- */
+
+/* dir/name. */
+const char *build_join(HkArena *a, const char *dir, const char *name);
+/* mkdir -p; 0, or -1 with errno set. */
+int build_make_dirs(HkArena *a, const char *dir);
+/* Removes dir and the files in it (no subdirectories). */
+void build_remove_dir(HkArena *a, const char *dir);
+/* The bytes of path, whole, into the arena; 0, or -1. */
+int build_read_bytes(HkArena *a, const char *path, const char **data,
+                     size_t *len);
+/* Restores the files of key's entry into out: 1; 0 when the entry is
+ * missing or damaged (*why says which), restoring nothing; -1 after a
+ * diagnostic (a file that cannot be written). */
+int build_cache_restore(HawkContext *ctx, const char *cache, const char *key,
+                        const char *out, const char **why);
+/* Stores files (names in out) as key's entry; 0, or -1 after a
+ * diagnostic. */
+int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
+                      const char *out, const char *const *files, size_t n);
 
 #endif

@@ -130,11 +130,12 @@ const char *build_manifest_text(const BuildRecord *r)
 
 /* ---- the build stamp ------------------------------------------------------- */
 
-/* The last part of a path. */
-static const char *base_name(const char *path)
+const char *build_input_name(const HkSource *src)
 {
-    const char *s = strrchr(path, '/');
-    return s != NULL ? s + 1 : path;
+    if (strcmp(src->name, "-") == 0)
+        return "<stdin>";
+    const char *s = strrchr(src->name, '/');
+    return s != NULL ? s + 1 : src->name;
 }
 
 /* The inputs, by name (without directories: where a file sits is not
@@ -145,8 +146,7 @@ static cJSON *inputs_json(const BuildRecord *r)
     for (size_t k = 0; k < r->nms; k++) {
         const HkSource *src = &r->ms[k]->src;
         cJSON *o = cJSON_CreateObject();
-        add_str(o, "name", strcmp(src->name, "-") == 0 ? "<stdin>"
-                                                        : base_name(src->name));
+        add_str(o, "name", build_input_name(src));
         add_str(o, "sha256",
                 hk_sha256_hex(r->ctx->arena, src->text, src->len));
         cJSON_AddItemToArray(arr, o);

@@ -20,13 +20,19 @@ typedef struct {
     const char *out_dir;      /* -o; NULL: "." */
     const char *targets;      /* -targets=; NULL: every row */
     ToolPairs profile;
-    int no_check, help, version;
+    const char *cache_dir;    /* -cache-dir=; NULL: the default */
+    int no_check, no_cache, print_key, verbose, help, version;
 } BuildConfig;
 
 TOOL_VALUE_FN(set_out_dir, BuildConfig, out_dir, BUILD_TOOL, "a directory")
 TOOL_VALUE_FN(set_targets, BuildConfig, targets, BUILD_TOOL,
               "a comma-separated list of target ids")
+TOOL_VALUE_FN(set_cache_dir, BuildConfig, cache_dir, BUILD_TOOL,
+              "a directory")
 TOOL_FLAG_FN(set_no_check, BuildConfig, no_check)
+TOOL_FLAG_FN(set_no_cache, BuildConfig, no_cache)
+TOOL_FLAG_FN(set_print_key, BuildConfig, print_key)
+TOOL_FLAG_FN(set_verbose, BuildConfig, verbose)
 TOOL_FLAG_FN(set_help, BuildConfig, help)
 TOOL_FLAG_FN(set_version, BuildConfig, version)
 
@@ -43,6 +49,14 @@ static const ToolOpt build_table[] = {
      "the rows of the targets table to build, each once (default: every row)"},
     {"no-check", TOOL_FLAG, set_no_check, NULL,
      "do not run the C units' compiler and cppcheck checks"},
+    {"cache-dir", TOOL_VALUE, set_cache_dir, "DIR",
+     "the build cache (default $HAWK_CACHE_DIR, else $XDG_CACHE_HOME/hawk, else ~/.cache/hawk)"},
+    {"no-cache", TOOL_FLAG, set_no_cache, NULL,
+     "build without reading or writing the cache"},
+    {"print-key", TOOL_FLAG, set_print_key, NULL,
+     "print the build's key and the terms it digests; build nothing"},
+    {"v", TOOL_FLAG, set_verbose, NULL,
+     "say whether the build came from the cache, and why it missed"},
     TOOL_PROFILE_OPTS(set_profile),
     TOOL_COMMON_OPTS(set_help, set_version),
 };
@@ -68,6 +82,46 @@ static size_t split_ids(char *text, const char **ids, size_t cap)
          s = strtok(NULL, ","))
         ids[n++] = s;
     return n;
+}
+
+/* The default cache: $HAWK_CACHE_DIR, else $XDG_CACHE_HOME/hawk, else
+ * $HOME/.cache/hawk (the XDG base directories); malloc'd, or NULL when
+ * none is set. */
+static char *default_cache(void)
+{
+    const char *v = getenv("HAWK_CACHE_DIR");
+    if (v != NULL && *v != '\0')
+        return strdup(v);
+    const char *base = getenv("XDG_CACHE_HOME"), *tail = "/hawk";
+    if (base == NULL || *base != '/') {
+        base = getenv("HOME");
+        tail = "/.cache/hawk";
+    }
+    if (base == NULL || *base == '\0')
+        return NULL;
+    size_t n = strlen(base) + strlen(tail) + 1;
+    char *p = malloc(n);
+    if (p != NULL)
+        snprintf(p, n, "%s%s", base, tail);
+    return p;
+}
+
+/* -print-key's and -v's lines. */
+static void report(const BuildConfig *cfg, const HawkBuildResult *res)
+{
+    if (cfg->print_key) {
+        printf("%s\n%s", res->key, res->terms);
+        return;
+    }
+    if (!cfg->verbose)
+        return;
+    if (res->cache == HAWK_BUILD_CACHE_HIT)
+        fprintf(stderr, "%s: cache hit %s\n", BUILD_TOOL, res->key);
+    else if (res->cache == HAWK_BUILD_CACHE_MISS)
+        fprintf(stderr, "%s: cache miss %s (%s): built and stored\n",
+                BUILD_TOOL, res->key, res->why_missed);
+    else
+        fprintf(stderr, "%s: no cache: built %s\n", BUILD_TOOL, res->key);
 }
 
 /* Parses and verifies every input in ctx; 0, or 1 after diagnostics. */
@@ -101,6 +155,9 @@ static int run(const BuildConfig *cfg)
     HawkModule **ms = calloc(n, sizeof *ms);
     ToolBuf *bufs = calloc(n, sizeof *bufs);
     char *targets = cfg->targets != NULL ? strdup(cfg->targets) : NULL;
+    char *cache = cfg->no_cache ? NULL
+                  : cfg->cache_dir != NULL ? strdup(cfg->cache_dir)
+                                           : default_cache();
     const char **ids = calloc(cfg->targets != NULL ? strlen(cfg->targets) + 1 : 1,
                               sizeof *ids);
     int rc;
@@ -119,9 +176,15 @@ static int run(const BuildConfig *cfg)
         o.opt_vals = cfg->profile.vals;
         o.nopts = cfg->profile.n;
         o.check = !cfg->no_check;
+        o.cache_dir = cache;
+        o.key_only = cfg->print_key;
+        HawkBuildResult res;
+        o.result = &res;
         size_t from = hawk_diag_count(ctx);
         rc = hawk_build(ctx, ms, n, &o) != 0;
         tool_print_diags(BUILD_TOOL, ctx, from);
+        if (rc == 0)
+            report(cfg, &res);
     }
     for (size_t k = 0; bufs != NULL && k < n; k++)
         tool_buf_free(&bufs[k]);
@@ -129,6 +192,7 @@ static int run(const BuildConfig *cfg)
     free(ms);
     free(ids);
     free(targets);
+    free(cache);
     hawk_context_destroy(ctx);
     return rc;
 }

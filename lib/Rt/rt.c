@@ -1,0 +1,354 @@
+/* rt.c -- libhawk-rt: a host build loaded through its manifest
+ * (hawk.manifest.json, schema hawk.manifest/1) and launched over threads.
+ * No LLVM, no libhawk: cJSON to read the manifest, the dynamic loader, and
+ * POSIX threads. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "hawk/rt.h"
+
+typedef int32_t (*Entry)(const void *args, int64_t base, int64_t count,
+                         int64_t n_samples);
+
+typedef struct {
+    char *name;
+    long offset;
+} Field;
+
+struct HawkRtKernel {
+    char *name;
+    size_t args_size;
+    Field *fields;
+    size_t nfields;
+    int parallel;
+    void *handle;
+    Entry entry;
+};
+
+struct HawkRt {
+    HawkRtKernel *kernels;
+    size_t nkernels;
+};
+
+/* Sets *err and why; returns NULL. */
+static HawkRt *fail(HawkRtError *err, HawkRtError e, char *why, size_t n,
+                    const char *fmt, ...)
+{
+    *err = e;
+    if (why != NULL && n > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, n, fmt, ap);
+        va_end(ap);
+    }
+    return NULL;
+}
+
+/* The whole file at path, NUL-terminated and malloc'd, or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    char *p = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+            (p = malloc((size_t)n + 1u)) != NULL) {
+            if (fread(p, 1, (size_t)n, f) == (size_t)n) {
+                p[n] = '\0';
+            } else {
+                free(p);
+                p = NULL;
+            }
+        }
+    }
+    fclose(f);
+    return p;
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p != NULL)
+        snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* A build without a manifest: a C-only build (its stamp says so), or no
+ * build at all. */
+static HawkRt *no_manifest(const char *dir, HawkRtError *err, char *why,
+                           size_t n)
+{
+    char *stamp = join(dir, "hawk.build.json");
+    int built = stamp != NULL && exists(stamp);
+    free(stamp);
+    if (built)
+        return fail(err, HAWK_RT_E_SOURCE_ONLY, why, n,
+                    "'%s' holds a build of the c target alone: source for "
+                    "an embedded build, which no program loads (build the "
+                    "host target too: hawk-build -targets=c,host)",
+                    dir);
+    return fail(err, HAWK_RT_E_MISSING, why, n,
+                "'%s' holds no build (no hawk.manifest.json)", dir);
+}
+
+/* A kernel is parallel when every member it writes is a per-sample
+ * plane. */
+static int parallel_of(const cJSON *fields)
+{
+    const cJSON *f;
+    cJSON_ArrayForEach(f, fields) {
+        const char *dir = cJSON_GetStringValue(cJSON_GetObjectItem(f, "direction"));
+        const char *addr = cJSON_GetStringValue(cJSON_GetObjectItem(f, "addressing"));
+        const char *kind = cJSON_GetStringValue(cJSON_GetObjectItem(f, "kind"));
+        int written = dir != NULL && strcmp(dir, "in") != 0;
+        if (kind != NULL && strcmp(kind, "plane") == 0 && written &&
+            (addr == NULL || strcmp(addr, "soa") != 0))
+            return 0;
+    }
+    return 1;
+}
+
+/* The host row of a manifest kernel, or NULL. */
+static const cJSON *host_row(const cJSON *k)
+{
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItem(k, "targets")) {
+        const char *so = cJSON_GetStringValue(cJSON_GetObjectItem(t, "shared_object"));
+        if (so != NULL)
+            return t;
+    }
+    return NULL;
+}
+
+/* Fills kernel out from manifest object k and loads its shared object. */
+static int load_kernel(const char *dir, const cJSON *k, HawkRtKernel *out,
+                       HawkRtError *err, char *why, size_t n)
+{
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(k, "name"));
+    const cJSON *abi = cJSON_GetObjectItem(k, "abi");
+    const cJSON *fields = cJSON_GetObjectItem(abi, "fields");
+    const cJSON *size = cJSON_GetObjectItem(abi, "size");
+    const cJSON *row = host_row(k);
+    const char *so = row ? cJSON_GetStringValue(cJSON_GetObjectItem(row, "shared_object")) : NULL;
+    const char *entry = row ? cJSON_GetStringValue(cJSON_GetObjectItem(row, "entry")) : NULL;
+    if (name == NULL || !cJSON_IsArray(fields) || !cJSON_IsNumber(size) ||
+        so == NULL || entry == NULL || strchr(so, '/') != NULL) {
+        fail(err, HAWK_RT_E_MANIFEST, why, n,
+             "'%s/hawk.manifest.json': a kernel without a name, an args "
+             "layout or a loadable row",
+             dir);
+        return -1;
+    }
+    out->name = strdup(name);
+    out->args_size = (size_t)size->valuedouble;
+    out->nfields = (size_t)cJSON_GetArraySize(fields);
+    out->fields = calloc(out->nfields + 1u, sizeof *out->fields);
+    out->parallel = parallel_of(fields);
+    if (out->name == NULL || out->fields == NULL) {
+        fail(err, HAWK_RT_E_LOAD, why, n, "out of memory");
+        return -1;
+    }
+    size_t i = 0;
+    const cJSON *f;
+    cJSON_ArrayForEach(f, fields) {
+        const char *fn = cJSON_GetStringValue(cJSON_GetObjectItem(f, "name"));
+        const cJSON *off = cJSON_GetObjectItem(f, "offset");
+        out->fields[i].name = strdup(fn != NULL ? fn : "");
+        out->fields[i++].offset = cJSON_IsNumber(off) ? (long)off->valuedouble : -1;
+    }
+    char *path = join(dir, so);
+    if (path == NULL || !exists(path)) {
+        fail(err, HAWK_RT_E_MISSING, why, n,
+             "'%s': the shared object of kernel '%s' is missing", so, name);
+        free(path);
+        return -1;
+    }
+    out->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    free(path);
+    if (out->handle == NULL) {
+        fail(err, HAWK_RT_E_LOAD, why, n, "'%s': the loader refused it: %s",
+             so, dlerror());
+        return -1;
+    }
+    void *sym = dlsym(out->handle, entry);
+    if (sym == NULL) {
+        fail(err, HAWK_RT_E_LOAD, why, n, "'%s' has no entry '%s'", so, entry);
+        return -1;
+    }
+    memcpy(&out->entry, &sym, sizeof sym);
+    return 0;
+}
+
+HawkRt *hawk_load(const char *dir, HawkRtError *err, char *why,
+                  size_t why_len)
+{
+    HawkRtError scratch;
+    if (err == NULL)
+        err = &scratch;
+    *err = HAWK_RT_OK;
+    char *path = join(dir, "hawk.manifest.json");
+    char *text = path != NULL ? slurp(path) : NULL;
+    free(path);
+    if (text == NULL)
+        return no_manifest(dir, err, why, why_len);
+    cJSON *m = cJSON_Parse(text);
+    free(text);
+    const char *schema = cJSON_GetStringValue(cJSON_GetObjectItem(m, "schema"));
+    const cJSON *kernels = cJSON_GetObjectItem(m, "kernels");
+    if (schema == NULL || strcmp(schema, "hawk.manifest/1") != 0 ||
+        !cJSON_IsArray(kernels)) {
+        cJSON_Delete(m);
+        return fail(err, HAWK_RT_E_MANIFEST, why, why_len,
+                    "'%s/hawk.manifest.json' is not a hawk.manifest/1 "
+                    "manifest",
+                    dir);
+    }
+    HawkRt *rt = calloc(1, sizeof *rt);
+    size_t n = (size_t)cJSON_GetArraySize(kernels);
+    if (rt != NULL)
+        rt->kernels = calloc(n + 1u, sizeof *rt->kernels);
+    if (rt == NULL || rt->kernels == NULL) {
+        free(rt);
+        cJSON_Delete(m);
+        return fail(err, HAWK_RT_E_LOAD, why, why_len, "out of memory");
+    }
+    const cJSON *k;
+    cJSON_ArrayForEach(k, kernels) {
+        if (load_kernel(dir, k, &rt->kernels[rt->nkernels++], err, why,
+                        why_len) != 0) {
+            cJSON_Delete(m);
+            hawk_unload(rt);
+            return NULL;
+        }
+    }
+    cJSON_Delete(m);
+    return rt;
+}
+
+void hawk_unload(HawkRt *rt)
+{
+    if (rt == NULL)
+        return;
+    for (size_t k = 0; k < rt->nkernels; k++) {
+        HawkRtKernel *kk = &rt->kernels[k];
+        for (size_t i = 0; i < kk->nfields; i++)
+            free(kk->fields[i].name);
+        free(kk->fields);
+        free(kk->name);
+        if (kk->handle != NULL)
+            dlclose(kk->handle);
+    }
+    free(rt->kernels);
+    free(rt);
+}
+
+size_t hawk_rt_kernel_count(const HawkRt *rt)
+{
+    return rt->nkernels;
+}
+
+const HawkRtKernel *hawk_rt_kernel(const HawkRt *rt, size_t i)
+{
+    return i < rt->nkernels ? &rt->kernels[i] : NULL;
+}
+
+const HawkRtKernel *hawk_rt_find(const HawkRt *rt, const char *name)
+{
+    for (size_t k = 0; k < rt->nkernels; k++)
+        if (strcmp(rt->kernels[k].name, name) == 0)
+            return &rt->kernels[k];
+    return NULL;
+}
+
+const char *hawk_rt_kernel_name(const HawkRtKernel *k)
+{
+    return k->name;
+}
+
+size_t hawk_rt_args_size(const HawkRtKernel *k)
+{
+    return k->args_size;
+}
+
+long hawk_rt_field_offset(const HawkRtKernel *k, const char *field)
+{
+    for (size_t i = 0; i < k->nfields; i++)
+        if (strcmp(k->fields[i].name, field) == 0)
+            return k->fields[i].offset;
+    return -1;
+}
+
+int hawk_rt_parallel(const HawkRtKernel *k)
+{
+    return k->parallel;
+}
+
+/* One partition of a launch, run by a thread. */
+typedef struct {
+    const HawkRtKernel *k;
+    const void *args;
+    int64_t base, count, n;
+    int32_t status;
+} Part;
+
+static void *run_part(void *p)
+{
+    Part *part = p;
+    part->status = part->k->entry(part->args, part->base, part->count,
+                                  part->n);
+    return NULL;
+}
+
+int32_t hawk_launch(const HawkRtKernel *k, const void *args, int64_t n_samples,
+                    unsigned threads)
+{
+    if (threads <= 1 || !k->parallel || n_samples < 2)
+        return k->entry(args, 0, n_samples, n_samples);
+    if ((int64_t)threads > n_samples)
+        threads = (unsigned)n_samples;
+    Part *parts = calloc(threads, sizeof *parts);
+    pthread_t *tids = calloc(threads, sizeof *tids);
+    int32_t status = -1;
+    unsigned started = 0;
+    if (parts != NULL && tids != NULL) {
+        int64_t base = 0;
+        for (unsigned t = 0; t < threads; t++) {
+            int64_t count = n_samples / threads + ((int64_t)t < n_samples % threads);
+            parts[t] = (Part){k, args, base, count, n_samples, 0};
+            base += count;
+        }
+        for (; started < threads; started++)
+            if (pthread_create(&tids[started], NULL, run_part, &parts[started]) != 0)
+                break;
+        /* a partition no thread took runs here */
+        for (unsigned t = started; t < threads; t++)
+            run_part(&parts[t]);
+        for (unsigned t = 0; t < started; t++)
+            pthread_join(tids[t], NULL);
+        status = 0;
+        for (unsigned t = 0; t < threads && status == 0; t++)
+            status = parts[t].status;
+    } else {
+        status = k->entry(args, 0, n_samples, n_samples);
+    }
+    free(parts);
+    free(tids);
+    return status;
+}

@@ -52,6 +52,12 @@ const HawkRtKernel *hawk_rt_kernel(const HawkRt *rt, size_t i);
 /* The kernel called name, or NULL. */
 const HawkRtKernel *hawk_rt_find(const HawkRt *rt, const char *name);
 const char *hawk_rt_kernel_name(const HawkRtKernel *k);
+/* The walk digest of the kernel the build was made from (the header's). */
+const char *hawk_rt_walk_digest(const HawkRtKernel *k);
+/* The entry itself, for a caller that partitions on its own. */
+typedef int32_t (*HawkRtEntry)(const void *args, int64_t base, int64_t count,
+                               int64_t n_samples);
+HawkRtEntry hawk_rt_entry(const HawkRtKernel *k);
 /* sizeof(<name>_args_t), and the offset of its member field (-1: none). */
 size_t hawk_rt_args_size(const HawkRtKernel *k);
 long hawk_rt_field_offset(const HawkRtKernel *k, const char *field);

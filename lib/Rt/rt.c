@@ -25,6 +25,7 @@ typedef struct {
 
 struct HawkRtKernel {
     char *name;
+    char *walk_digest;
     size_t args_size;
     Field *fields;
     size_t nfields;
@@ -157,6 +158,8 @@ static int load_kernel(const char *dir, const cJSON *k, HawkRtKernel *out,
         return -1;
     }
     out->name = strdup(name);
+    const char *wd = cJSON_GetStringValue(cJSON_GetObjectItem(k, "walk_digest"));
+    out->walk_digest = strdup(wd != NULL ? wd : "");
     out->args_size = (size_t)size->valuedouble;
     out->nfields = (size_t)cJSON_GetArraySize(fields);
     out->fields = calloc(out->nfields + 1u, sizeof *out->fields);
@@ -252,6 +255,7 @@ void hawk_unload(HawkRt *rt)
             free(kk->fields[i].name);
         free(kk->fields);
         free(kk->name);
+        free(kk->walk_digest);
         if (kk->handle != NULL)
             dlclose(kk->handle);
     }
@@ -280,6 +284,16 @@ const HawkRtKernel *hawk_rt_find(const HawkRt *rt, const char *name)
 const char *hawk_rt_kernel_name(const HawkRtKernel *k)
 {
     return k->name;
+}
+
+const char *hawk_rt_walk_digest(const HawkRtKernel *k)
+{
+    return k->walk_digest;
+}
+
+HawkRtEntry hawk_rt_entry(const HawkRtKernel *k)
+{
+    return k->entry;
 }
 
 size_t hawk_rt_args_size(const HawkRtKernel *k)

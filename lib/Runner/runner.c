@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hawk/rt.h"
 #include "host.h"
 #include "runnerint.h"
 
@@ -17,6 +18,7 @@ typedef struct {
     HkHostJit *jit;
     CUnitLib lib;
     int pil;                  /* the C unit runs through pil.c */
+    HawkRt *rt;               /* -build: the loaded build, or NULL */
     Pair pair;
 } KernelRun;
 
@@ -78,6 +80,46 @@ const char *runner_layout_text(HawkContext *ctx, HawkModule *m,
     return hk_buf_cstr(&b);
 }
 
+/* The host unit of kernel f from the build in o->build_dir (libhawk-rt),
+ * when the build was made from this kernel (its walk digest) and lays its
+ * args struct out as this lowering does; 0, or 1 with a diagnostic. */
+static int built_host(KernelRun *kr, HkModule *m, HkFunc *f,
+                      HkHostEntry *host)
+{
+    HawkContext *ctx = kr->ctx;
+    static const HkLoc noloc = {0, 0, 0};
+    if (kr->rt == NULL) {
+        HawkRtError err;
+        char why[512];
+        kr->rt = hawk_load(kr->o->build_dir, &err, why, sizeof why);
+        if (kr->rt == NULL) {
+            hk_error(&ctx->diags, NULL, noloc, "%s", why);
+            return 1;
+        }
+    }
+    const HawkRtKernel *k = hawk_rt_find(kr->rt, f->name);
+    const char *why = NULL;
+    if (k == NULL)
+        why = "it has no such kernel";
+    else if (strcmp(hawk_rt_walk_digest(k), kr->low.walk_digest) != 0)
+        why = "it was built from another text of the kernel (walk digest)";
+    else if (hawk_rt_args_size(k) != kr->abi.size)
+        why = "its args struct has another size";
+    for (uint32_t i = 0; why == NULL && k != NULL && i < kr->abi.nfields; i++)
+        if (hawk_rt_field_offset(k, kr->abi.fields[i].name) !=
+            (long)kr->abi.fields[i].offset)
+            why = hk_asprintf(ctx->arena, "its member '%s' lies elsewhere",
+                              kr->abi.fields[i].name);
+    if (why != NULL) {
+        hk_error(&ctx->diags, &m->src, f->loc,
+                 "'%s': the build in '%s' does not serve it: %s", f->name,
+                 kr->o->build_dir, why);
+        return 1;
+    }
+    *host = hawk_rt_entry(k);
+    return 0;
+}
+
 /* Lowers kernel f and builds both units into kr. */
 static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
 {
@@ -85,7 +127,9 @@ static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
     if (lower_layout(ctx, m, f, kr->o->math, &kr->low, &kr->abi) != 0)
         return 1;
     HkHostEntry host;
-    if (hk_host_jit(&kr->low, &kr->jit, &host, &ctx->diags) != 0)
+    if (kr->o->build_dir != NULL ? built_host(kr, m, f, &host) != 0
+                                 : hk_host_jit(&kr->low, &kr->jit, &host,
+                                               &ctx->diags) != 0)
         return 1;
     const char *row = kr->low.profile.target->id;
     if (kr->o->cc != NULL || kr->o->exec != NULL) {
@@ -108,7 +152,10 @@ static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
     }
     kr->pair.kernel = f->name;
     kr->pair.out = kr->o->out;
-    kr->pair.host_name = llvm_row_id();
+    kr->pair.host_name = kr->o->build_dir != NULL
+                             ? hk_asprintf(ctx->arena, "%s (%s)", llvm_row_id(),
+                                           kr->o->build_dir)
+                             : llvm_row_id();
     kr->pair.guarded = kr->low.iface->nguard > 0;
     kr->pair.host_entry = host;
     kr->pair.sample_max = hk_plane_sample_bound(&kr->abi).max;
@@ -174,5 +221,6 @@ int runner_kernel(HawkContext *ctx, HkModule *m, HkFunc *f,
     if (kr.pil)
         pil_unload();
     hk_host_jit_free(kr.jit);
+    hawk_unload(kr.rt);
     return rc;
 }

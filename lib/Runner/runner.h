@@ -28,6 +28,9 @@ typedef struct {
                                  a static harness program, or NULL */
     const char *exec;         /* ... and the program that runs it (an
                                  emulator, a board's runner), or NULL */
+    const char *build_dir;    /* the host unit from this build
+                                 (hawk-build's manifest, libhawk-rt)
+                                 instead of the JIT, or NULL */
 } RunnerOptions;
 
 /* What a run found. */

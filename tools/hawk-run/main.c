@@ -35,7 +35,7 @@ static int run_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
 {
     RunnerOptions o = {cfg->cflags, cfg->samples, cfg->rounds, cfg->seed,
                        cfg->exact_nan, stdout, cfg->math, cfg->cc,
-                       cfg->exec};
+                       cfg->exec, cfg->build_dir};
     RunnerResult res;
     size_t from = hawk_diag_count(ctx);
     int rc = runner_kernel(ctx, m, f, &o, &res);

@@ -64,6 +64,7 @@ static int set_cflags(void *st, const ToolOpt *row, const char *v)
 TOOL_VALUE_FN(set_kernel, RunConfig, kernel, RUN_TOOL, "a kernel name")
 TOOL_VALUE_FN(set_cc, RunConfig, cc, RUN_TOOL, "a C compiler")
 TOOL_VALUE_FN(set_exec, RunConfig, exec, RUN_TOOL, "a program")
+TOOL_VALUE_FN(set_build_dir, RunConfig, build_dir, RUN_TOOL, "a directory")
 
 /* -math=hawk|libm: the profile's math. */
 static int set_math(void *st, const ToolOpt *row, const char *v)
@@ -94,6 +95,8 @@ static const ToolOpt run_table[] = {
      "a NaN must match the other unit's NaN bit for bit (sign, payload)"},
     {"math", TOOL_VALUE, set_math, "hawk|libm",
      "profile: hawk's own math for the ops it implements, or libm's (default hawk)"},
+    {"build", TOOL_VALUE, set_build_dir, "DIR",
+     "take the host unit from the build in DIR (hawk-build's manifest) instead of building it"},
     {"cc", TOOL_VALUE, set_cc, "PROGRAM",
      "processor in the loop: build the C unit and a static harness program with PROGRAM"},
     {"exec", TOOL_VALUE, set_exec, "PROGRAM",

@@ -22,6 +22,7 @@ typedef struct {
     int exact_nan;            /* -exact-nan: NaN sign and payload count */
     int print_layout;         /* -print-layout: the args layout only */
     const char *math;         /* -math=hawk|libm, or NULL */
+    const char *build_dir;    /* -build=DIR, or NULL */
     const char *cc;           /* -cc=PROGRAM: processor in the loop */
     const char *exec;         /* -exec=PROGRAM: what runs the harness */
     int help, version;

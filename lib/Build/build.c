@@ -39,15 +39,6 @@ const char *build_shared_name(HkArena *a, const HkTarget *t,
     return hk_asprintf(a, "%s%s.so", name, t->artifact);
 }
 
-const char *build_join(HkArena *a, const char *dir, const char *name)
-{
-    size_t n = strlen(dir);
-    return hk_asprintf(a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/",
-                       name);
-}
-
-#define in_dir build_join
-
 /* The rows opts names, each once, in the table's order; 0, or -1 with a
  * diagnostic. */
 static int pick_rows(HawkContext *ctx, const HawkBuildOptions *opts,
@@ -90,8 +81,24 @@ static int pick_rows(HawkContext *ctx, const HawkBuildOptions *opts,
     return 0;
 }
 
+/* The profile's repr, read from the options alone (the key needs no
+ * kernel lowered); 0, or -1 with a diagnostic naming a bad option. */
+static int read_profile(HawkContext *ctx, const HawkBuildOptions *opts,
+                        BuildRecord *r)
+{
+    HkProfile p;
+    if (r->nms == 0)
+        return 0;
+    if (hk_lower_options(ctx, r->ms[0], opts->opt_keys, opts->opt_vals,
+                         (uint32_t)opts->nopts, &p) == NULL)
+        return -1;
+    r->profile = hk_profile_repr(ctx->arena, &p);
+    return 0;
+}
+
 /* Lowers every kernel of the modules under the profile (for the records:
- * the args layout, the profile's repr); 0, or -1 with diagnostics. */
+ * the args layout; and so a refusal stops the build before a file is
+ * written); 0, or -1 with diagnostics. */
 static int lower_kernels(HawkContext *ctx, const HawkBuildOptions *opts,
                          BuildRecord *r)
 {
@@ -119,8 +126,6 @@ static int lower_kernels(HawkContext *ctx, const HawkBuildOptions *opts,
             }
         }
     }
-    if (r->nkernels > 0)
-        r->profile = hk_profile_repr(ctx->arena, &r->kernels[0].low.profile);
     return 0;
 }
 
@@ -150,8 +155,8 @@ static int link_shared(HawkContext *ctx, const char *dir, const HkTool *cc,
 {
     HkArena *a = ctx->arena;
     const char *name = b->f->name;
-    const char *obj = in_dir(a, dir, hk_asprintf(a, "%s%s", name, t->artifact));
-    const char *so = in_dir(a, dir, build_shared_name(a, t, name));
+    const char *obj = hk_path_join(a, dir, hk_asprintf(a, "%s%s", name, t->artifact));
+    const char *so = hk_path_join(a, dir, build_shared_name(a, t, name));
     const char *tmp = hk_asprintf(a, "%s.tmp%ld", so, (long)getpid());
     const char *argv[] = {cc->path, "-shared", "-o", tmp, obj, "-lm", NULL};
     HkRunResult res = hk_run(a, argv);
@@ -173,25 +178,21 @@ static int link_shared(HawkContext *ctx, const char *dir, const HkTool *cc,
 }
 
 /* The shared objects of every loadable row. */
-static int link_rows(HawkContext *ctx, const char *dir, BuildRecord *r,
-                     HkTool *cc)
+static int link_rows(HawkContext *ctx, const char *dir, BuildRecord *r)
 {
     for (size_t k = 0; k < r->nrows; k++) {
         if (!build_row_loadable(r->rows[k]))
             continue;
-        if (r->cc == NULL) {
-            const char *why;
-            if (hk_resolve_cc(ctx->arena, cc, &why) != 0) {
-                hk_error(&ctx->diags, NULL, noloc,
-                         "the %s target's shared objects need a C compiler "
-                         "to link them: %s",
-                         r->rows[k]->display, why);
-                return -1;
-            }
-            r->cc = cc;
+        if (!r->cc_found) {
+            hk_error(&ctx->diags, NULL, noloc,
+                     "the %s target's shared objects need a C compiler to "
+                     "link them: %s",
+                     r->rows[k]->display, r->cc_why);
+            return -1;
         }
+        r->cc = &r->cc_tool;
         for (size_t i = 0; i < r->nkernels; i++)
-            if (link_shared(ctx, dir, cc, r->rows[k], &r->kernels[i]) != 0)
+            if (link_shared(ctx, dir, r->cc, r->rows[k], &r->kernels[i]) != 0)
                 return -1;
     }
     return 0;
@@ -211,7 +212,7 @@ static int write_record(HawkContext *ctx, const char *dir, const char *name,
                         const char *text)
 {
     const char *why;
-    if (hk_write_whole(ctx->arena, in_dir(ctx->arena, dir, name), text,
+    if (hk_write_whole(ctx->arena, hk_path_join(ctx->arena, dir, name), text,
                        strlen(text), &why) == 0)
         return 0;
     hk_error(&ctx->diags, NULL, noloc, "%s", why);
@@ -234,7 +235,7 @@ static int drop_stale_manifest(HawkContext *ctx, const char *dir,
 {
     if (any_loadable(r))
         return 0;
-    const char *path = in_dir(ctx->arena, dir, "hawk.manifest.json");
+    const char *path = hk_path_join(ctx->arena, dir, "hawk.manifest.json");
     if (unlink(path) != 0 && errno != ENOENT) {
         hk_error(&ctx->diags, NULL, noloc, "cannot remove '%s': %s", path,
                  strerror(errno));
@@ -250,8 +251,7 @@ static int build_into(HawkContext *ctx, const HawkBuildOptions *opts,
     for (size_t k = 0; k < r->nrows; k++)
         if (export_row(ctx, opts, r, r->rows[k], dir) != 0)
             return -1;
-    HkTool *cc = hk_alloc(ctx->arena, sizeof *cc);
-    if (link_rows(ctx, dir, r, cc) != 0 || write_manifest(ctx, dir, r) != 0)
+    if (link_rows(ctx, dir, r) != 0 || write_manifest(ctx, dir, r) != 0)
         return -1;
     return write_record(ctx, dir, "hawk.build.json", build_stamp_text(r));
 }
@@ -288,10 +288,10 @@ static int move_files(HawkContext *ctx, const char *stage, const char *dir,
 {
     HkArena *a = ctx->arena;
     for (size_t k = 0; k < n; k++)
-        if (rename(build_join(a, stage, names[k]),
-                   build_join(a, dir, names[k])) != 0) {
+        if (rename(hk_path_join(a, stage, names[k]),
+                   hk_path_join(a, dir, names[k])) != 0) {
             hk_error(&ctx->diags, NULL, noloc, "cannot write '%s': %s",
-                     build_join(a, dir, names[k]), strerror(errno));
+                     hk_path_join(a, dir, names[k]), strerror(errno));
             return -1;
         }
     return 0;
@@ -305,9 +305,9 @@ static int build_staged(HawkContext *ctx, const HawkBuildOptions *opts,
 {
     HkArena *a = ctx->arena;
     const char *stage =
-        build_join(a, dir, hk_asprintf(a, ".hawk-build-%ld", (long)getpid()));
+        hk_path_join(a, dir, hk_asprintf(a, ".hawk-build-%ld", (long)getpid()));
     build_remove_dir(a, stage);
-    if (build_make_dirs(a, stage) != 0) {
+    if (hk_make_dirs(a, stage, NULL) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
                  stage, strerror(errno));
         return -1;
@@ -341,16 +341,12 @@ int hawk_build(HawkContext *ctx, HawkModule *const *ms, size_t nms,
     HawkBuildResult *res = opts->result != NULL ? opts->result : &scratch;
     memset(res, 0, sizeof *res);
     const char *dir = opts->out_dir != NULL ? opts->out_dir : ".";
-    if (pick_rows(ctx, opts, &r) != 0 || lower_kernels(ctx, opts, &r) != 0)
+    if (pick_rows(ctx, opts, &r) != 0 || read_profile(ctx, opts, &r) != 0)
         return -1;
     build_key(&r, opts, &res->key, &res->terms);
     if (opts->key_only)
         return 0;
-    if (build_make_dirs(ctx->arena, dir) != 0) {
-        hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
-                 dir, strerror(errno));
-        return -1;
-    }
+    /* a hit writes its files without a kernel lowered */
     if (opts->cache_dir != NULL) {
         int hit = build_cache_restore(ctx, opts->cache_dir, res->key, dir,
                                       &res->why_missed);
@@ -359,6 +355,14 @@ int hawk_build(HawkContext *ctx, HawkModule *const *ms, size_t nms,
             return hit > 0 ? drop_stale_manifest(ctx, dir, &r) : -1;
         }
         res->cache = HAWK_BUILD_CACHE_MISS;
+    }
+    const char *failed;
+    if (lower_kernels(ctx, opts, &r) != 0)
+        return -1;
+    if (hk_make_dirs(ctx->arena, dir, &failed) != 0) {
+        hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
+                 failed, strerror(errno));
+        return -1;
     }
     if (build_staged(ctx, opts, &r, dir, res) != 0)
         return -1;

@@ -29,6 +29,11 @@ typedef struct {
     BuildKernel *kernels;        /* in module order */
     size_t nkernels;
     const char *profile;         /* the profile's repr */
+    /* The C compiler, resolved once for the key (key.c): the one that
+     * links the host row's shared objects; found 0 with why when none. */
+    HkTool cc_tool;
+    int cc_found;
+    const char *cc_why;
     const HkTool *cc;            /* the C compiler that linked the host
                                     row's shared objects, or NULL */
 } BuildRecord;
@@ -49,21 +54,15 @@ const char *build_input_name(const HkSource *src);
 
 /* ---- key.c --------------------------------------------------------------- */
 
-/* The build's key and the terms it digests (HawkBuildResult). */
-void build_key(const BuildRecord *r, const HawkBuildOptions *o,
-               const char **key, const char **terms);
+/* The build's key and the terms it digests (HawkBuildResult); resolves
+ * r's C compiler (cc_tool, cc_found, cc_why). */
+void build_key(BuildRecord *r, const HawkBuildOptions *o, const char **key,
+               const char **terms);
 
 /* ---- cache.c ------------------------------------------------------------- */
 
-/* dir/name. */
-const char *build_join(HkArena *a, const char *dir, const char *name);
-/* mkdir -p; 0, or -1 with errno set. */
-int build_make_dirs(HkArena *a, const char *dir);
 /* Removes dir and the files in it (no subdirectories). */
 void build_remove_dir(HkArena *a, const char *dir);
-/* The bytes of path, whole, into the arena; 0, or -1. */
-int build_read_bytes(HkArena *a, const char *path, const char **data,
-                     size_t *len);
 /* Restores the files of key's entry into out: 1; 0 when the entry is
  * missing or damaged (*why says which), restoring nothing; -1 after a
  * diagnostic (a file that cannot be written). */

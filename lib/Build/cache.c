@@ -19,23 +19,6 @@
 
 static const HkLoc noloc = {0, 0, 0};
 
-int build_make_dirs(HkArena *a, const char *dir)
-{
-    char *p = hk_strdup(a, dir);
-    for (char *s = p + 1;; s++) {
-        char c = *s;
-        if (c != '/' && c != '\0')
-            continue;
-        *s = '\0';
-        if (mkdir(p, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *s = c;
-        if (c == '\0')
-            break;
-    }
-    return 0;
-}
-
 void build_remove_dir(HkArena *a, const char *dir)
 {
     DIR *d = opendir(dir);
@@ -43,33 +26,21 @@ void build_remove_dir(HkArena *a, const char *dir)
         struct dirent *e;
         while ((e = readdir(d)) != NULL)
             if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-                unlink(build_join(a, dir, e->d_name));
+                unlink(hk_path_join(a, dir, e->d_name));
         closedir(d);
     }
     rmdir(dir);
 }
 
-int build_read_bytes(HkArena *a, const char *path, const char **data,
-                     size_t *len)
+/* The bytes of the file at path into the arena; 0, or -1 when it is
+ * missing or cannot be read. */
+static int read_bytes(HkArena *a, const char *path, const char **data,
+                      size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return -1;
-    int rc = -1;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-            char *p = hk_alloc(a, (size_t)n + 1u);
-            if (fread(p, 1, (size_t)n, f) == (size_t)n) {
-                p[n] = '\0';
-                *data = p;
-                *len = (size_t)n;
-                rc = 0;
-            }
-        }
-    }
-    fclose(f);
-    return rc;
+    const char *why;
+    return hk_read_whole(a, path, data, len, &why) == 0 && *data != NULL
+               ? 0
+               : -1;
 }
 
 /* Copies src to dst whole (a temporary file and a rename), its digest
@@ -79,7 +50,7 @@ static int copy_file(HkArena *a, const char *src, const char *dst,
 {
     const char *data, *why;
     size_t len;
-    if (build_read_bytes(a, src, &data, &len) != 0)
+    if (read_bytes(a, src, &data, &len) != 0)
         return -1;
     if (digest != NULL)
         *digest = hk_sha256_hex(a, data, len);
@@ -89,7 +60,7 @@ static int copy_file(HkArena *a, const char *src, const char *dst,
 /* The entry of key: <cache>/<first two hex digits>/<key>. */
 static const char *entry_of(HkArena *a, const char *cache, const char *key)
 {
-    return build_join(a, cache, hk_asprintf(a, "%.2s/%s", key, key));
+    return hk_path_join(a, cache, hk_asprintf(a, "%.2s/%s", key, key));
 }
 
 /* The names of entry's files when every one matches its index (*names
@@ -100,7 +71,7 @@ static int entry_sound(HkArena *a, const char *entry, char **names,
     const char *index;
     size_t len;
     *n = 0;
-    if (build_read_bytes(a, build_join(a, entry, "index"), &index, &len) != 0) {
+    if (read_bytes(a, hk_path_join(a, entry, "index"), &index, &len) != 0) {
         *why = "no entry";
         return 0;
     }
@@ -115,7 +86,7 @@ static int entry_sound(HkArena *a, const char *entry, char **names,
         const char *name = s + 65, *data;
         size_t size;
         if (strchr(name, '/') != NULL ||
-            build_read_bytes(a, build_join(a, entry, name), &data, &size) != 0) {
+            read_bytes(a, hk_path_join(a, entry, name), &data, &size) != 0) {
             *why = hk_asprintf(a, "'%s' is missing", name);
             return 0;
         }
@@ -142,10 +113,16 @@ int build_cache_restore(HawkContext *ctx, const char *cache, const char *key,
     size_t n;
     if (!entry_sound(a, entry, &names, &n, why))
         return 0;
+    const char *failed;
+    if (hk_make_dirs(a, out, &failed) != 0) {
+        hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
+                 failed, strerror(errno));
+        return -1;
+    }
     const char *s = names;
     for (size_t k = 0; k < n; k++, s += strlen(s) + 1) {
         const char *name = s + 65;
-        if (copy_file(a, build_join(a, entry, name), build_join(a, out, name),
+        if (copy_file(a, hk_path_join(a, entry, name), hk_path_join(a, out, name),
                       NULL) != 0) {
             hk_error(&ctx->diags, NULL, noloc,
                      "cannot restore '%s' from the cache into '%s': %s", name,
@@ -162,11 +139,11 @@ int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
 {
     HkArena *a = ctx->arena;
     const char *entry = entry_of(a, cache, key);
-    const char *tmp = build_join(
+    const char *tmp = hk_path_join(
         a, cache, hk_asprintf(a, "tmp-%s-%ld", key, (long)getpid()));
     char *parent = hk_strdup(a, entry);
     *strrchr(parent, '/') = '\0';
-    if (build_make_dirs(a, tmp) != 0 || build_make_dirs(a, parent) != 0) {
+    if (hk_make_dirs(a, tmp, NULL) != 0 || hk_make_dirs(a, parent, NULL) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "cannot create a cache entry in "
                  "'%s': %s", cache, strerror(errno));
         return -1;
@@ -175,8 +152,8 @@ int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
     hk_buf_init(&index, a);
     for (size_t k = 0; k < n; k++) {
         const char *digest;
-        if (copy_file(a, build_join(a, out, files[k]),
-                      build_join(a, tmp, files[k]), &digest) != 0) {
+        if (copy_file(a, hk_path_join(a, out, files[k]),
+                      hk_path_join(a, tmp, files[k]), &digest) != 0) {
             hk_error(&ctx->diags, NULL, noloc,
                      "cannot copy '%s' into the cache: %s", files[k],
                      strerror(errno));
@@ -186,7 +163,7 @@ int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
         hk_buf_printf(&index, "%s %s\n", digest, files[k]);
     }
     const char *why;
-    if (hk_write_whole(a, build_join(a, tmp, "index"), index.data, index.len,
+    if (hk_write_whole(a, hk_path_join(a, tmp, "index"), index.data, index.len,
                        &why) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "%s", why);
         build_remove_dir(a, tmp);

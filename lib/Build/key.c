@@ -43,8 +43,8 @@ static int checks_run(const BuildRecord *r, const HawkBuildOptions *o)
     return 0;
 }
 
-void build_key(const BuildRecord *r, const HawkBuildOptions *o,
-               const char **key, const char **terms)
+void build_key(BuildRecord *r, const HawkBuildOptions *o, const char **key,
+               const char **terms)
 {
     HkArena *a = r->ctx->arena;
     HkBuf b;
@@ -60,12 +60,13 @@ void build_key(const BuildRecord *r, const HawkBuildOptions *o,
     for (size_t k = 0; k < r->nrows; k++)
         hk_buf_printf(&b, " %s", r->rows[k]->id);
     hk_buf_printf(&b, "\nchecks %s\n", checks_run(r, o) ? "on" : "off");
-    HkTool t;
-    const char *why = "";
-    int found = hk_resolve_cc(a, &t, &why) == 0;
-    tool_line(&b, "cc", found, &t, why);
+    r->cc_why = "";
+    r->cc_found = hk_resolve_cc(a, &r->cc_tool, &r->cc_why) == 0;
+    tool_line(&b, "cc", r->cc_found, &r->cc_tool, r->cc_why);
     if (checks_run(r, o)) {
-        found = hk_resolve_cppcheck(a, &t, &why) == 0;
+        HkTool t;
+        const char *why = "";
+        int found = hk_resolve_cppcheck(a, &t, &why) == 0;
         tool_line(&b, "cppcheck", found, &t, why);
     }
     hk_buf_printf(&b, "llvm %s\n", hk_host_llvm_version());

@@ -13,20 +13,7 @@
 #include "context.h"
 #include "digest.h"
 #include "host.h"
-
-/* An exact integer: raw digits. */
-static void add_int(cJSON *o, const char *key, int64_t v)
-{
-    char text[32];
-    snprintf(text, sizeof text, "%" PRId64, v);
-    cJSON_AddItemToObject(o, key, cJSON_CreateRaw(text));
-}
-
-static void add_str(cJSON *o, const char *key, const char *v)
-{
-    cJSON_AddItemToObject(o, key, v != NULL ? cJSON_CreateString(v)
-                                            : cJSON_CreateNull());
-}
+#include "report.h"
 
 /* cJSON's text, copied into the arena with a final newline. */
 static const char *text_of(HkArena *a, cJSON *root)
@@ -40,50 +27,29 @@ static const char *text_of(HkArena *a, cJSON *root)
 
 /* ---- the manifest ---------------------------------------------------------- */
 
-static const char *kind_name(HkAbiKind k)
-{
-    switch (k) {
-    case HK_ABI_PLANE: return "plane";
-    case HK_ABI_LEN: return "length";
-    case HK_ABI_VALUE: return "value";
-    }
-    return "?";
-}
-
-static const char *addressing_name(HkAbiAddressing a)
-{
-    switch (a) {
-    case HK_ABI_SOA: return "soa";
-    case HK_ABI_FLAT_LEN: return "flat_length";
-    case HK_ABI_FLAT_CELLS: return "flat_cells";
-    case HK_ABI_BY_VALUE: return "by_value";
-    }
-    return "?";
-}
-
 /* The args struct of b: the C header's <name>_args_t, member by member. */
 static cJSON *abi_json(const BuildKernel *b)
 {
     cJSON *o = cJSON_CreateObject();
     const HkAbiLayout *l = &b->abi;
-    add_str(o, "struct", hk_asprintf(b->m->arena, "%s_args_t", b->f->name));
-    add_int(o, "size", (int64_t)l->size);
-    add_int(o, "align", (int64_t)l->align);
+    hk_json_add_str(o, "struct", hk_asprintf(b->m->arena, "%s_args_t", b->f->name));
+    hk_json_add_int(o, "size", (int64_t)l->size);
+    hk_json_add_int(o, "align", (int64_t)l->align);
     cJSON *fields = cJSON_CreateArray();
     for (uint32_t k = 0; k < l->nfields; k++) {
         const HkAbiField *f = &l->fields[k];
         const HkInterfaceRow *row = &b->low.iface->rows[f->row];
         cJSON *m = cJSON_CreateObject();
-        add_str(m, "name", f->name);
-        add_str(m, "kind", kind_name(f->kind));
-        add_str(m, "role", row->role);
-        add_str(m, "direction", hk_if_dir_name(row->dir));
-        add_str(m, "dtype", hk_elem_name(f->elem));
-        add_int(m, "components", f->comps);
-        add_str(m, "addressing", addressing_name(f->addr));
-        add_int(m, "offset", (int64_t)f->offset);
-        add_int(m, "size", (int64_t)f->size);
-        add_int(m, "align", (int64_t)f->align);
+        hk_json_add_str(m, "name", f->name);
+        hk_json_add_str(m, "kind", hk_abi_kind_name(f->kind));
+        hk_json_add_str(m, "role", row->role);
+        hk_json_add_str(m, "direction", hk_if_dir_name(row->dir));
+        hk_json_add_str(m, "dtype", hk_elem_name(f->elem));
+        hk_json_add_int(m, "components", f->comps);
+        hk_json_add_str(m, "addressing", hk_abi_addressing_name(f->addr));
+        hk_json_add_int(m, "offset", (int64_t)f->offset);
+        hk_json_add_int(m, "size", (int64_t)f->size);
+        hk_json_add_int(m, "align", (int64_t)f->align);
         cJSON_AddItemToArray(fields, m);
     }
     cJSON_AddItemToObject(o, "fields", fields);
@@ -100,10 +66,10 @@ static cJSON *targets_json(const BuildRecord *r, const BuildKernel *b)
         if (!build_row_loadable(t))
             continue;
         cJSON *o = cJSON_CreateObject();
-        add_str(o, "target", t->id);
-        add_str(o, "entry", hk_asprintf(a, "%s_%s", b->f->name, t->entry));
-        add_str(o, "shared_object", build_shared_name(a, t, b->f->name));
-        add_str(o, "object", hk_asprintf(a, "%s%s", b->f->name, t->artifact));
+        hk_json_add_str(o, "target", t->id);
+        hk_json_add_str(o, "entry", hk_asprintf(a, "%s_%s", b->f->name, t->entry));
+        hk_json_add_str(o, "shared_object", build_shared_name(a, t, b->f->name));
+        hk_json_add_str(o, "object", hk_asprintf(a, "%s%s", b->f->name, t->artifact));
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
@@ -112,14 +78,14 @@ static cJSON *targets_json(const BuildRecord *r, const BuildKernel *b)
 const char *build_manifest_text(const BuildRecord *r)
 {
     cJSON *root = cJSON_CreateObject();
-    add_str(root, "schema", "hawk.manifest/1");
-    add_str(root, "hawk_version", hawk_version());
+    hk_json_add_str(root, "schema", "hawk.manifest/1");
+    hk_json_add_str(root, "hawk_version", hawk_version());
     cJSON *kernels = cJSON_CreateArray();
     for (size_t k = 0; k < r->nkernels; k++) {
         const BuildKernel *b = &r->kernels[k];
         cJSON *o = cJSON_CreateObject();
-        add_str(o, "name", b->f->name);
-        add_str(o, "walk_digest", b->low.walk_digest);
+        hk_json_add_str(o, "name", b->f->name);
+        hk_json_add_str(o, "walk_digest", b->low.walk_digest);
         cJSON_AddItemToObject(o, "abi", abi_json(b));
         cJSON_AddItemToObject(o, "targets", targets_json(r, b));
         cJSON_AddItemToArray(kernels, o);
@@ -146,8 +112,8 @@ static cJSON *inputs_json(const BuildRecord *r)
     for (size_t k = 0; k < r->nms; k++) {
         const HkSource *src = &r->ms[k]->src;
         cJSON *o = cJSON_CreateObject();
-        add_str(o, "name", build_input_name(src));
-        add_str(o, "sha256",
+        hk_json_add_str(o, "name", build_input_name(src));
+        hk_json_add_str(o, "sha256",
                 hk_sha256_hex(r->ctx->arena, src->text, src->len));
         cJSON_AddItemToArray(arr, o);
     }
@@ -162,29 +128,29 @@ static cJSON *cc_json(const HkTool *cc)
     if (cc == NULL)
         return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
-    add_str(o, "path", cc->path);
-    add_str(o, "version", cc->version);
+    hk_json_add_str(o, "path", cc->path);
+    hk_json_add_str(o, "version", cc->version);
     struct stat st;
     int ok = stat(cc->path, &st) == 0;
-    add_int(o, "size", ok ? (int64_t)st.st_size : -1);
-    add_int(o, "mtime", ok ? (int64_t)st.st_mtime : -1);
+    hk_json_add_int(o, "size", ok ? (int64_t)st.st_size : -1);
+    hk_json_add_int(o, "mtime", ok ? (int64_t)st.st_mtime : -1);
     return o;
 }
 
 const char *build_stamp_text(const BuildRecord *r)
 {
     cJSON *root = cJSON_CreateObject();
-    add_str(root, "schema", "hawk.build/1");
-    add_str(root, "hawk_version", hawk_version());
+    hk_json_add_str(root, "schema", "hawk.build/1");
+    hk_json_add_str(root, "hawk_version", hawk_version());
     cJSON_AddItemToObject(root, "inputs", inputs_json(r));
-    add_str(root, "profile", r->profile);
+    hk_json_add_str(root, "profile", r->profile);
     cJSON *targets = cJSON_CreateArray();
     for (size_t k = 0; k < r->nrows; k++)
         cJSON_AddItemToArray(targets, cJSON_CreateString(r->rows[k]->id));
     cJSON_AddItemToObject(root, "targets", targets);
     cJSON *tc = cJSON_CreateObject();
     cJSON_AddItemToObject(tc, "cc", cc_json(r->cc));
-    add_str(tc, "llvm", hk_host_llvm_version());
+    hk_json_add_str(tc, "llvm", hk_host_llvm_version());
     cJSON_AddItemToObject(root, "toolchain", tc);
     cJSON *kernels = cJSON_CreateArray();
     for (size_t k = 0; k < r->nkernels; k++)

@@ -14,10 +14,18 @@
 int hk_write_whole(HkArena *a, const char *path, const char *data, size_t n,
                    const char **why);
 
-/* Reads the file at path into *text (NUL-terminated, in the arena); a
- * missing file sets *text to NULL.  Returns 0, or -1 with *why set. */
+/* Reads the file at path into *text (NUL-terminated, in the arena) and its
+ * length into *len (when not NULL; the bytes may hold NULs); a missing
+ * file sets *text to NULL.  Returns 0, or -1 with *why set. */
 int hk_read_whole(HkArena *a, const char *path, const char **text,
-                  const char **why);
+                  size_t *len, const char **why);
+
+/* dir/name, without doubling a trailing '/'. */
+const char *hk_path_join(HkArena *a, const char *dir, const char *name);
+
+/* mkdir -p dir; 0, or -1 with errno set and *failed (when not NULL) the
+ * component that could not be made. */
+int hk_make_dirs(HkArena *a, const char *dir, const char **failed);
 
 /* ---- audit.c: the text audit of an emitted unit ------------------------- */
 

@@ -310,32 +310,14 @@ static int render(Export *x, Job *j)
 
 /* ---- phase 2: files, checks, report ------------------------------------- */
 
-/* dir/name, without doubling a trailing '/'. */
-static const char *in_dir(HkArena *a, const char *dir, const char *name)
-{
-    size_t n = strlen(dir);
-    return hk_asprintf(a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/",
-                       name);
-}
-
 /* mkdir -p dir; 0, or -1 with a diagnostic. */
 static int make_dirs(HawkContext *ctx, const char *dir)
 {
-    char *p = hk_strdup(ctx->arena, dir);
-    for (char *s = p + 1;; s++) {
-        char c = *s;
-        if (c != '/' && c != '\0')
-            continue;
-        *s = '\0';
-        struct stat st;
-        if (stat(p, &st) != 0 && mkdir(p, 0777) != 0 && errno != EEXIST) {
-            hk_error(&ctx->diags, NULL, noloc,
-                     "cannot create directory '%s': %s", p, strerror(errno));
-            return -1;
-        }
-        *s = c;
-        if (c == '\0')
-            break;
+    const char *failed;
+    if (hk_make_dirs(ctx->arena, dir, &failed) != 0) {
+        hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
+                 failed, strerror(errno));
+        return -1;
     }
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -349,7 +331,7 @@ static int make_dirs(HawkContext *ctx, const char *dir)
 static int write_text(Export *x, const char *name, const char *text)
 {
     const char *why = NULL;
-    if (hk_write_whole(x->ctx->arena, in_dir(x->ctx->arena, x->dir, name),
+    if (hk_write_whole(x->ctx->arena, hk_path_join(x->ctx->arena, x->dir, name),
                        text, strlen(text), &why) == 0)
         return 0;
     hk_error(&x->ctx->diags, NULL, noloc, "%s", why);
@@ -362,10 +344,10 @@ static int emit_built(Export *x, Job *j)
     HkArena *a = x->ctx->arena;
     double t0 = now();
     const char *why = NULL;
-    int rc = hk_write_whole(a, in_dir(a, x->dir, j->pub.h_name), j->built.obj,
+    int rc = hk_write_whole(a, hk_path_join(a, x->dir, j->pub.h_name), j->built.obj,
                             j->built.obj_len, &why);
     if (rc == 0 && x->opts->emit_llvm)
-        rc = hk_write_whole(a, in_dir(a, x->dir, j->pub.c_name), j->built.ir,
+        rc = hk_write_whole(a, hk_path_join(a, x->dir, j->pub.c_name), j->built.ir,
                             j->built.ir_len, &why);
     if (rc != 0)
         hk_error(&x->ctx->diags, NULL, noloc, "%s", why);
@@ -377,7 +359,7 @@ static int emit_built(Export *x, Job *j)
  * leave a report beside the new .c and .h. */
 static int remove_stale_report(Export *x, const Job *j)
 {
-    const char *path = in_dir(x->ctx->arena, x->dir, j->pub.report_name);
+    const char *path = hk_path_join(x->ctx->arena, x->dir, j->pub.report_name);
     if (unlink(path) == 0 || errno == ENOENT)
         return 0;
     hk_error(&x->ctx->diags, NULL, noloc, "cannot remove '%s': %s", path,
@@ -650,8 +632,8 @@ static const char *other_units(HkArena *a, const HkRuntime *rt,
 static int read_runtime(Export *x, const Job *jobs, uint32_t n)
 {
     HkArena *a = x->ctx->arena;
-    const char *path = in_dir(a, x->dir, x->rt_h_name), *text, *why = NULL;
-    if (hk_read_whole(a, path, &text, &why) != 0) {
+    const char *path = hk_path_join(a, x->dir, x->rt_h_name), *text, *why = NULL;
+    if (hk_read_whole(a, path, &text, NULL, &why) != 0) {
         hk_error(&x->ctx->diags, NULL, noloc, "%s", why);
         return -1;
     }
@@ -670,7 +652,7 @@ static int read_runtime(Export *x, const Job *jobs, uint32_t n)
         const char *name = x->rt.units[k].kernel;
         struct stat st;
         if (hk_symtab_get(now, name, strlen(name)) != UINT32_MAX ||
-            stat(in_dir(a, x->dir, hk_asprintf(a, "%s%s", name,
+            stat(hk_path_join(a, x->dir, hk_asprintf(a, "%s%s", name,
                                                x->target->source)),
                  &st) != 0)
             hk_runtime_drop(&x->rt, name);

@@ -73,7 +73,7 @@ int hk_write_whole(HkArena *a, const char *path, const char *data, size_t n,
 }
 
 int hk_read_whole(HkArena *a, const char *path, const char **text,
-                  const char **why)
+                  size_t *len, const char **why)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
@@ -96,5 +96,35 @@ int hk_read_whole(HkArena *a, const char *path, const char **text,
         return -1;
     }
     *text = hk_buf_cstr(&b);
+    if (len != NULL)
+        *len = b.len;
+    return 0;
+}
+
+const char *hk_path_join(HkArena *a, const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    return hk_asprintf(a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/",
+                       name);
+}
+
+int hk_make_dirs(HkArena *a, const char *dir, const char **failed)
+{
+    char *p = hk_strdup(a, dir);
+    for (char *s = p + 1;; s++) {
+        char c = *s;
+        if (c != '/' && c != '\0')
+            continue;
+        *s = '\0';
+        struct stat st;
+        if (stat(p, &st) != 0 && mkdir(p, 0777) != 0 && errno != EEXIST) {
+            if (failed != NULL)
+                *failed = p;
+            return -1;
+        }
+        *s = c;
+        if (c == '\0')
+            break;
+    }
     return 0;
 }

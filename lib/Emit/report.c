@@ -31,13 +31,13 @@ static cJSON *int_item(int64_t v)
 }
 
 /* o[key] = v, exactly. */
-static void add_int(cJSON *o, const char *key, int64_t v)
+void hk_json_add_int(cJSON *o, const char *key, int64_t v)
 {
     cJSON_AddItemToObject(o, key, int_item(v));
 }
 
 /* A string, or null for NULL. */
-static void add_str(cJSON *o, const char *key, const char *s)
+void hk_json_add_str(cJSON *o, const char *key, const char *s)
 {
     cJSON_AddItemToObject(o, key, s ? cJSON_CreateString(s) : cJSON_CreateNull());
 }
@@ -60,16 +60,16 @@ static cJSON *interface_json(const HkInterfaceResult *ir)
     for (uint32_t k = 0; k < ir->nrows; k++) {
         const HkInterfaceRow *row = &ir->rows[k];
         cJSON *o = cJSON_CreateObject();
-        add_str(o, "field", row->field);
-        add_str(o, "role", row->role);
-        add_str(o, "direction", hk_if_dir_name(row->dir));
-        add_str(o, "dtype", row->dtype);
-        add_str(o, "shape", row->shape);
-        add_str(o, "layout", hk_if_layout_name(row->layout));
-        add_str(o, "runtime_length", row->runtime_len);
-        add_str(o, "init_by_caller", hk_if_init_name(row->init));
+        hk_json_add_str(o, "field", row->field);
+        hk_json_add_str(o, "role", row->role);
+        hk_json_add_str(o, "direction", hk_if_dir_name(row->dir));
+        hk_json_add_str(o, "dtype", row->dtype);
+        hk_json_add_str(o, "shape", row->shape);
+        hk_json_add_str(o, "layout", hk_if_layout_name(row->layout));
+        hk_json_add_str(o, "runtime_length", row->runtime_len);
+        hk_json_add_str(o, "init_by_caller", hk_if_init_name(row->init));
         cJSON_AddItemToObject(o, "guard", str_list(ir->guard, ir->nguard));
-        add_str(o, "reason", row->reason);
+        hk_json_add_str(o, "reason", row->reason);
         cJSON_AddItemToArray(rows, o);
     }
     return rows;
@@ -79,17 +79,17 @@ static cJSON *interface_json(const HkInterfaceResult *ir)
 static cJSON *ops_json(const HkCostResult *c)
 {
     cJSON *o = cJSON_CreateObject();
-    add_int(o, "arith32", c->arith32);
-    add_int(o, "arith64", c->arith64);
-    add_int(o, "special32", c->special32);
-    add_int(o, "special64", c->special64);
-    add_int(o, "loads", c->loads);
-    add_int(o, "gathers", c->gathers);
-    add_int(o, "chain32", c->chain32);
-    add_int(o, "chain64", c->chain64);
-    add_int(o, "chainSpecial32", c->chain_special32);
-    add_int(o, "chainSpecial64", c->chain_special64);
-    add_int(o, "stores", c->stores);
+    hk_json_add_int(o, "arith32", c->arith32);
+    hk_json_add_int(o, "arith64", c->arith64);
+    hk_json_add_int(o, "special32", c->special32);
+    hk_json_add_int(o, "special64", c->special64);
+    hk_json_add_int(o, "loads", c->loads);
+    hk_json_add_int(o, "gathers", c->gathers);
+    hk_json_add_int(o, "chain32", c->chain32);
+    hk_json_add_int(o, "chain64", c->chain64);
+    hk_json_add_int(o, "chainSpecial32", c->chain_special32);
+    hk_json_add_int(o, "chainSpecial64", c->chain_special64);
+    hk_json_add_int(o, "stores", c->stores);
     return o;
 }
 
@@ -97,11 +97,11 @@ static cJSON *ops_json(const HkCostResult *c)
 static cJSON *static_bytes_json(const HkCostResult *c)
 {
     cJSON *o = cJSON_CreateObject();
-    add_int(o, "tapes", c->tapes);
-    add_int(o, "carries", c->carries);
-    add_int(o, "temporaries", c->temporaries);
-    add_int(o, "estimate", c->estimate);
-    add_int(o, "total", c->total_bytes);
+    hk_json_add_int(o, "tapes", c->tapes);
+    hk_json_add_int(o, "carries", c->carries);
+    hk_json_add_int(o, "temporaries", c->temporaries);
+    hk_json_add_int(o, "estimate", c->estimate);
+    hk_json_add_int(o, "total", c->total_bytes);
     return o;
 }
 
@@ -112,17 +112,17 @@ static cJSON *loops_json(const HkTripResult *t)
     for (uint32_t n = 0; n < t->nloops; n++) {
         const HkLoopInfo *li = &t->loops[n];
         cJSON *o = cJSON_CreateObject();
-        add_int(o, "loop", li->number);
-        add_str(o, "pos", li->pos);
-        add_int(o, "trip", li->trip);
+        hk_json_add_int(o, "loop", li->number);
+        hk_json_add_str(o, "pos", li->pos);
+        hk_json_add_int(o, "trip", li->trip);
         cJSON_AddItemToObject(o, "runtime_count",
                               cJSON_CreateBool(li->runtime_count != 0));
-        add_str(o, "break", hk_break_name(li->brk));
+        hk_json_add_str(o, "break", hk_break_name(li->brk));
         if (li->parent >= 0)
-            add_int(o, "parent", li->parent);
+            hk_json_add_int(o, "parent", li->parent);
         else
             cJSON_AddItemToObject(o, "parent", cJSON_CreateNull());
-        add_int(o, "worst", li->worst);
+        hk_json_add_int(o, "worst", li->worst);
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -132,10 +132,10 @@ static cJSON *loops_json(const HkTripResult *t)
 static cJSON *budgets_json(const HkTripResult *t, const HkCostResult *c)
 {
     cJSON *o = cJSON_CreateObject();
-    add_int(o, "max_trips", t->max_trips);
+    hk_json_add_int(o, "max_trips", t->max_trips);
     cJSON_AddItemToObject(o, "ops", ops_json(c));
-    add_int(o, "fp64_ops", c->fp64_ops);
-    add_int(o, "soft_float_ops", c->soft_float_ops);
+    hk_json_add_int(o, "fp64_ops", c->fp64_ops);
+    hk_json_add_int(o, "soft_float_ops", c->soft_float_ops);
     cJSON_AddItemToObject(o, "static_bytes", static_bytes_json(c));
     cJSON_AddItemToObject(o, "loops", loops_json(t));
     return o;
@@ -148,10 +148,10 @@ static cJSON *indices_json(const HkIndexResult *ix)
     for (uint32_t k = 0; k < ix->nsites; k++) {
         const HkIndexSite *s = &ix->sites[k];
         cJSON *o = cJSON_CreateObject();
-        add_str(o, "pos", s->pos);
-        add_str(o, "slot", s->slot);
-        add_str(o, "status", s->status == HK_IDX_PROVEN ? "proven" : "clamped");
-        add_str(o, "reason", s->reason);
+        hk_json_add_str(o, "pos", s->pos);
+        hk_json_add_str(o, "slot", s->slot);
+        hk_json_add_str(o, "status", s->status == HK_IDX_PROVEN ? "proven" : "clamped");
+        hk_json_add_str(o, "reason", s->reason);
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -164,12 +164,12 @@ static cJSON *domain_json(const HkDomainResult *d)
     for (uint32_t k = 0; k < d->nsites; k++) {
         const HkDomainSite *s = &d->sites[k];
         cJSON *o = cJSON_CreateObject();
-        add_str(o, "pos", s->pos);
-        add_str(o, "op", s->op);
-        add_str(o, "needs", s->needs);
+        hk_json_add_str(o, "pos", s->pos);
+        hk_json_add_str(o, "op", s->op);
+        hk_json_add_str(o, "needs", s->needs);
         /* a violated site is refused: no report holds one */
-        add_str(o, "verdict", s->verdict == HK_DOM_SAFE ? "safe" : "unknown");
-        add_str(o, "reason", s->reason);
+        hk_json_add_str(o, "verdict", s->verdict == HK_DOM_SAFE ? "safe" : "unknown");
+        hk_json_add_str(o, "reason", s->reason);
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -181,8 +181,8 @@ static cJSON *specials_json(const HkDomainResult *d)
     cJSON *a = cJSON_CreateArray();
     for (uint32_t k = 0; k < d->nspecials; k++) {
         cJSON *o = cJSON_CreateObject();
-        add_str(o, "pos", d->specials[k].pos);
-        add_str(o, "literal", d->specials[k].literal);
+        hk_json_add_str(o, "pos", d->specials[k].pos);
+        hk_json_add_str(o, "literal", d->specials[k].literal);
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -211,11 +211,11 @@ static cJSON *analysis_json(const HkLowered *l)
 {
     const HkFunc *f = l->kernel;
     cJSON *o = cJSON_CreateObject();
-    add_str(o, "kernel", f->name);
-    add_str(o, "generator", "hawk.embedded/1");
-    add_str(o, "hawk_version", hawk_version());
-    add_str(o, "scalar_mode", l->float32 ? "float32" : "float64");
-    add_str(o, "profile", hk_profile_repr(f->module->arena, &l->profile));
+    hk_json_add_str(o, "kernel", f->name);
+    hk_json_add_str(o, "generator", "hawk.embedded/1");
+    hk_json_add_str(o, "hawk_version", hawk_version());
+    hk_json_add_str(o, "scalar_mode", l->float32 ? "float32" : "float64");
+    hk_json_add_str(o, "profile", hk_profile_repr(f->module->arena, &l->profile));
     cJSON_AddItemToObject(o, "interface", interface_json(l->iface));
     cJSON_AddItemToObject(o, "budgets", budgets_json(l->trips, l->cost));
     cJSON_AddItemToObject(o, "indices", indices_json(l->index));
@@ -316,9 +316,9 @@ static cJSON *deviation(const char *rule, const char *category,
                         uint32_t nsites)
 {
     cJSON *o = cJSON_CreateObject();
-    add_str(o, "rule", rule);
-    add_str(o, "category", category);
-    add_str(o, "reason", reason);
+    hk_json_add_str(o, "rule", rule);
+    hk_json_add_str(o, "category", category);
+    hk_json_add_str(o, "reason", reason);
     if (sites != NULL)
         cJSON_AddItemToObject(o, "sites", str_list(sites, nsites));
     return o;
@@ -352,13 +352,13 @@ static cJSON *checks_json(const HkChecks *c)
     for (uint32_t k = 0; k < c->n; k++) {
         const HkCheck *x = &c->items[k];
         cJSON *o = cJSON_CreateObject();
-        add_str(o, "name", x->name);
-        add_str(o, "status", x->status);
-        add_str(o, "command", x->command != NULL && *x->command ? x->command : NULL);
-        add_str(o, "tool_path", x->tool_path);
-        add_str(o, "tool_version", x->tool_version);
-        add_str(o, "output", x->output != NULL ? x->output : "");
-        add_str(o, "why_skipped", x->why_skipped);
+        hk_json_add_str(o, "name", x->name);
+        hk_json_add_str(o, "status", x->status);
+        hk_json_add_str(o, "command", x->command != NULL && *x->command ? x->command : NULL);
+        hk_json_add_str(o, "tool_path", x->tool_path);
+        hk_json_add_str(o, "tool_version", x->tool_version);
+        hk_json_add_str(o, "output", x->output != NULL ? x->output : "");
+        hk_json_add_str(o, "why_skipped", x->why_skipped);
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -370,9 +370,9 @@ static cJSON *selftest_json(const HkCUnit *u)
     if (u->selftest_samples == 0)
         return cJSON_CreateNull();
     cJSON *o = cJSON_CreateObject();
-    add_int(o, "samples", u->selftest_samples);
-    add_int(o, "values", u->selftest_values);
-    add_int(o, "frame_bytes", u->selftest_frame);
+    hk_json_add_int(o, "samples", u->selftest_samples);
+    hk_json_add_int(o, "values", u->selftest_values);
+    hk_json_add_int(o, "frame_bytes", u->selftest_frame);
     return o;
 }
 
@@ -380,22 +380,22 @@ cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
                       const HkChecks *checks)
 {
     cJSON *o = analysis_json(l);
-    add_str(o, "walk_digest", l->walk_digest);
-    add_str(o, "source_digest", l->source_digest);
+    hk_json_add_str(o, "walk_digest", l->walk_digest);
+    hk_json_add_str(o, "source_digest", l->source_digest);
     cJSON_AddItemToObject(o, "helpers", str_list(u->helpers, u->nhelpers));
     cJSON_AddItemToObject(o, "core", str_list(u->core, u->ncore));
     cJSON_AddItemToObject(o, "math_functions",
                           str_list(u->mathfns, u->nmathfns));
     cJSON *stack = cJSON_CreateObject();
-    add_int(stack, "entry", u->stack_entry);
-    add_int(stack, "sample", u->stack_sample);
-    add_int(stack, "runtime", u->stack_runtime);
-    add_int(stack, "total", u->stack_total);
-    add_int(stack, "frame_overhead", HK_FRAME_OVERHEAD);
+    hk_json_add_int(stack, "entry", u->stack_entry);
+    hk_json_add_int(stack, "sample", u->stack_sample);
+    hk_json_add_int(stack, "runtime", u->stack_runtime);
+    hk_json_add_int(stack, "total", u->stack_total);
+    hk_json_add_int(stack, "frame_overhead", HK_FRAME_OVERHEAD);
     /* the unit's bound, with the budgets the analyses computed */
     cJSON_AddItemToObject(cJSON_GetObjectItem(o, "budgets"), "stack_bound",
                           stack);
-    add_str(o, "core_version", HK_CORE_VERSION);
+    hk_json_add_str(o, "core_version", HK_CORE_VERSION);
     cJSON_AddItemToObject(o, "selftest", selftest_json(u));
     cJSON_AddItemToObject(o, "deviations", deviations_json(l));
     cJSON *audit = cJSON_CreateObject();

@@ -16,6 +16,11 @@
  * core_version. */
 #define HK_CORE_VERSION "hawk-core/1"
 
+/* key: v as an exact integer (raw digits: above 2^53 too). */
+void hk_json_add_int(cJSON *o, const char *key, int64_t v);
+/* key: s, or null for NULL. */
+void hk_json_add_str(cJSON *o, const char *key, const char *s);
+
 /* The seed's REPORT_KEYS: every top-level key of a report, in order. */
 #define HK_REPORT_NKEYS 26
 extern const char *const hk_report_keys[HK_REPORT_NKEYS];

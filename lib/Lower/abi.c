@@ -147,3 +147,24 @@ const HkAbiField *hk_abi_field(const HkAbiLayout *l, const char *name)
             return &l->fields[k];
     return NULL;
 }
+
+const char *hk_abi_kind_name(HkAbiKind k)
+{
+    switch (k) {
+    case HK_ABI_PLANE: return "plane";
+    case HK_ABI_LEN: return "length";
+    case HK_ABI_VALUE: return "value";
+    }
+    return "?";
+}
+
+const char *hk_abi_addressing_name(HkAbiAddressing a)
+{
+    switch (a) {
+    case HK_ABI_SOA: return "soa";
+    case HK_ABI_FLAT_LEN: return "flat_length";
+    case HK_ABI_FLAT_CELLS: return "flat_cells";
+    case HK_ABI_BY_VALUE: return "by_value";
+    }
+    return "?";
+}

@@ -58,6 +58,12 @@ typedef struct {
 int hk_abi_layout(HkArena *a, const HkFunc *f, const HkInterfaceResult *iface,
                   HkAbiLayout *out);
 
+/* How the manifest and hawk-run -print-layout spell a member's kind
+ * ("plane", "length", "value") and addressing ("soa", "flat_length",
+ * "flat_cells", "by_value"). */
+const char *hk_abi_kind_name(HkAbiKind k);
+const char *hk_abi_addressing_name(HkAbiAddressing a);
+
 /* The member named name, or NULL. */
 const HkAbiField *hk_abi_field(const HkAbiLayout *l, const char *name);
 

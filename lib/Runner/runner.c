@@ -30,17 +30,6 @@ static const char *llvm_row_id(void)
     return t != NULL ? t->id : "LLVM";
 }
 
-/* What a member holds, for the layout text. */
-static const char *member_kind(const HkAbiField *f)
-{
-    switch (f->kind) {
-    case HK_ABI_PLANE: return "plane";
-    case HK_ABI_LEN: return "length";
-    case HK_ABI_VALUE: return "value";
-    }
-    return "?";
-}
-
 /* Lowers kernel f (under math, or the default when NULL) and lays out
  * its args struct; 0, or 1 with diagnostics appended to ctx. */
 static int lower_layout(HawkContext *ctx, HkModule *m, HkFunc *f,
@@ -73,7 +62,8 @@ const char *runner_layout_text(HawkContext *ctx, HawkModule *m,
         const HkAbiField *a = &abi.fields[k];
         hk_buf_printf(&b, "  %s offset %" PRIu64 " size %" PRIu64
                           " align %" PRIu64 " %s %s x%" PRIu32 "%s\n",
-                      a->name, a->offset, a->size, a->align, member_kind(a),
+                      a->name, a->offset, a->size, a->align,
+                      hk_abi_kind_name(a->kind),
                       hk_elem_name(a->elem), a->comps,
                       a->written ? " written" : "");
     }

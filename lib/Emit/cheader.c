@@ -77,10 +77,10 @@ static int is_value(const HkInterfaceRow *row)
 static const char *member_type(HkArena *a, const HkLowered *l,
                                const HkInterfaceRow *row)
 {
-    /* hawk_real_t for a real: the verifier makes every real slot agree
-     * with the scalar mode */
+    /* hawk_f64_t or hawk_f32_t for a real: the verifier makes every real
+     * slot agree with the scalar mode */
     HkElem e = (HkElem)row_slot(l, row)->type.elem;
-    const char *t = hk_c_elem_type(e, l->float32);
+    const char *t = hk_c_elem_type(e);
     if (is_value(row))
         return t;
     /* a mask plane is bytes, so that any byte of caller memory is a
@@ -426,18 +426,26 @@ static int needs_bool(const HkLowered *l)
 }
 
 /* The shared types come from the directory's runtime header
- * (cruntime.c); a build that finds the runtime of units of the other
- * width stops here. */
+ * (cruntime.c), which names each real by its width, so units of both
+ * widths share it.  What the header still checks is the compiler: a unit
+ * computes in IEEE 754 binary64 or binary32, and a target whose double
+ * is 32 bits (avr-gcc's default) stops here, under C99 as under C11.
+ * The outer test keeps the check out of an analysis that reads no
+ * <float.h> (cppcheck): every hosted and freestanding C99 compiler has
+ * both macros (5.2.4.2.2). */
 static void types_block(HkBuf *b, HkArena *a, const HkLowered *l)
 {
-    int bits = l->float32 ? 32 : 64;
+    int f32 = l->float32;
     hk_buf_printf(b,
         "#include \"%s\"\n"
-        "#if HAWK_RUNTIME_REAL_BITS != %d\n"
-        "#error \"%s: float%d unit; the hawk runtime header this build found is for another width\"\n"
+        "#if defined(FLT_RADIX) && defined(%s_MANT_DIG)\n"
+        "#if (FLT_RADIX != 2) || (%s_MANT_DIG != %d)\n"
+        "#error \"%s: float%d unit; %s is not IEEE 754 binary%d here\"\n"
+        "#endif\n"
         "#endif\n",
-        hk_runtime_header_name(a, l->profile.target), bits,
-        hk_unit_header_name(a, l), bits);
+        hk_runtime_header_name(a, l->profile.target), f32 ? "FLT" : "DBL",
+        f32 ? "FLT" : "DBL", f32 ? 24 : 53, hk_unit_header_name(a, l),
+        f32 ? 32 : 64, f32 ? "float" : "double", f32 ? 32 : 64);
 }
 
 /* One struct member: type and name padded to their columns, then the
@@ -524,7 +532,7 @@ void hk_cheader(HkArena *a, const HkLowered *l, HkCUnit *u)
     budgets(&b, a, l, u);
     interface_contract(&b, a, l, u);
     hk_buf_printf(&b, "#ifndef %s\n#define %s\n", guard, guard);
-    hk_buf_puts(&b, "#include <stdint.h>\n#include <stddef.h>\n");
+    hk_buf_puts(&b, "#include <float.h>\n#include <stdint.h>\n#include <stddef.h>\n");
     if (needs_bool(l))
         hk_buf_puts(&b, "#include <stdbool.h>\n");
     types_block(&b, a, l);

@@ -504,24 +504,24 @@ static void write_int(HkBuf *b, HkIntType t, HkIntOp op)
     expand(b, text, subs, sizeof subs / sizeof subs[0]);
 }
 
-/* The C spelling of real element e (f64 or f32) in a unit of this mode. */
-static const char *real_type(int float32, int is_f32)
+/* The C spelling of real element e (f64 or f32). */
+static const char *real_type(int is_f32)
 {
-    return hk_c_elem_type(is_f32 ? HK_F32 : HK_F64, float32);
+    return hk_c_elem_type(is_f32 ? HK_F32 : HK_F64);
 }
 
-static void write_minmax(HkBuf *b, uint32_t id, int float32)
+static void write_minmax(HkBuf *b, uint32_t id)
 {
     int is_f32 = id == HK_CH_F32_MIN || id == HK_CH_F32_MAX;
     int is_min = id == HK_CH_F64_MIN || id == HK_CH_F32_MIN;
     const Subst subs[] = {
-        {"R", real_type(float32, is_f32)},
+        {"R", real_type(is_f32)},
         {"N", is_f32 ? "f32" : "f64"},
     };
     expand(b, is_min ? min_text : max_text, subs, 2);
 }
 
-static void write_to_int(HkBuf *b, uint32_t id, int float32)
+static void write_to_int(HkBuf *b, uint32_t id)
 {
     int is_f32 = id == HK_CH_F32_TO_I64 || id == HK_CH_F32_TO_I32;
     int to64 = id == HK_CH_F64_TO_I64 || id == HK_CH_F32_TO_I64;
@@ -544,13 +544,13 @@ static void write_to_int(HkBuf *b, uint32_t id, int float32)
     }
     const Subst subs[] = {
         {"MAX", s->max}, {"C(", s->cmacro}, {"HI", hi}, {"LO", lo},
-        {"R", real_type(float32, is_f32)}, {"N", is_f32 ? "f32" : "f64"},
+        {"R", real_type(is_f32)}, {"N", is_f32 ? "f32" : "f64"},
         {"I", s->tag}, {"T", s->type},
     };
     expand(b, to_int_text, subs, sizeof subs / sizeof subs[0]);
 }
 
-void hk_ch_write(HkBuf *b, uint32_t id, int float32)
+void hk_ch_write(HkBuf *b, uint32_t id)
 {
     HkIntType t;
     HkIntOp op;
@@ -564,7 +564,7 @@ void hk_ch_write(HkBuf *b, uint32_t id, int float32)
     case HK_CH_F64_MIN:
     case HK_CH_F64_MAX:
     case HK_CH_F32_MIN:
-    case HK_CH_F32_MAX: write_minmax(b, id, float32); return;
-    default: write_to_int(b, id, float32); return;
+    case HK_CH_F32_MAX: write_minmax(b, id); return;
+    default: write_to_int(b, id); return;
     }
 }

@@ -35,7 +35,6 @@ typedef struct {
 } HkRuntimeUnit;
 
 typedef struct {
-    int float32;              /* the scalar mode of every unit; -1: none yet */
     HkRuntimeUnit *units;     /* sorted by kernel name */
     uint32_t nunits, cap;
     HkSymtab *names;          /* function name -> id, built lazily */
@@ -51,16 +50,16 @@ void hk_runtime_init(HkRuntime *rt);
 int hk_runtime_parse(HkArena *a, const char *h_text, HkRuntime *rt);
 
 /* Adds (or replaces) kernel's entry, calling the runtime functions u
- * names (u->helpers and u->core).  Returns 0, or -1 when the unit's
- * scalar mode is not the runtime's. */
-int hk_runtime_add(HkArena *a, HkRuntime *rt, const char *kernel, int float32,
-                   const HkCUnit *u);
+ * names (u->helpers and u->core).  Units of either width share one
+ * runtime: it names each real type and function by its width. */
+void hk_runtime_add(HkArena *a, HkRuntime *rt, const char *kernel,
+                    const HkCUnit *u);
 
 /* Drops the entry of kernel, if any. */
 void hk_runtime_drop(HkRuntime *rt, const char *kernel);
 
-/* Writes the called math functions some unit of rt calls into rt->fn, in
- * rt's scalar mode: each as l lowered it (l->mathfn, when l is not NULL)
+/* Writes the called math functions some unit of rt calls into rt->fn:
+ * each as l lowered it (l->mathfn, when l is not NULL)
  * or as ctx lowers it (hk_lower_mathfn).  0, or -1 after a diagnostic in
  * d (a hawk defect). */
 int hk_runtime_mathfns(HkArena *a, HkRuntime *rt, HawkContext *ctx,

@@ -37,7 +37,7 @@ static int64_t elements(const char *s, size_t n)
 static int64_t decl_slot(const char *s, size_t n)
 {
     static const char *const types[] = {
-        "hawk_real_t ", "hawk_int_t ", "hawk_status_t ", "double ", "float ",
+        "hawk_f64_t ", "hawk_f32_t ", "hawk_int_t ", "hawk_status_t ",
         "int64_t ",     "int32_t ",    "uint32_t ",      "uint64_t ",
         "uint8_t ",     "bool ",       NULL};
     size_t k = 0;
@@ -95,11 +95,11 @@ static int64_t params_of(const char *text)
     return n;
 }
 
-int64_t hk_ch_frame_bound(HkArena *a, uint32_t id, int float32)
+int64_t hk_ch_frame_bound(HkArena *a, uint32_t id)
 {
     HkBuf b;
     hk_buf_init(&b, a);
-    hk_ch_write(&b, id, float32);
+    hk_ch_write(&b, id);
     const char *text = hk_buf_cstr(&b);
     const char *sig = strstr(text, "\nstatic ");
     const char *body = sig ? strchr(sig, '{') : NULL;

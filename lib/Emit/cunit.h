@@ -7,10 +7,10 @@
 
 #include "lower.h"
 
-/* The C type a unit of scalar mode float32 spells element e with:
- * hawk_real_t for the mode's real, double or float for the other,
- * int64_t, int32_t, uint32_t, bool.  cwriter_names.c. */
-const char *hk_c_elem_type(HkElem e, int float32);
+/* The C type every unit spells element e with: the runtime's typedef of
+ * the real by its width (hawk_f64_t, hawk_f32_t, so units of both widths
+ * share one runtime), int64_t, int32_t, uint32_t, bool.  cwriter_names.c. */
+const char *hk_c_elem_type(HkElem e);
 
 /* The implementation-defined behaviours (MISRA C:2012 Directive 1.1) an
  * emitted unit relies on, as its header names them; docs/EmbeddedC.md,
@@ -122,9 +122,9 @@ typedef struct {
 } HkCFunc;
 
 /* Writes the called math function id from its lowering l
- * (hk_lower_mathfn), its types spelled for a runtime of scalar mode
- * float32.  Returns 0, or -1 with a diagnostic in d (a hawk defect). */
-int hk_cwriter_mathfn(HkArena *a, const HkLowered *l, uint32_t id, int float32,
+ * (hk_lower_mathfn).  Returns 0, or -1 with a diagnostic in d (a hawk
+ * defect). */
+int hk_cwriter_mathfn(HkArena *a, const HkLowered *l, uint32_t id,
                       HkCFunc *out, HkDiags *d);
 
 /* Writes the .h text of l's kernel into u->h_text. */

@@ -172,16 +172,17 @@ static void includes(HkBuf *b, const HkCW *w)
 }
 
 /* The size asserts: C11 only, so a strict C99 build compiles them out and
- * relies on the header's HAWK_RUNTIME_REAL_BITS check. */
+ * relies on the header's <float.h> check of the same real. */
 static void static_asserts(HkBuf *b, const HkCW *w)
 {
     const char *name = hk_unit_source_name(w->a, w->l);
     unsigned bytes = w->l->float32 ? 4u : 8u;
+    const char *t = hk_c_elem_type(w->l->float32 ? HK_F32 : HK_F64);
     hk_buf_puts(b, "\n#if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= "
                    "201112L)\n");
-    hk_buf_printf(b, "_Static_assert(sizeof(hawk_real_t) == %uU, \"%s: "
-                     "hawk_real_t is not the %u-bit real of this unit\");\n",
-                  bytes, name, bytes * 8u);
+    hk_buf_printf(b, "_Static_assert(sizeof(%s) == %uU, \"%s: "
+                     "%s is not the %u-bit real of this unit\");\n",
+                  t, bytes, name, t, bytes * 8u);
     hk_buf_printf(b, "_Static_assert(sizeof(hawk_int_t) == 8U, \"%s: "
                      "hawk_int_t is not 64-bit\");\n",
                   name);
@@ -367,13 +368,13 @@ static void fill_lists(HkCW *w, HkCUnit *out)
 }
 
 /* The largest frame of a helper need marks. */
-static int64_t helpers_frame(HkArena *a, const uint8_t *need, int float32)
+static int64_t helpers_frame(HkArena *a, const uint8_t *need)
 {
     int64_t m = 0;
     for (uint32_t id = 0; id < HK_CH_COUNT; id++) {
         if (!need[id])
             continue;
-        int64_t f = hk_ch_frame_bound(a, id, float32);
+        int64_t f = hk_ch_frame_bound(a, id);
         m = f > m ? f : m;
     }
     return m;
@@ -391,7 +392,7 @@ static int stack_bound(HkCW *w, HkCUnit *out, const char *body,
         body != NULL ? hk_c_frame_bound(1 + w->uses_i + w->uses_n,
                                         hk_c_locals_bytes(body))
                      : 0;
-    out->stack_runtime = helpers_frame(w->a, w->need, w->l->float32);
+    out->stack_runtime = helpers_frame(w->a, w->need);
     for (uint32_t id = 0; id < HK_MATHFN_COUNT; id++) {
         HkCFunc fn;
         if (!w->need_fn[id])
@@ -400,8 +401,7 @@ static int stack_bound(HkCW *w, HkCUnit *out, const char *body,
             hk_cw_fail(w, NULL, "a called math function the lowering left out");
             return -1;
         }
-        if (hk_cwriter_mathfn(w->a, w->l->mathfn[id], id, w->l->float32, &fn,
-                              w->d) != 0)
+        if (hk_cwriter_mathfn(w->a, w->l->mathfn[id], id, &fn, w->d) != 0)
             return -1;
         out->stack_runtime =
             fn.stack > out->stack_runtime ? fn.stack : out->stack_runtime;
@@ -468,7 +468,7 @@ int hk_cwriter_kat(HkArena *a, const HkLowered *l, const HkKat *kat,
 
 /* ---- a called math function ------------------------------------------------ */
 
-/* "hawk_real_t x, hawk_real_t y": the arguments, the kernel's uniform
+/* "hawk_f64_t x, hawk_f64_t y": the arguments, the kernel's uniform
  * slots in order; their number into *n. */
 static const char *fn_params(HkCW *w, uint32_t *n)
 {
@@ -485,13 +485,11 @@ static const char *fn_params(HkCW *w, uint32_t *n)
     return p;
 }
 
-int hk_cwriter_mathfn(HkArena *a, const HkLowered *l, uint32_t id, int float32,
+int hk_cwriter_mathfn(HkArena *a, const HkLowered *l, uint32_t id,
                       HkCFunc *out, HkDiags *d)
 {
-    HkLowered mode = *l;  /* the runtime's scalar mode spells the types */
-    mode.float32 = float32;
     HkCW w;
-    if (setup(&w, a, &mode, d) != 0)
+    if (setup(&w, a, l, d) != 0)
         return -1;
     w.fnprefix = hk_asprintf(a, "%s.", hk_mathfn_name(id));
     HkBuf body;
@@ -522,6 +520,6 @@ int hk_cwriter_mathfn(HkArena *a, const HkLowered *l, uint32_t id, int float32,
     out->need_bool = w.need_bool;
     out->stack = hk_c_frame_bound((int64_t)nparams,
                                   hk_c_locals_bytes(hk_buf_cstr(&body))) +
-                 helpers_frame(a, w.need, float32);
+                 helpers_frame(a, w.need);
     return 0;
 }

@@ -56,9 +56,8 @@ int hk_ch_uses_math(uint32_t id);
  * (HK_IDB_BIT set): a signed helper that reads an unsigned result back as
  * its signed type (C99 6.3.1.3p3), and hawk_i64_to_i32. */
 unsigned hk_ch_impl_defined(uint32_t id);
-/* Appends the function's definition (contract comment, then the body);
- * float32 says how f64/f32 are spelled (hawk_real_t, double, float). */
-void hk_ch_write(HkBuf *b, uint32_t id, int float32);
+/* Appends the function's definition (contract comment, then the body). */
+void hk_ch_write(HkBuf *b, uint32_t id);
 
 /* ---- cstack.c: the stack bound -------------------------------------------- */
 
@@ -67,7 +66,7 @@ int64_t hk_c_locals_bytes(const char *text);
 /* A frame's bound: 8 bytes per parameter, the locals, the overhead. */
 int64_t hk_c_frame_bound(int64_t params, int64_t locals_bytes);
 /* The frame bound of runtime function id. */
-int64_t hk_ch_frame_bound(HkArena *a, uint32_t id, int float32);
+int64_t hk_ch_frame_bound(HkArena *a, uint32_t id);
 
 /* ---- cselftest.c: the self-test ------------------------------------------- */
 
@@ -148,8 +147,8 @@ void hk_cw_fail(HkCW *w, const HkInst *i, const char *what);
 
 /* ---- cwriter_names.c ------------------------------------------------------ */
 
-/* The C type of element e in this unit: hawk_real_t for the scalar mode's
- * real, double/float for the other, int64_t, int32_t, uint32_t, bool. */
+/* The C type of element e: hawk_f64_t, hawk_f32_t, int64_t, int32_t,
+ * uint32_t, bool (hk_c_elem_type). */
 const char *hk_cw_ctype(const HkCW *w, HkElem e);
 /* Gives value v a C name made from base ("v_" + the IR name with every
  * character outside [A-Za-z0-9_] turned into '_'), unique in the sample
@@ -160,7 +159,7 @@ const char *hk_cw_fresh(HkCW *w, const char *base);
 /* v's C name (naming it first when needed). */
 const char *hk_cw_val(HkCW *w, HkVal v);
 /* The literal of component k of constant c as element e: INT64_C(5),
- * 1.5, 1.5F, (hawk_real_t)NAN, true. */
+ * 1.5, 1.5F, (hawk_f64_t)NAN, true. */
 const char *hk_cw_literal(HkCW *w, const HkConst *c, uint32_t k, HkElem e);
 /* The literal of real x as element e (hk_cw_literal's spelling). */
 const char *hk_cw_real(HkCW *w, double x, HkElem e);

@@ -22,14 +22,15 @@ void hk_cw_fail(HkCW *w, const HkInst *i, const char *what)
 
 const char *hk_cw_ctype(const HkCW *w, HkElem e)
 {
-    return hk_c_elem_type(e, w->l->float32);
+    (void)w;
+    return hk_c_elem_type(e);
 }
 
-const char *hk_c_elem_type(HkElem e, int float32)
+const char *hk_c_elem_type(HkElem e)
 {
     switch (e) {
-    case HK_F64: return float32 ? "double" : "hawk_real_t";
-    case HK_F32: return float32 ? "hawk_real_t" : "float";
+    case HK_F64: return "hawk_f64_t";
+    case HK_F32: return "hawk_f32_t";
     case HK_I64: return "int64_t";
     case HK_I32: return "int32_t";
     case HK_U32: return "uint32_t";

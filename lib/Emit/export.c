@@ -614,18 +614,6 @@ static int distinct_from_recorded(Export *x, const Job *jobs, uint32_t n)
     return failed ? -1 : 0;
 }
 
-/* "drag, kepler": the kernels rt serves other than kernel. */
-static const char *other_units(HkArena *a, const HkRuntime *rt,
-                               const char *kernel)
-{
-    HkBuf b;
-    hk_buf_init(&b, a);
-    for (uint32_t k = 0; k < rt->nunits; k++)
-        if (strcmp(rt->units[k].kernel, kernel) != 0)
-            hk_buf_printf(&b, "%s%s", b.len ? ", " : "", rt->units[k].kernel);
-    return hk_buf_cstr(&b);
-}
-
 /* The record of the directory's runtime, read back from its header
  * without the units whose source is gone and the units this export
  * rewrites; 0, or -1 with a diagnostic. */
@@ -657,15 +645,13 @@ static int read_runtime(Export *x, const Job *jobs, uint32_t n)
                  &st) != 0)
             hk_runtime_drop(&x->rt, name);
     }
-    if (x->rt.nunits == 0)
-        x->rt.float32 = -1;
     return 0;
 }
 
 /* The runtime unit of the output directory: the units an earlier export
- * left there and this export's, its texts written and audited in memory.
- * 0, or -1 with a diagnostic: a foreign header in the way, units of two
- * scalar modes, entries that clash, an audit hit. */
+ * left there and this export's, of either width, its texts written and
+ * audited in memory.  0, or -1 with a diagnostic: a foreign header in the
+ * way, entries that clash, an audit hit. */
 static int plan_runtime(Export *x, Job *jobs, uint32_t n)
 {
     HkArena *a = x->ctx->arena;
@@ -675,24 +661,8 @@ static int plan_runtime(Export *x, Job *jobs, uint32_t n)
         (read_runtime(x, jobs, n) != 0 ||
          distinct_from_recorded(x, jobs, n) != 0))
         return -1;
-    int failed = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        Job *j = &jobs[k];
-        int mode = x->rt.float32;
-        if (hk_runtime_add(a, &x->rt, j->kernel->name, j->low.float32,
-                           &j->unit) == 0)
-            continue;
-        hk_error(&x->ctx->diags, &j->m->src, j->kernel->loc,
-                 "'%s': a float%d unit cannot share '%s' with the float%d "
-                 "units %s of '%s' (the runtime defines one hawk_real_t); "
-                 "export it into another directory",
-                 j->kernel->name, j->low.float32 ? 32 : 64, x->rt_h_name,
-                 mode == 1 ? 32 : 64, other_units(a, &x->rt, j->kernel->name),
-                 x->dir);
-        failed = 1;
-    }
-    if (failed)
-        return -1;
+    for (uint32_t k = 0; k < n; k++)
+        hk_runtime_add(a, &x->rt, jobs[k].kernel->name, &jobs[k].unit);
     if (hk_runtime_mathfns(a, &x->rt, x->ctx, NULL, &x->ctx->diags) != 0)
         return -1;
     hk_runtime_texts(a, &x->rt, x->rt_h_name, x->rt_c_name, &x->rt_h_text,

@@ -31,7 +31,7 @@
 #define KAT_SEED UINT64_C(0x68617766)
 
 /* Replaces every NaN of n elements e at p by this machine's NAN: the unit
- * spells a NaN input as (hawk_real_t)NAN, so the host build must read
+ * spells a NaN input as (hawk_f64_t)NAN or (hawk_f32_t)NAN, so the host build must read
  * that one. */
 static void canonical_nans(HkElem e, unsigned char *p, size_t n)
 {

@@ -99,8 +99,7 @@ void cbuild_runtime(HkArena *a, const HkLowered *l, const HkCUnit *u,
     hk_runtime_init(&rt);
     out->c = hk_runtime_source_name(a, l->profile.target);
     out->h = hk_runtime_header_name(a, l->profile.target);
-    if (hk_runtime_add(a, &rt, l->kernel->name, l->float32, u) != 0)
-        hk_unreachable();  /* an empty runtime takes either mode */
+    hk_runtime_add(a, &rt, l->kernel->name, u);
     HkDiags d;  /* never filled: the C writer wrote them for the unit */
     hk_diags_init(&d, a);
     if (hk_runtime_mathfns(a, &rt, NULL, l, &d) != 0)

@@ -10,30 +10,30 @@
 #include "drag.h"
 
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
-_Static_assert(sizeof(hawk_real_t) == 8U, "drag.c: hawk_real_t is not the 64-bit real of this unit");
+_Static_assert(sizeof(hawk_f64_t) == 8U, "drag.c: hawk_f64_t is not the 64-bit real of this unit");
 _Static_assert(sizeof(hawk_int_t) == 8U, "drag.c: hawk_int_t is not 64-bit");
 #endif
 
 /* One sample of drag: the kernel's body, in the order it is written. */
 static void drag_sample(const drag_args_t* args, int64_t i, int64_t n_samples)
 {
-    const hawk_real_t v_s_0 = args->vin_state[i];
-    const hawk_real_t v_s_1 = args->vin_state[n_samples + i];
-    const hawk_real_t v_s_2 = args->vin_state[(2 * n_samples) + i];
-    const hawk_real_t v_n_m0 = (v_s_0 * v_s_0);
-    const hawk_real_t v_n_m1 = (v_s_1 * v_s_1);
-    const hawk_real_t v_n_m2 = (v_s_2 * v_s_2);
-    const hawk_real_t v_n_a1 = (v_n_m0 + v_n_m1);
-    const hawk_real_t v_n_dot = (v_n_a1 + v_n_m2);
-    const hawk_real_t v_n = sqrt(v_n_dot);
-    const hawk_real_t v_r = args->uni_rho;
-    const hawk_real_t v_k = -v_r;
-    const hawk_real_t v_a_0 = (v_k * v_s_0);
-    const hawk_real_t v_a_1 = (v_k * v_s_1);
-    const hawk_real_t v_a_2 = (v_k * v_s_2);
-    const hawk_real_t v_o_0 = (v_a_0 * v_n);
-    const hawk_real_t v_o_1 = (v_a_1 * v_n);
-    const hawk_real_t v_o_2 = (v_a_2 * v_n);
+    const hawk_f64_t v_s_0 = args->vin_state[i];
+    const hawk_f64_t v_s_1 = args->vin_state[n_samples + i];
+    const hawk_f64_t v_s_2 = args->vin_state[(2 * n_samples) + i];
+    const hawk_f64_t v_n_m0 = (v_s_0 * v_s_0);
+    const hawk_f64_t v_n_m1 = (v_s_1 * v_s_1);
+    const hawk_f64_t v_n_m2 = (v_s_2 * v_s_2);
+    const hawk_f64_t v_n_a1 = (v_n_m0 + v_n_m1);
+    const hawk_f64_t v_n_dot = (v_n_a1 + v_n_m2);
+    const hawk_f64_t v_n = sqrt(v_n_dot);
+    const hawk_f64_t v_r = args->uni_rho;
+    const hawk_f64_t v_k = -v_r;
+    const hawk_f64_t v_a_0 = (v_k * v_s_0);
+    const hawk_f64_t v_a_1 = (v_k * v_s_1);
+    const hawk_f64_t v_a_2 = (v_k * v_s_2);
+    const hawk_f64_t v_o_0 = (v_a_0 * v_n);
+    const hawk_f64_t v_o_1 = (v_a_1 * v_n);
+    const hawk_f64_t v_o_2 = (v_a_2 * v_n);
     args->mut_out[i] = v_o_0;
     args->mut_out[n_samples + i] = v_o_1;
     args->mut_out[(2 * n_samples) + i] = v_o_2;

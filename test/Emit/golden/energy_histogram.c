@@ -10,29 +10,29 @@
 #include "energy_histogram.h"
 
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
-_Static_assert(sizeof(hawk_real_t) == 8U, "energy_histogram.c: hawk_real_t is not the 64-bit real of this unit");
+_Static_assert(sizeof(hawk_f64_t) == 8U, "energy_histogram.c: hawk_f64_t is not the 64-bit real of this unit");
 _Static_assert(sizeof(hawk_int_t) == 8U, "energy_histogram.c: hawk_int_t is not 64-bit");
 #endif
 
 /* One sample of energy_histogram: the kernel's body, in the order it is written. */
 static void energy_histogram_sample(const energy_histogram_args_t* args, int64_t i, int64_t n_samples)
 {
-    const hawk_real_t v_vel_0 = args->vin_v[i];
-    const hawk_real_t v_vel_1 = args->vin_v[n_samples + i];
-    const hawk_real_t v_vel_2 = args->vin_v[(2 * n_samples) + i];
-    const hawk_real_t v_mass = args->uni_m;
-    const hawk_real_t v_width = args->uni_w;
-    const hawk_real_t v_v2_m0 = (v_vel_0 * v_vel_0);
-    const hawk_real_t v_v2_m1 = (v_vel_1 * v_vel_1);
-    const hawk_real_t v_v2_m2 = (v_vel_2 * v_vel_2);
-    const hawk_real_t v_v2_a1 = (v_v2_m0 + v_v2_m1);
-    const hawk_real_t v_v2 = (v_v2_a1 + v_v2_m2);
-    const hawk_real_t v_half = 0.5;
-    const hawk_real_t v_hm = (v_half * v_mass);
-    const hawk_real_t v_ek = (v_hm * v_v2);
+    const hawk_f64_t v_vel_0 = args->vin_v[i];
+    const hawk_f64_t v_vel_1 = args->vin_v[n_samples + i];
+    const hawk_f64_t v_vel_2 = args->vin_v[(2 * n_samples) + i];
+    const hawk_f64_t v_mass = args->uni_m;
+    const hawk_f64_t v_width = args->uni_w;
+    const hawk_f64_t v_v2_m0 = (v_vel_0 * v_vel_0);
+    const hawk_f64_t v_v2_m1 = (v_vel_1 * v_vel_1);
+    const hawk_f64_t v_v2_m2 = (v_vel_2 * v_vel_2);
+    const hawk_f64_t v_v2_a1 = (v_v2_m0 + v_v2_m1);
+    const hawk_f64_t v_v2 = (v_v2_a1 + v_v2_m2);
+    const hawk_f64_t v_half = 0.5;
+    const hawk_f64_t v_hm = (v_half * v_mass);
+    const hawk_f64_t v_ek = (v_hm * v_v2);
     args->acc_energy[i] = v_ek;
-    const hawk_real_t v_u = (v_ek / v_width);
-    const hawk_real_t v_bin = floor(v_u);
+    const hawk_f64_t v_u = (v_ek / v_width);
+    const hawk_f64_t v_bin = floor(v_u);
     const int64_t v_k = hawk_f64_to_i64(v_bin);
     const uint32_t v_count = UINT32_C(1);
     /* 'hist' has a runtime length: the index is clamped to [0, len - 1]. */

@@ -39,19 +39,22 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_ENERGY_HISTOGRAM_H
 #define HAWK_ENERGY_HISTOGRAM_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 64
-#error "energy_histogram.h: float64 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(DBL_MANT_DIG)
+#if (FLT_RADIX != 2) || (DBL_MANT_DIG != 53)
+#error "energy_histogram.h: float64 unit; double is not IEEE 754 binary64 here"
+#endif
 #endif
 typedef struct {
-    hawk_real_t*       acc_energy;    /* accum_out out   Scalar    partials, pitch n_samples */
-    uint32_t*          acc_hist;      /* accum_out inout Table     flat, length acc_hist_len */
-    int64_t            acc_hist_len;  /* the length of acc_hist, at least 1 */
-    const hawk_real_t* vin_v;         /* vec_in    in    Vector[3] SoA, pitch n_samples */
-    hawk_real_t        uni_m;         /* uniform   in    Scalar    by value */
-    hawk_real_t        uni_w;         /* uniform   in    Scalar    by value */
+    hawk_f64_t*       acc_energy;    /* accum_out out   Scalar    partials, pitch n_samples */
+    uint32_t*         acc_hist;      /* accum_out inout Table     flat, length acc_hist_len */
+    int64_t           acc_hist_len;  /* the length of acc_hist, at least 1 */
+    const hawk_f64_t* vin_v;         /* vec_in    in    Vector[3] SoA, pitch n_samples */
+    hawk_f64_t        uni_m;         /* uniform   in    Scalar    by value */
+    hawk_f64_t        uni_w;         /* uniform   in    Scalar    by value */
 } energy_histogram_args_t;
 hawk_status_t energy_histogram_c(const energy_histogram_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

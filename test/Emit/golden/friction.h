@@ -43,23 +43,26 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_FRICTION_H
 #define HAWK_FRICTION_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 64
-#error "friction.h: float64 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(DBL_MANT_DIG)
+#if (FLT_RADIX != 2) || (DBL_MANT_DIG != 53)
+#error "friction.h: float64 unit; double is not IEEE 754 binary64 here"
+#endif
 #endif
 typedef struct {
-    hawk_real_t*       mut_force;      /* mutable    out   Scalar    SoA, pitch n_samples */
-    uint32_t*          dispatch0_mix;  /* mix        inout Vector[3] flat, 3 cells */
-    const hawk_real_t* ps_v;           /* per_sample in    Scalar    SoA, pitch n_samples */
-    const hawk_real_t* ps_f_app;       /* per_sample in    Scalar    SoA, pitch n_samples */
-    hawk_real_t        uni_Fs;         /* uniform    in    Scalar    by value */
-    hawk_real_t        uni_Fc;         /* uniform    in    Scalar    by value */
-    hawk_real_t        uni_vs;         /* uniform    in    Scalar    by value */
-    hawk_real_t        uni_b;          /* uniform    in    Scalar    by value */
-    hawk_real_t        uni_v_stick;    /* uniform    in    Scalar    by value */
-    hawk_real_t        uni_v_coul;     /* uniform    in    Scalar    by value */
+    hawk_f64_t*       mut_force;      /* mutable    out   Scalar    SoA, pitch n_samples */
+    uint32_t*         dispatch0_mix;  /* mix        inout Vector[3] flat, 3 cells */
+    const hawk_f64_t* ps_v;           /* per_sample in    Scalar    SoA, pitch n_samples */
+    const hawk_f64_t* ps_f_app;       /* per_sample in    Scalar    SoA, pitch n_samples */
+    hawk_f64_t        uni_Fs;         /* uniform    in    Scalar    by value */
+    hawk_f64_t        uni_Fc;         /* uniform    in    Scalar    by value */
+    hawk_f64_t        uni_vs;         /* uniform    in    Scalar    by value */
+    hawk_f64_t        uni_b;          /* uniform    in    Scalar    by value */
+    hawk_f64_t        uni_v_stick;    /* uniform    in    Scalar    by value */
+    hawk_f64_t        uni_v_coul;     /* uniform    in    Scalar    by value */
 } friction_args_t;
 hawk_status_t friction_c(const friction_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

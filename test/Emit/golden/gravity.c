@@ -10,30 +10,30 @@
 #include "gravity.h"
 
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
-_Static_assert(sizeof(hawk_real_t) == 8U, "gravity.c: hawk_real_t is not the 64-bit real of this unit");
+_Static_assert(sizeof(hawk_f64_t) == 8U, "gravity.c: hawk_f64_t is not the 64-bit real of this unit");
 _Static_assert(sizeof(hawk_int_t) == 8U, "gravity.c: hawk_int_t is not 64-bit");
 #endif
 
 /* One sample of gravity: the kernel's body, in the order it is written. */
 static void gravity_sample(const gravity_args_t* args, int64_t i, int64_t n_samples)
 {
-    const hawk_real_t v_rv_0 = args->vin_r[i];
-    const hawk_real_t v_rv_1 = args->vin_r[n_samples + i];
-    const hawk_real_t v_rv_2 = args->vin_r[(2 * n_samples) + i];
-    const hawk_real_t v_d_m0 = (v_rv_0 * v_rv_0);
-    const hawk_real_t v_d_m1 = (v_rv_1 * v_rv_1);
-    const hawk_real_t v_d_m2 = (v_rv_2 * v_rv_2);
-    const hawk_real_t v_d_a1 = (v_d_m0 + v_d_m1);
-    const hawk_real_t v_d_dot = (v_d_a1 + v_d_m2);
-    const hawk_real_t v_d = sqrt(v_d_dot);
-    const hawk_real_t v_d2 = (v_d * v_d);
-    const hawk_real_t v_d3 = (v_d2 * v_d);
-    const hawk_real_t v_m = args->uni_mu;
-    const hawk_real_t v_mn = -v_m;
-    const hawk_real_t v_k = (v_mn / v_d3);
-    const hawk_real_t v_acc_0 = (v_k * v_rv_0);
-    const hawk_real_t v_acc_1 = (v_k * v_rv_1);
-    const hawk_real_t v_acc_2 = (v_k * v_rv_2);
+    const hawk_f64_t v_rv_0 = args->vin_r[i];
+    const hawk_f64_t v_rv_1 = args->vin_r[n_samples + i];
+    const hawk_f64_t v_rv_2 = args->vin_r[(2 * n_samples) + i];
+    const hawk_f64_t v_d_m0 = (v_rv_0 * v_rv_0);
+    const hawk_f64_t v_d_m1 = (v_rv_1 * v_rv_1);
+    const hawk_f64_t v_d_m2 = (v_rv_2 * v_rv_2);
+    const hawk_f64_t v_d_a1 = (v_d_m0 + v_d_m1);
+    const hawk_f64_t v_d_dot = (v_d_a1 + v_d_m2);
+    const hawk_f64_t v_d = sqrt(v_d_dot);
+    const hawk_f64_t v_d2 = (v_d * v_d);
+    const hawk_f64_t v_d3 = (v_d2 * v_d);
+    const hawk_f64_t v_m = args->uni_mu;
+    const hawk_f64_t v_mn = -v_m;
+    const hawk_f64_t v_k = (v_mn / v_d3);
+    const hawk_f64_t v_acc_0 = (v_k * v_rv_0);
+    const hawk_f64_t v_acc_1 = (v_k * v_rv_1);
+    const hawk_f64_t v_acc_2 = (v_k * v_rv_2);
     args->mut_a[i] = v_acc_0;
     args->mut_a[n_samples + i] = v_acc_1;
     args->mut_a[(2 * n_samples) + i] = v_acc_2;

@@ -111,9 +111,9 @@ int64_t hawk_i64_max(int64_t a, int64_t b)
 
 /* minimum (LangRef): NaN when either operand is NaN (the first one),
  * else a < b ? a : b, so minimum(-0.0, +0.0) is +0.0. */
-hawk_real_t hawk_f64_min(hawk_real_t a, hawk_real_t b)
+hawk_f64_t hawk_f64_min(hawk_f64_t a, hawk_f64_t b)
 {
-    hawk_real_t r;
+    hawk_f64_t r;
     if (isnan(a) != 0) {
         r = a;
     } else if (isnan(b) != 0) {
@@ -128,9 +128,9 @@ hawk_real_t hawk_f64_min(hawk_real_t a, hawk_real_t b)
 
 /* maximum (LangRef): NaN when either operand is NaN (the first one),
  * else a > b ? a : b. */
-hawk_real_t hawk_f64_max(hawk_real_t a, hawk_real_t b)
+hawk_f64_t hawk_f64_max(hawk_f64_t a, hawk_f64_t b)
 {
-    hawk_real_t r;
+    hawk_f64_t r;
     if (isnan(a) != 0) {
         r = a;
     } else if (isnan(b) != 0) {
@@ -146,7 +146,7 @@ hawk_real_t hawk_f64_max(hawk_real_t a, hawk_real_t b)
 /* fptosi (LangRef): truncation toward zero; NaN gives 0 and a value
  * outside the range saturates, where C leaves the conversion
  * undefined. */
-int64_t hawk_f64_to_i64(hawk_real_t x)
+int64_t hawk_f64_to_i64(hawk_f64_t x)
 {
     int64_t r;
     if (isnan(x) != 0) {
@@ -164,235 +164,235 @@ int64_t hawk_f64_to_i64(hawk_real_t x)
 /* cos on double, hawk's own (lib/Math/math.hir): IEEE 754 basic
  * operations in a fixed order, so every conforming compiler and target
  * computes the same bits; the units' cos ops call it. */
-hawk_real_t hawk_cos_f64(hawk_real_t x)
+hawk_f64_t hawk_cos_f64(hawk_f64_t x)
 {
-    const hawk_real_t v_x_v = x;
-    const hawk_real_t v_zero = 0.0;
+    const hawk_f64_t v_x_v = x;
+    const hawk_f64_t v_zero = 0.0;
     const bool v_neg = (v_x_v < v_zero);
-    const hawk_real_t v_mx = -v_x_v;
-    const hawk_real_t v_ax = (v_neg ? v_mx : v_x_v);
-    const hawk_real_t v_hawk_rem_pio2_inv = 0.6366197723675814;
-    const hawk_real_t v_hawk_rem_pio2_t = (v_ax * v_hawk_rem_pio2_inv);
-    const hawk_real_t v_hawk_rem_pio2_shift = 6755399441055744.0;
-    const hawk_real_t v_hawk_rem_pio2_ts = (v_hawk_rem_pio2_t + v_hawk_rem_pio2_shift);
-    const hawk_real_t v_hawk_rem_pio2_fn = (v_hawk_rem_pio2_ts - v_hawk_rem_pio2_shift);
-    const hawk_real_t v_hawk_rem_pio2_pio2_1 = 1.5707963267341256;
-    const hawk_real_t v_hawk_rem_pio2_pio2_2 = 6.077100506303966e-11;
-    const hawk_real_t v_hawk_rem_pio2_pio2_3 = 2.0222662487111665e-21;
-    const hawk_real_t v_hawk_rem_pio2_pio2_3t = 8.4784276603689e-32;
-    const hawk_real_t v_hawk_rem_pio2_w1 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_1);
-    const hawk_real_t v_hawk_rem_pio2_r1 = (v_ax - v_hawk_rem_pio2_w1);
-    const hawk_real_t v_hawk_rem_pio2_w2 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_2);
-    const hawk_real_t v_hawk_rem_pio2_r2 = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_w2);
-    const hawk_real_t v_hawk_rem_pio2_d2 = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_r2);
-    const hawk_real_t v_hawk_rem_pio2_d2b = (v_hawk_rem_pio2_d2 - v_hawk_rem_pio2_w2);
-    const hawk_real_t v_hawk_rem_pio2_w3 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_3);
-    const hawk_real_t v_hawk_rem_pio2_r3 = (v_hawk_rem_pio2_r2 - v_hawk_rem_pio2_w3);
-    const hawk_real_t v_hawk_rem_pio2_d3 = (v_hawk_rem_pio2_r2 - v_hawk_rem_pio2_r3);
-    const hawk_real_t v_hawk_rem_pio2_d3b = (v_hawk_rem_pio2_d3 - v_hawk_rem_pio2_w3);
-    const hawk_real_t v_hawk_rem_pio2_w3t = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_3t);
-    const hawk_real_t v_hawk_rem_pio2_c3a = (v_hawk_rem_pio2_w3t - v_hawk_rem_pio2_d3b);
-    const hawk_real_t v_hawk_rem_pio2_c3 = (v_hawk_rem_pio2_c3a - v_hawk_rem_pio2_d2b);
-    const hawk_real_t v_hawk_rem_pio2_y0 = (v_hawk_rem_pio2_r3 - v_hawk_rem_pio2_c3);
-    const hawk_real_t v_hawk_rem_pio2_y1a = (v_hawk_rem_pio2_r3 - v_hawk_rem_pio2_y0);
-    const hawk_real_t v_hawk_rem_pio2_y1 = (v_hawk_rem_pio2_y1a - v_hawk_rem_pio2_c3);
-    const hawk_real_t v_hawk_rem_pio2_quarter = 0.25;
-    const hawk_real_t v_hawk_rem_pio2_f4 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_quarter);
-    const hawk_real_t v_hawk_rem_pio2_eighths = 0.375;
-    const hawk_real_t v_hawk_rem_pio2_f4b = (v_hawk_rem_pio2_f4 - v_hawk_rem_pio2_eighths);
-    const hawk_real_t v_hawk_rem_pio2_f4s = (v_hawk_rem_pio2_f4b + v_hawk_rem_pio2_shift);
-    const hawk_real_t v_hawk_rem_pio2_fl4 = (v_hawk_rem_pio2_f4s - v_hawk_rem_pio2_shift);
-    const hawk_real_t v_hawk_rem_pio2_four = 4.0;
-    const hawk_real_t v_hawk_rem_pio2_fl16 = (v_hawk_rem_pio2_fl4 * v_hawk_rem_pio2_four);
-    const hawk_real_t v_hawk_rem_pio2_q = (v_hawk_rem_pio2_fn - v_hawk_rem_pio2_fl16);
-    const hawk_real_t v_hawk_rem_pio2_lim = 823549.6645826427;
-    const hawk_real_t v_hawk_rem_pio2_inf = (hawk_real_t)INFINITY;
+    const hawk_f64_t v_mx = -v_x_v;
+    const hawk_f64_t v_ax = (v_neg ? v_mx : v_x_v);
+    const hawk_f64_t v_hawk_rem_pio2_inv = 0.6366197723675814;
+    const hawk_f64_t v_hawk_rem_pio2_t = (v_ax * v_hawk_rem_pio2_inv);
+    const hawk_f64_t v_hawk_rem_pio2_shift = 6755399441055744.0;
+    const hawk_f64_t v_hawk_rem_pio2_ts = (v_hawk_rem_pio2_t + v_hawk_rem_pio2_shift);
+    const hawk_f64_t v_hawk_rem_pio2_fn = (v_hawk_rem_pio2_ts - v_hawk_rem_pio2_shift);
+    const hawk_f64_t v_hawk_rem_pio2_pio2_1 = 1.5707963267341256;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_2 = 6.077100506303966e-11;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_3 = 2.0222662487111665e-21;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_3t = 8.4784276603689e-32;
+    const hawk_f64_t v_hawk_rem_pio2_w1 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_1);
+    const hawk_f64_t v_hawk_rem_pio2_r1 = (v_ax - v_hawk_rem_pio2_w1);
+    const hawk_f64_t v_hawk_rem_pio2_w2 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_2);
+    const hawk_f64_t v_hawk_rem_pio2_r2 = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_w2);
+    const hawk_f64_t v_hawk_rem_pio2_d2 = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_r2);
+    const hawk_f64_t v_hawk_rem_pio2_d2b = (v_hawk_rem_pio2_d2 - v_hawk_rem_pio2_w2);
+    const hawk_f64_t v_hawk_rem_pio2_w3 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_3);
+    const hawk_f64_t v_hawk_rem_pio2_r3 = (v_hawk_rem_pio2_r2 - v_hawk_rem_pio2_w3);
+    const hawk_f64_t v_hawk_rem_pio2_d3 = (v_hawk_rem_pio2_r2 - v_hawk_rem_pio2_r3);
+    const hawk_f64_t v_hawk_rem_pio2_d3b = (v_hawk_rem_pio2_d3 - v_hawk_rem_pio2_w3);
+    const hawk_f64_t v_hawk_rem_pio2_w3t = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_3t);
+    const hawk_f64_t v_hawk_rem_pio2_c3a = (v_hawk_rem_pio2_w3t - v_hawk_rem_pio2_d3b);
+    const hawk_f64_t v_hawk_rem_pio2_c3 = (v_hawk_rem_pio2_c3a - v_hawk_rem_pio2_d2b);
+    const hawk_f64_t v_hawk_rem_pio2_y0 = (v_hawk_rem_pio2_r3 - v_hawk_rem_pio2_c3);
+    const hawk_f64_t v_hawk_rem_pio2_y1a = (v_hawk_rem_pio2_r3 - v_hawk_rem_pio2_y0);
+    const hawk_f64_t v_hawk_rem_pio2_y1 = (v_hawk_rem_pio2_y1a - v_hawk_rem_pio2_c3);
+    const hawk_f64_t v_hawk_rem_pio2_quarter = 0.25;
+    const hawk_f64_t v_hawk_rem_pio2_f4 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_quarter);
+    const hawk_f64_t v_hawk_rem_pio2_eighths = 0.375;
+    const hawk_f64_t v_hawk_rem_pio2_f4b = (v_hawk_rem_pio2_f4 - v_hawk_rem_pio2_eighths);
+    const hawk_f64_t v_hawk_rem_pio2_f4s = (v_hawk_rem_pio2_f4b + v_hawk_rem_pio2_shift);
+    const hawk_f64_t v_hawk_rem_pio2_fl4 = (v_hawk_rem_pio2_f4s - v_hawk_rem_pio2_shift);
+    const hawk_f64_t v_hawk_rem_pio2_four = 4.0;
+    const hawk_f64_t v_hawk_rem_pio2_fl16 = (v_hawk_rem_pio2_fl4 * v_hawk_rem_pio2_four);
+    const hawk_f64_t v_hawk_rem_pio2_q = (v_hawk_rem_pio2_fn - v_hawk_rem_pio2_fl16);
+    const hawk_f64_t v_hawk_rem_pio2_lim = 823549.6645826427;
+    const hawk_f64_t v_hawk_rem_pio2_inf = (hawk_f64_t)INFINITY;
     const bool v_hawk_rem_pio2_ge = (v_ax >= v_hawk_rem_pio2_lim);
     const bool v_hawk_rem_pio2_fin = (v_ax < v_hawk_rem_pio2_inf);
     const bool v_hawk_rem_pio2_huge = (v_hawk_rem_pio2_ge && v_hawk_rem_pio2_fin);
-    hawk_real_t v_hawk_rem_pio2_ry0;
-    hawk_real_t v_hawk_rem_pio2_ry1;
-    hawk_real_t v_hawk_rem_pio2_rq;
+    hawk_f64_t v_hawk_rem_pio2_ry0;
+    hawk_f64_t v_hawk_rem_pio2_ry1;
+    hawk_f64_t v_hawk_rem_pio2_rq;
     if (v_hawk_rem_pio2_huge) {
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_b512 = 1.3407807929942597e+154;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b512 = 1.3407807929942597e+154;
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g512 = (v_ax >= v_hawk_rem_pio2_hawk_rem_pio2_large_b512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f512 = 7.458340731200207e-155;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d512 = (v_ax * v_hawk_rem_pio2_hawk_rem_pio2_large_f512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m512 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g512 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d512 : v_ax);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n512 = 512.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a512 = (v_zero + v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e512 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g512 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a512 : v_zero);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_b256 = 1.157920892373162e+77;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f512 = 7.458340731200207e-155;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d512 = (v_ax * v_hawk_rem_pio2_hawk_rem_pio2_large_f512);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m512 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g512 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d512 : v_ax);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n512 = 512.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a512 = (v_zero + v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e512 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g512 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a512 : v_zero);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b256 = 1.157920892373162e+77;
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m512 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f256 = 8.636168555094445e-78;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m512 * v_hawk_rem_pio2_hawk_rem_pio2_large_f256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g256 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d256 : v_hawk_rem_pio2_hawk_rem_pio2_large_m512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n256 = 256.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e512 + v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g256 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a256 : v_hawk_rem_pio2_hawk_rem_pio2_large_e512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_b128 = 3.402823669209385e+38;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f256 = 8.636168555094445e-78;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m512 * v_hawk_rem_pio2_hawk_rem_pio2_large_f256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g256 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d256 : v_hawk_rem_pio2_hawk_rem_pio2_large_m512);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n256 = 256.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e512 + v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g256 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a256 : v_hawk_rem_pio2_hawk_rem_pio2_large_e512);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b128 = 3.402823669209385e+38;
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m256 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f128 = 2.938735877055719e-39;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m256 * v_hawk_rem_pio2_hawk_rem_pio2_large_f128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g128 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d128 : v_hawk_rem_pio2_hawk_rem_pio2_large_m256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n128 = 128.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e256 + v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g128 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a128 : v_hawk_rem_pio2_hawk_rem_pio2_large_e256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_b64 = 1.8446744073709552e+19;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f128 = 2.938735877055719e-39;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m256 * v_hawk_rem_pio2_hawk_rem_pio2_large_f128);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g128 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d128 : v_hawk_rem_pio2_hawk_rem_pio2_large_m256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n128 = 128.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e256 + v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g128 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a128 : v_hawk_rem_pio2_hawk_rem_pio2_large_e256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b64 = 1.8446744073709552e+19;
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m128 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f64 = 5.421010862427522e-20;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m128 * v_hawk_rem_pio2_hawk_rem_pio2_large_f64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g64 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d64 : v_hawk_rem_pio2_hawk_rem_pio2_large_m128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n64 = 64.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e128 + v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g64 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a64 : v_hawk_rem_pio2_hawk_rem_pio2_large_e128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_b32 = 4294967296.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f64 = 5.421010862427522e-20;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m128 * v_hawk_rem_pio2_hawk_rem_pio2_large_f64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g64 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d64 : v_hawk_rem_pio2_hawk_rem_pio2_large_m128);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n64 = 64.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e128 + v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g64 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a64 : v_hawk_rem_pio2_hawk_rem_pio2_large_e128);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b32 = 4294967296.0;
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m64 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f32 = 2.3283064365386963e-10;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m64 * v_hawk_rem_pio2_hawk_rem_pio2_large_f32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g32 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d32 : v_hawk_rem_pio2_hawk_rem_pio2_large_m64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n32 = 32.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e64 + v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g32 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a32 : v_hawk_rem_pio2_hawk_rem_pio2_large_e64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_b16 = 65536.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f32 = 2.3283064365386963e-10;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m64 * v_hawk_rem_pio2_hawk_rem_pio2_large_f32);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g32 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d32 : v_hawk_rem_pio2_hawk_rem_pio2_large_m64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n32 = 32.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e64 + v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g32 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a32 : v_hawk_rem_pio2_hawk_rem_pio2_large_e64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b16 = 65536.0;
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m32 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f16 = 0.0000152587890625;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m32 * v_hawk_rem_pio2_hawk_rem_pio2_large_f16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g16 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d16 : v_hawk_rem_pio2_hawk_rem_pio2_large_m32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n16 = 16.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e32 + v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g16 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a16 : v_hawk_rem_pio2_hawk_rem_pio2_large_e32);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f16 = 0.0000152587890625;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m32 * v_hawk_rem_pio2_hawk_rem_pio2_large_f16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g16 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d16 : v_hawk_rem_pio2_hawk_rem_pio2_large_m32);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n16 = 16.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e32 + v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g16 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a16 : v_hawk_rem_pio2_hawk_rem_pio2_large_e32);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m16 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f8 = 0.00390625;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m16 * v_hawk_rem_pio2_hawk_rem_pio2_large_f8);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g8 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d8 : v_hawk_rem_pio2_hawk_rem_pio2_large_m16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n8 = 8.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e16 + v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g8 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a8 : v_hawk_rem_pio2_hawk_rem_pio2_large_e16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f8 = 0.00390625;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m16 * v_hawk_rem_pio2_hawk_rem_pio2_large_f8);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g8 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d8 : v_hawk_rem_pio2_hawk_rem_pio2_large_m16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n8 = 8.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e16 + v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g8 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a8 : v_hawk_rem_pio2_hawk_rem_pio2_large_e16);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m8 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f4 = 0.0625;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m8 * v_hawk_rem_pio2_hawk_rem_pio2_large_f4);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d4 : v_hawk_rem_pio2_hawk_rem_pio2_large_m8);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e8 + v_hawk_rem_pio2_four);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a4 : v_hawk_rem_pio2_hawk_rem_pio2_large_e8);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f4 = 0.0625;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m8 * v_hawk_rem_pio2_hawk_rem_pio2_large_f4);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d4 : v_hawk_rem_pio2_hawk_rem_pio2_large_m8);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e8 + v_hawk_rem_pio2_four);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a4 : v_hawk_rem_pio2_hawk_rem_pio2_large_e8);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m4 >= v_hawk_rem_pio2_four);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m4 * v_hawk_rem_pio2_quarter);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g2 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d2 : v_hawk_rem_pio2_hawk_rem_pio2_large_m4);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n2 = 2.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e4 + v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g2 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a2 : v_hawk_rem_pio2_hawk_rem_pio2_large_e4);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m4 * v_hawk_rem_pio2_quarter);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g2 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d2 : v_hawk_rem_pio2_hawk_rem_pio2_large_m4);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n2 = 2.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e4 + v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g2 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a2 : v_hawk_rem_pio2_hawk_rem_pio2_large_e4);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m2 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f1 = 0.5;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m2 * v_hawk_rem_pio2_hawk_rem_pio2_large_f1);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g1 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d1 : v_hawk_rem_pio2_hawk_rem_pio2_large_m2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n1 = 1.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e2 + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g1 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a1 : v_hawk_rem_pio2_hawk_rem_pio2_large_e2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_spli = 100663296.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_mb = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 + v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_mh = (v_hawk_rem_pio2_hawk_rem_pio2_large_mb - v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_ml = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 - v_hawk_rem_pio2_hawk_rem_pio2_large_mh);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_off = 39.5;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_eo = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_off);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d24 = 24.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_jq = (v_hawk_rem_pio2_hawk_rem_pio2_large_eo / v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_jqs = (v_hawk_rem_pio2_hawk_rem_pio2_large_jq + v_hawk_rem_pio2_shift);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_j0 = (v_hawk_rem_pio2_hawk_rem_pio2_large_jqs - v_hawk_rem_pio2_shift);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_j2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j0 - v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f1 = 0.5;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m2 * v_hawk_rem_pio2_hawk_rem_pio2_large_f1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g1 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d1 : v_hawk_rem_pio2_hawk_rem_pio2_large_m2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n1 = 1.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e2 + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g1 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a1 : v_hawk_rem_pio2_hawk_rem_pio2_large_e2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_spli = 100663296.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mb = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 + v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mh = (v_hawk_rem_pio2_hawk_rem_pio2_large_mb - v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ml = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 - v_hawk_rem_pio2_hawk_rem_pio2_large_mh);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_off = 39.5;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_eo = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_off);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d24 = 24.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jq = (v_hawk_rem_pio2_hawk_rem_pio2_large_eo / v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jqs = (v_hawk_rem_pio2_hawk_rem_pio2_large_jq + v_hawk_rem_pio2_shift);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j0 = (v_hawk_rem_pio2_hawk_rem_pio2_large_jqs - v_hawk_rem_pio2_shift);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j0 - v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_jneg = (v_hawk_rem_pio2_hawk_rem_pio2_large_j2 < v_zero);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_js = (v_hawk_rem_pio2_hawk_rem_pio2_large_jneg ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_j2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_js1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_w24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js1 * v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_sk = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_w24);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js = (v_hawk_rem_pio2_hawk_rem_pio2_large_jneg ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_j2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_w24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js1 * v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_sk = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_w24);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk = (v_hawk_rem_pio2_hawk_rem_pio2_large_sk < v_zero);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 = -v_hawk_rem_pio2_hawk_rem_pio2_large_sk;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 : v_hawk_rem_pio2_hawk_rem_pio2_large_sk);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 = -v_hawk_rem_pio2_hawk_rem_pio2_large_sk;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 : v_hawk_rem_pio2_hawk_rem_pio2_large_sk);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 - v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = (v_hawk_rem_pio2_hawk_rem_pio2_large_n1 * v_hawk_rem_pio2_hawk_rem_pio2_large_b512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 : v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 - v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = (v_hawk_rem_pio2_hawk_rem_pio2_large_n1 * v_hawk_rem_pio2_hawk_rem_pio2_large_b512);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 : v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 - v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 * v_hawk_rem_pio2_hawk_rem_pio2_large_b256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 - v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 * v_hawk_rem_pio2_hawk_rem_pio2_large_b256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 - v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 * v_hawk_rem_pio2_hawk_rem_pio2_large_b128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 - v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 * v_hawk_rem_pio2_hawk_rem_pio2_large_b128);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 - v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 * v_hawk_rem_pio2_hawk_rem_pio2_large_b64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 - v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 * v_hawk_rem_pio2_hawk_rem_pio2_large_b64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 - v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 * v_hawk_rem_pio2_hawk_rem_pio2_large_b32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 - v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 * v_hawk_rem_pio2_hawk_rem_pio2_large_b32);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 - v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 * v_hawk_rem_pio2_hawk_rem_pio2_large_b16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 - v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 * v_hawk_rem_pio2_hawk_rem_pio2_large_b16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 - v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 * v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 - v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 * v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 >= v_hawk_rem_pio2_four);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 - v_hawk_rem_pio2_four);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 * v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 - v_hawk_rem_pio2_four);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 * v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 - v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 * v_hawk_rem_pio2_four);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 - v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 * v_hawk_rem_pio2_four);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 * v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 = (v_hawk_rem_pio2_hawk_rem_pio2_large_n1 / v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51);
-        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_zero;
-        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_zero;
-        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_zero;
-        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53;
-        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_js;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 * v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 = (v_hawk_rem_pio2_hawk_rem_pio2_large_n1 / v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51);
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_zero;
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_zero;
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_zero;
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53;
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_js;
         int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_i;
         for (v_hawk_rem_pio2_hawk_rem_pio2_large_i = INT64_C(0); v_hawk_rem_pio2_hawk_rem_pio2_large_i < INT64_C(11); ++v_hawk_rem_pio2_hawk_rem_pio2_large_i) {
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54 = 25.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54 = 25.0;
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54);
-            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56;
+            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56;
             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55) {
-                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 = 12.0;
+                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 = 12.0;
                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57);
-                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59;
+                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59;
                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58) {
-                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60 = 6.0;
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60 = 6.0;
                     const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60);
-                    hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
                     if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61) {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 = 3.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 = 3.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64) {
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68 = 10680707.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68 = 10680707.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68;
                             } else {
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71 = 7228996.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71 = 7228996.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72 = 1387004.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72 = 1387004.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
@@ -400,19 +400,19 @@ hawk_real_t hawk_cos_f64(hawk_real_t x)
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
                         } else {
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_four);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75 = 2578385.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75 = 2578385.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76 = 5.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76 = 5.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = 16069853.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = 16069853.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80 = 12639074.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80 = 12639074.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78;
@@ -421,45 +421,45 @@ hawk_real_t hawk_cos_f64(hawk_real_t x)
                         }
                         v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
                     } else {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81 = 9.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81 = 9.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82) {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84 = 7.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84 = 7.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87 = 9804092.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87 = 9804092.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87;
                             } else {
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90 = 4427841.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90 = 4427841.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = 16666979.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = 16666979.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89;
                             }
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
                         } else {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92 = 10.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92 = 10.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95 = 11263675.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95 = 11263675.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96 = 11.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96 = 11.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99 = 12935607.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99 = 12935607.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100 = 2387514.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100 = 2387514.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
@@ -470,29 +470,29 @@ hawk_real_t hawk_cos_f64(hawk_real_t x)
                     }
                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
                 } else {
-                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101 = 18.0;
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101 = 18.0;
                     const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101);
-                    hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
                     if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102) {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104 = 15.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104 = 15.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105) {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107 = 13.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107 = 13.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110 = 4345298.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110 = 4345298.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111 = 14.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111 = 14.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114 = 14681673.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114 = 14681673.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115 = 3074569.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115 = 3074569.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
@@ -500,19 +500,19 @@ hawk_real_t hawk_cos_f64(hawk_real_t x)
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
                         } else {
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118 = 13734428.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118 = 13734428.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119 = 17.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119 = 17.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122 = 16653803.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122 = 16653803.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123 = 1880361.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123 = 1880361.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
@@ -521,54 +521,54 @@ hawk_real_t hawk_cos_f64(hawk_real_t x)
                         }
                         v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
                     } else {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124 = 21.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124 = 21.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125) {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127 = 19.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127 = 19.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = 10960616.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = 10960616.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131 = 20.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131 = 20.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134 = 8533493.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134 = 8533493.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135 = 3062596.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135 = 3062596.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
                             }
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129;
                         } else {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136 = 23.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136 = 23.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139 = 22.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139 = 22.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = 8710556.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = 8710556.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143 = 7349940.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143 = 7349940.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141;
                             } else {
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = 6258241.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = 6258241.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147 = 3772886.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147 = 3772886.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145;
@@ -581,54 +581,54 @@ hawk_real_t hawk_cos_f64(hawk_real_t x)
                 }
                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59;
             } else {
-                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148 = 37.0;
+                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148 = 37.0;
                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148);
-                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150;
+                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150;
                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149) {
-                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = 31.0;
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = 31.0;
                     const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151);
-                    hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153;
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153;
                     if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152) {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = 28.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = 28.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155) {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = 26.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = 26.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160 = 3769171.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160 = 3769171.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = 27.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = 27.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164 = 3798172.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164 = 3798172.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165 = 8675211.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165 = 8675211.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
                             }
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159;
                         } else {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = 29.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = 29.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169 = 12450088.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169 = 12450088.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = 30.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = 30.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173 = 3874808.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173 = 3874808.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174 = 9961438.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174 = 9961438.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
@@ -637,45 +637,45 @@ hawk_real_t hawk_cos_f64(hawk_real_t x)
                         }
                         v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156;
                     } else {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = 34.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = 34.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176) {
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180 = 366607.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180 = 366607.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181 = 33.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181 = 33.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184 = 15675153.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184 = 15675153.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185 = 9132554.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185 = 9132554.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
                             }
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
                         } else {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186 = 35.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186 = 35.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189 = 7151469.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189 = 7151469.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = 36.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = 36.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193 = 3571407.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193 = 3571407.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194 = 2607881.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194 = 2607881.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
@@ -686,50 +686,50 @@ hawk_real_t hawk_cos_f64(hawk_real_t x)
                     }
                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153;
                 } else {
-                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = 43.0;
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = 43.0;
                     const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195);
-                    hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197;
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197;
                     if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196) {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 = 40.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 = 40.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199) {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 = 38.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 = 38.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 = 12013382.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 = 12013382.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205 = 39.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205 = 39.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208 = 4155038.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208 = 4155038.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 = 6285869.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 = 6285869.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207;
                             }
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203;
                         } else {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210 = 41.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210 = 41.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213 = 7677882.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213 = 7677882.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 = 42.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 = 42.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 = 13102053.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 = 13102053.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 = 15825725.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 = 15825725.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216;
@@ -738,55 +738,55 @@ hawk_real_t hawk_cos_f64(hawk_real_t x)
                         }
                         v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200;
                     } else {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 = 46.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 = 46.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220) {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 = 44.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 = 44.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 = 473591.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 = 473591.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226 = 45.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226 = 45.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 = 9065106.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 = 9065106.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230 = 15363067.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230 = 15363067.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228;
                             }
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224;
                         } else {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231 = 48.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231 = 48.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234 = 47.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234 = 47.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 = 6271263.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 = 6271263.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238 = 9264392.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238 = 9264392.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 = 49.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 = 49.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242 = 5636912.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242 = 5636912.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 = 4652155.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 = 4652155.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241;
@@ -799,132 +799,132 @@ hawk_real_t hawk_cos_f64(hawk_real_t x)
                 }
                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150;
             }
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_pa = (v_hawk_rem_pio2_hawk_rem_pio2_large_mh * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_ta = (v_hawk_rem_pio2_hawk_rem_pio2_large_pa * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_pb = (v_hawk_rem_pio2_hawk_rem_pio2_large_ml * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_tb = (v_hawk_rem_pio2_hawk_rem_pio2_large_pb * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta * v_hawk_rem_pio2_quarter);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pa = (v_hawk_rem_pio2_hawk_rem_pio2_large_mh * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ta = (v_hawk_rem_pio2_hawk_rem_pio2_large_pa * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pb = (v_hawk_rem_pio2_hawk_rem_pio2_large_ml * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_tb = (v_hawk_rem_pio2_hawk_rem_pio2_large_pb * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta * v_hawk_rem_pio2_quarter);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 < v_zero);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 = 4503599627370496.0;
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 = -4503599627370496.0;
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 * v_hawk_rem_pio2_four);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253 = 18014398509481984.0;
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 = -18014398509481984.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 = 4503599627370496.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 = -4503599627370496.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253 = 18014398509481984.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 = -18014398509481984.0;
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259 = 6.0;
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 * v_hawk_rem_pio2_quarter);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259 = 6.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 * v_hawk_rem_pio2_quarter);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 < v_zero);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_269 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 * v_hawk_rem_pio2_four);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_270 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_269);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_269 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_270 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_269);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_271 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_272 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_273 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_271 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_272);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_274 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_273 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_270);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_lhc);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_277 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_278 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_277);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_279 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_280 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_278 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_279);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_281 = (v_hawk_rem_pio2_hawk_rem_pio2_large_llc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_280);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb * v_hawk_rem_pio2_quarter);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_274 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_273 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_270);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_lhc);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_277 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_278 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_277);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_279 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_280 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_278 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_279);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_281 = (v_hawk_rem_pio2_hawk_rem_pio2_large_llc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_280);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb * v_hawk_rem_pio2_quarter);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_283 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 < v_zero);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_283 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_285 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_286 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_285 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_287 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_286 * v_hawk_rem_pio2_four);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_288 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_287);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_283 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_285 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_286 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_285 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_287 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_286 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_288 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_287);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_289 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_290 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_291 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_289 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_290);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_291 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_288);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_293 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_293 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_274 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 * v_hawk_rem_pio2_quarter);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_291 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_288);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_293 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_293 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_274 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 * v_hawk_rem_pio2_quarter);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_298 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 < v_zero);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_298 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_300 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_301 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_300 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_302 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_301 * v_hawk_rem_pio2_four);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_303 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_302);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_298 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_300 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_301 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_300 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_302 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_301 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_303 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_302);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_304 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_305 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_306 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_304 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_305);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_307 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_306 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_303);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_310 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_311 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_310);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_312 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_313 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_311 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_312);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_314 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_281 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_313);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_step = 5.9604644775390625e-08;
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_s1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_s * v_hawk_rem_pio2_hawk_rem_pio2_large_step);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_jn1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_307 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_306 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_303);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_310 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_311 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_310);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_312 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_313 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_311 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_312);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_314 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_281 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_313);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_step = 5.9604644775390625e-08;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_s * v_hawk_rem_pio2_hawk_rem_pio2_large_step);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jn1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
             v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_307;
             v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308;
             v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_314;
             v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_s1;
             v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_jn1;
         }
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_h = v_hawk_rem_pio2_hawk_rem_pio2_large_hc;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_lh = v_hawk_rem_pio2_hawk_rem_pio2_large_lhc;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_ll = v_hawk_rem_pio2_hawk_rem_pio2_large_llc;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hs = (v_hawk_rem_pio2_hawk_rem_pio2_large_h + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_ns = (v_hawk_rem_pio2_hawk_rem_pio2_large_hs + v_hawk_rem_pio2_shift);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n = (v_hawk_rem_pio2_hawk_rem_pio2_large_ns - v_hawk_rem_pio2_shift);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fr = (v_hawk_rem_pio2_hawk_rem_pio2_large_h - v_hawk_rem_pio2_hawk_rem_pio2_large_n);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f = (v_hawk_rem_pio2_hawk_rem_pio2_large_fr + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fb = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fr);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fa = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fb);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fda = (v_hawk_rem_pio2_hawk_rem_pio2_large_fr - v_hawk_rem_pio2_hawk_rem_pio2_large_fa);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fdb = (v_hawk_rem_pio2_hawk_rem_pio2_large_lh - v_hawk_rem_pio2_hawk_rem_pio2_large_fb);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fe = (v_hawk_rem_pio2_hawk_rem_pio2_large_fda + v_hawk_rem_pio2_hawk_rem_pio2_large_fdb);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fe + v_hawk_rem_pio2_hawk_rem_pio2_large_ll);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1 = 1.5707963267948966;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1h = 1.5707963407039642;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1l = -1.3909067675399456e-08;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_p2 = 6.123233995736766e-17;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_velt = 134217729.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fc = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_velt);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fcd = (v_hawk_rem_pio2_hawk_rem_pio2_large_fc - v_hawk_rem_pio2_hawk_rem_pio2_large_f);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fc - v_hawk_rem_pio2_hawk_rem_pio2_large_fcd);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_flo = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fh);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_p = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_p1);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_hawk_rem_pio2_large_p1h);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_hawk_rem_pio2_large_p1l);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_hawk_rem_pio2_large_p1h);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_ll = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_hawk_rem_pio2_large_p1l);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_x1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh - v_hawk_rem_pio2_hawk_rem_pio2_large_p);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_x2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x1 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_x3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x2 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_x4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x3 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_ll);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_t1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_p2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_t2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_fl * v_hawk_rem_pio2_hawk_rem_pio2_large_p1);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_t3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_t1 + v_hawk_rem_pio2_hawk_rem_pio2_large_t2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_tail = (v_hawk_rem_pio2_hawk_rem_pio2_large_x4 + v_hawk_rem_pio2_hawk_rem_pio2_large_t3);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_y0 = (v_hawk_rem_pio2_hawk_rem_pio2_large_p + v_hawk_rem_pio2_hawk_rem_pio2_large_tail);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_yd = (v_hawk_rem_pio2_hawk_rem_pio2_large_y0 - v_hawk_rem_pio2_hawk_rem_pio2_large_p);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_y1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tail - v_hawk_rem_pio2_hawk_rem_pio2_large_yd);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_h = v_hawk_rem_pio2_hawk_rem_pio2_large_hc;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_lh = v_hawk_rem_pio2_hawk_rem_pio2_large_lhc;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ll = v_hawk_rem_pio2_hawk_rem_pio2_large_llc;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hs = (v_hawk_rem_pio2_hawk_rem_pio2_large_h + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ns = (v_hawk_rem_pio2_hawk_rem_pio2_large_hs + v_hawk_rem_pio2_shift);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n = (v_hawk_rem_pio2_hawk_rem_pio2_large_ns - v_hawk_rem_pio2_shift);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fr = (v_hawk_rem_pio2_hawk_rem_pio2_large_h - v_hawk_rem_pio2_hawk_rem_pio2_large_n);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f = (v_hawk_rem_pio2_hawk_rem_pio2_large_fr + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fb = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fr);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fa = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fb);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fda = (v_hawk_rem_pio2_hawk_rem_pio2_large_fr - v_hawk_rem_pio2_hawk_rem_pio2_large_fa);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fdb = (v_hawk_rem_pio2_hawk_rem_pio2_large_lh - v_hawk_rem_pio2_hawk_rem_pio2_large_fb);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fe = (v_hawk_rem_pio2_hawk_rem_pio2_large_fda + v_hawk_rem_pio2_hawk_rem_pio2_large_fdb);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fe + v_hawk_rem_pio2_hawk_rem_pio2_large_ll);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1 = 1.5707963267948966;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1h = 1.5707963407039642;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1l = -1.3909067675399456e-08;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p2 = 6.123233995736766e-17;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_velt = 134217729.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fc = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_velt);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fcd = (v_hawk_rem_pio2_hawk_rem_pio2_large_fc - v_hawk_rem_pio2_hawk_rem_pio2_large_f);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fc - v_hawk_rem_pio2_hawk_rem_pio2_large_fcd);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_flo = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fh);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_p1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_hawk_rem_pio2_large_p1h);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_hawk_rem_pio2_large_p1l);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_hawk_rem_pio2_large_p1h);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_ll = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_hawk_rem_pio2_large_p1l);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh - v_hawk_rem_pio2_hawk_rem_pio2_large_p);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x1 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x2 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x3 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_ll);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_t1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_p2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_t2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_fl * v_hawk_rem_pio2_hawk_rem_pio2_large_p1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_t3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_t1 + v_hawk_rem_pio2_hawk_rem_pio2_large_t2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_tail = (v_hawk_rem_pio2_hawk_rem_pio2_large_x4 + v_hawk_rem_pio2_hawk_rem_pio2_large_t3);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_y0 = (v_hawk_rem_pio2_hawk_rem_pio2_large_p + v_hawk_rem_pio2_hawk_rem_pio2_large_tail);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_yd = (v_hawk_rem_pio2_hawk_rem_pio2_large_y0 - v_hawk_rem_pio2_hawk_rem_pio2_large_p);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_y1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tail - v_hawk_rem_pio2_hawk_rem_pio2_large_yd);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_nneg = (v_hawk_rem_pio2_hawk_rem_pio2_large_n < v_zero);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_nw = (v_hawk_rem_pio2_hawk_rem_pio2_large_n + v_hawk_rem_pio2_four);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_q = (v_hawk_rem_pio2_hawk_rem_pio2_large_nneg ? v_hawk_rem_pio2_hawk_rem_pio2_large_nw : v_hawk_rem_pio2_hawk_rem_pio2_large_n);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_nw = (v_hawk_rem_pio2_hawk_rem_pio2_large_n + v_hawk_rem_pio2_four);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_q = (v_hawk_rem_pio2_hawk_rem_pio2_large_nneg ? v_hawk_rem_pio2_hawk_rem_pio2_large_nw : v_hawk_rem_pio2_hawk_rem_pio2_large_n);
         v_hawk_rem_pio2_ry0 = v_hawk_rem_pio2_hawk_rem_pio2_large_y0;
         v_hawk_rem_pio2_ry1 = v_hawk_rem_pio2_hawk_rem_pio2_large_y1;
         v_hawk_rem_pio2_rq = v_hawk_rem_pio2_hawk_rem_pio2_large_q;
@@ -933,315 +933,315 @@ hawk_real_t hawk_cos_f64(hawk_real_t x)
         v_hawk_rem_pio2_ry1 = v_hawk_rem_pio2_y1;
         v_hawk_rem_pio2_rq = v_hawk_rem_pio2_q;
     }
-    const hawk_real_t v_one = 1.0;
-    const hawk_real_t v_q1 = (v_hawk_rem_pio2_rq + v_one);
+    const hawk_f64_t v_one = 1.0;
+    const hawk_f64_t v_q1 = (v_hawk_rem_pio2_rq + v_one);
     const bool v_wrap = (v_q1 == v_hawk_rem_pio2_four);
-    const hawk_real_t v_qc = (v_wrap ? v_zero : v_q1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_z = (v_hawk_rem_pio2_ry0 * v_hawk_rem_pio2_ry0);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_v = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_rem_pio2_ry0);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_s1 = -0.16666666666666632;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_s2 = 0.00833333333332249;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_s3 = -0.0001984126982985795;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_s4 = 2.7557313707070068e-06;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_s5 = -2.5050760253406863e-08;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_s6 = 1.58969099521155e-10;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_q5 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_s6);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_a5 = (v_hawk_sin_quadrant_hawk_ksin_s5 + v_hawk_sin_quadrant_hawk_ksin_q5);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_q4 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_a5);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_a4 = (v_hawk_sin_quadrant_hawk_ksin_s4 + v_hawk_sin_quadrant_hawk_ksin_q4);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_q3 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_a4);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_a3 = (v_hawk_sin_quadrant_hawk_ksin_s3 + v_hawk_sin_quadrant_hawk_ksin_q3);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_q2 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_a3);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_r = (v_hawk_sin_quadrant_hawk_ksin_s2 + v_hawk_sin_quadrant_hawk_ksin_q2);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_half = 0.5;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_hy = (v_hawk_sin_quadrant_hawk_ksin_half * v_hawk_rem_pio2_ry1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_vr = (v_hawk_sin_quadrant_hawk_ksin_v * v_hawk_sin_quadrant_hawk_ksin_r);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_u1 = (v_hawk_sin_quadrant_hawk_ksin_hy - v_hawk_sin_quadrant_hawk_ksin_vr);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_u2 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_u1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_u3 = (v_hawk_sin_quadrant_hawk_ksin_u2 - v_hawk_rem_pio2_ry1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_vs = (v_hawk_sin_quadrant_hawk_ksin_v * v_hawk_sin_quadrant_hawk_ksin_s1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_u4 = (v_hawk_sin_quadrant_hawk_ksin_u3 - v_hawk_sin_quadrant_hawk_ksin_vs);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_res = (v_hawk_rem_pio2_ry0 - v_hawk_sin_quadrant_hawk_ksin_u4);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_c1 = 0.0416666666666666;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_c2 = -0.001388888888887411;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_c3 = 0.00002480158728947673;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_c4 = -2.7557314351390663e-07;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_c5 = 2.087572321298175e-09;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_c6 = -1.1359647557788195e-11;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_q5 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_c6);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_a5 = (v_hawk_sin_quadrant_hawk_kcos_c5 + v_hawk_sin_quadrant_hawk_kcos_q5);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_q4 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a5);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_a4 = (v_hawk_sin_quadrant_hawk_kcos_c4 + v_hawk_sin_quadrant_hawk_kcos_q4);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_q3 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a4);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_a3 = (v_hawk_sin_quadrant_hawk_kcos_c3 + v_hawk_sin_quadrant_hawk_kcos_q3);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_q2 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a3);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_a2 = (v_hawk_sin_quadrant_hawk_kcos_c2 + v_hawk_sin_quadrant_hawk_kcos_q2);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_q1 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a2);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_a1 = (v_hawk_sin_quadrant_hawk_kcos_c1 + v_hawk_sin_quadrant_hawk_kcos_q1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_r = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_hz = (v_hawk_sin_quadrant_hawk_ksin_half * v_hawk_sin_quadrant_hawk_ksin_z);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_w = (v_one - v_hawk_sin_quadrant_hawk_kcos_hz);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_ow = (v_one - v_hawk_sin_quadrant_hawk_kcos_w);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_owh = (v_hawk_sin_quadrant_hawk_kcos_ow - v_hawk_sin_quadrant_hawk_kcos_hz);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_zr = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_r);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_xy = (v_hawk_rem_pio2_ry0 * v_hawk_rem_pio2_ry1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_zrxy = (v_hawk_sin_quadrant_hawk_kcos_zr - v_hawk_sin_quadrant_hawk_kcos_xy);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_tail = (v_hawk_sin_quadrant_hawk_kcos_owh + v_hawk_sin_quadrant_hawk_kcos_zrxy);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_res = (v_hawk_sin_quadrant_hawk_kcos_w + v_hawk_sin_quadrant_hawk_kcos_tail);
-    const hawk_real_t v_hawk_sin_quadrant_nks = -v_hawk_sin_quadrant_hawk_ksin_res;
-    const hawk_real_t v_hawk_sin_quadrant_nkc = -v_hawk_sin_quadrant_hawk_kcos_res;
-    const hawk_real_t v_hawk_sin_quadrant_two = 2.0;
-    const hawk_real_t v_hawk_sin_quadrant_three = 3.0;
+    const hawk_f64_t v_qc = (v_wrap ? v_zero : v_q1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_z = (v_hawk_rem_pio2_ry0 * v_hawk_rem_pio2_ry0);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_v = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_rem_pio2_ry0);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_s1 = -0.16666666666666632;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_s2 = 0.00833333333332249;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_s3 = -0.0001984126982985795;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_s4 = 2.7557313707070068e-06;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_s5 = -2.5050760253406863e-08;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_s6 = 1.58969099521155e-10;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_q5 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_s6);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_a5 = (v_hawk_sin_quadrant_hawk_ksin_s5 + v_hawk_sin_quadrant_hawk_ksin_q5);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_q4 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_a5);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_a4 = (v_hawk_sin_quadrant_hawk_ksin_s4 + v_hawk_sin_quadrant_hawk_ksin_q4);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_q3 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_a4);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_a3 = (v_hawk_sin_quadrant_hawk_ksin_s3 + v_hawk_sin_quadrant_hawk_ksin_q3);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_q2 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_a3);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_r = (v_hawk_sin_quadrant_hawk_ksin_s2 + v_hawk_sin_quadrant_hawk_ksin_q2);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_half = 0.5;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_hy = (v_hawk_sin_quadrant_hawk_ksin_half * v_hawk_rem_pio2_ry1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_vr = (v_hawk_sin_quadrant_hawk_ksin_v * v_hawk_sin_quadrant_hawk_ksin_r);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_u1 = (v_hawk_sin_quadrant_hawk_ksin_hy - v_hawk_sin_quadrant_hawk_ksin_vr);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_u2 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_u1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_u3 = (v_hawk_sin_quadrant_hawk_ksin_u2 - v_hawk_rem_pio2_ry1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_vs = (v_hawk_sin_quadrant_hawk_ksin_v * v_hawk_sin_quadrant_hawk_ksin_s1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_u4 = (v_hawk_sin_quadrant_hawk_ksin_u3 - v_hawk_sin_quadrant_hawk_ksin_vs);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_res = (v_hawk_rem_pio2_ry0 - v_hawk_sin_quadrant_hawk_ksin_u4);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_c1 = 0.0416666666666666;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_c2 = -0.001388888888887411;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_c3 = 0.00002480158728947673;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_c4 = -2.7557314351390663e-07;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_c5 = 2.087572321298175e-09;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_c6 = -1.1359647557788195e-11;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_q5 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_c6);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_a5 = (v_hawk_sin_quadrant_hawk_kcos_c5 + v_hawk_sin_quadrant_hawk_kcos_q5);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_q4 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a5);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_a4 = (v_hawk_sin_quadrant_hawk_kcos_c4 + v_hawk_sin_quadrant_hawk_kcos_q4);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_q3 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a4);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_a3 = (v_hawk_sin_quadrant_hawk_kcos_c3 + v_hawk_sin_quadrant_hawk_kcos_q3);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_q2 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a3);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_a2 = (v_hawk_sin_quadrant_hawk_kcos_c2 + v_hawk_sin_quadrant_hawk_kcos_q2);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_q1 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a2);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_a1 = (v_hawk_sin_quadrant_hawk_kcos_c1 + v_hawk_sin_quadrant_hawk_kcos_q1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_r = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_hz = (v_hawk_sin_quadrant_hawk_ksin_half * v_hawk_sin_quadrant_hawk_ksin_z);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_w = (v_one - v_hawk_sin_quadrant_hawk_kcos_hz);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_ow = (v_one - v_hawk_sin_quadrant_hawk_kcos_w);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_owh = (v_hawk_sin_quadrant_hawk_kcos_ow - v_hawk_sin_quadrant_hawk_kcos_hz);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_zr = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_r);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_xy = (v_hawk_rem_pio2_ry0 * v_hawk_rem_pio2_ry1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_zrxy = (v_hawk_sin_quadrant_hawk_kcos_zr - v_hawk_sin_quadrant_hawk_kcos_xy);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_tail = (v_hawk_sin_quadrant_hawk_kcos_owh + v_hawk_sin_quadrant_hawk_kcos_zrxy);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_res = (v_hawk_sin_quadrant_hawk_kcos_w + v_hawk_sin_quadrant_hawk_kcos_tail);
+    const hawk_f64_t v_hawk_sin_quadrant_nks = -v_hawk_sin_quadrant_hawk_ksin_res;
+    const hawk_f64_t v_hawk_sin_quadrant_nkc = -v_hawk_sin_quadrant_hawk_kcos_res;
+    const hawk_f64_t v_hawk_sin_quadrant_two = 2.0;
+    const hawk_f64_t v_hawk_sin_quadrant_three = 3.0;
     const bool v_hawk_sin_quadrant_is1 = (v_qc == v_one);
     const bool v_hawk_sin_quadrant_is2 = (v_qc == v_hawk_sin_quadrant_two);
     const bool v_hawk_sin_quadrant_is3 = (v_qc == v_hawk_sin_quadrant_three);
-    const hawk_real_t v_hawk_sin_quadrant_v1 = (v_hawk_sin_quadrant_is1 ? v_hawk_sin_quadrant_hawk_kcos_res : v_hawk_sin_quadrant_hawk_ksin_res);
-    const hawk_real_t v_hawk_sin_quadrant_v2 = (v_hawk_sin_quadrant_is2 ? v_hawk_sin_quadrant_nks : v_hawk_sin_quadrant_v1);
-    const hawk_real_t v_hawk_sin_quadrant_v3 = (v_hawk_sin_quadrant_is3 ? v_hawk_sin_quadrant_nkc : v_hawk_sin_quadrant_v2);
-    const hawk_real_t v_hawk_trig_nan_d = (v_x_v - v_x_v);
+    const hawk_f64_t v_hawk_sin_quadrant_v1 = (v_hawk_sin_quadrant_is1 ? v_hawk_sin_quadrant_hawk_kcos_res : v_hawk_sin_quadrant_hawk_ksin_res);
+    const hawk_f64_t v_hawk_sin_quadrant_v2 = (v_hawk_sin_quadrant_is2 ? v_hawk_sin_quadrant_nks : v_hawk_sin_quadrant_v1);
+    const hawk_f64_t v_hawk_sin_quadrant_v3 = (v_hawk_sin_quadrant_is3 ? v_hawk_sin_quadrant_nkc : v_hawk_sin_quadrant_v2);
+    const hawk_f64_t v_hawk_trig_nan_d = (v_x_v - v_x_v);
     /* a value compared with itself: its result for every value */
     const bool v_hawk_trig_nan_bad = (isnan(v_hawk_trig_nan_d) != 0);
-    const hawk_real_t v_hawk_trig_nan_qnan = (hawk_real_t)NAN;
-    const hawk_real_t v_hawk_trig_nan_sn = (v_hawk_trig_nan_bad ? v_hawk_trig_nan_qnan : v_hawk_sin_quadrant_v3);
+    const hawk_f64_t v_hawk_trig_nan_qnan = (hawk_f64_t)NAN;
+    const hawk_f64_t v_hawk_trig_nan_sn = (v_hawk_trig_nan_bad ? v_hawk_trig_nan_qnan : v_hawk_sin_quadrant_v3);
     /* a value compared with itself: its result for every value */
     const bool v_hawk_trig_nan_isnan = (isnan(v_x_v) != 0);
-    const hawk_real_t v_hawk_trig_nan_xx = (v_x_v + v_x_v);
-    const hawk_real_t v_hawk_trig_nan_res = (v_hawk_trig_nan_isnan ? v_hawk_trig_nan_xx : v_hawk_trig_nan_sn);
+    const hawk_f64_t v_hawk_trig_nan_xx = (v_x_v + v_x_v);
+    const hawk_f64_t v_hawk_trig_nan_res = (v_hawk_trig_nan_isnan ? v_hawk_trig_nan_xx : v_hawk_trig_nan_sn);
     return v_hawk_trig_nan_res;
 }
 
 /* sin on double, hawk's own (lib/Math/math.hir): IEEE 754 basic
  * operations in a fixed order, so every conforming compiler and target
  * computes the same bits; the units' sin ops call it. */
-hawk_real_t hawk_sin_f64(hawk_real_t x)
+hawk_f64_t hawk_sin_f64(hawk_f64_t x)
 {
-    const hawk_real_t v_x_v = x;
-    const hawk_real_t v_zero = 0.0;
+    const hawk_f64_t v_x_v = x;
+    const hawk_f64_t v_zero = 0.0;
     const bool v_neg = (v_x_v < v_zero);
-    const hawk_real_t v_mx = -v_x_v;
-    const hawk_real_t v_ax = (v_neg ? v_mx : v_x_v);
-    const hawk_real_t v_hawk_rem_pio2_inv = 0.6366197723675814;
-    const hawk_real_t v_hawk_rem_pio2_t = (v_ax * v_hawk_rem_pio2_inv);
-    const hawk_real_t v_hawk_rem_pio2_shift = 6755399441055744.0;
-    const hawk_real_t v_hawk_rem_pio2_ts = (v_hawk_rem_pio2_t + v_hawk_rem_pio2_shift);
-    const hawk_real_t v_hawk_rem_pio2_fn = (v_hawk_rem_pio2_ts - v_hawk_rem_pio2_shift);
-    const hawk_real_t v_hawk_rem_pio2_pio2_1 = 1.5707963267341256;
-    const hawk_real_t v_hawk_rem_pio2_pio2_2 = 6.077100506303966e-11;
-    const hawk_real_t v_hawk_rem_pio2_pio2_3 = 2.0222662487111665e-21;
-    const hawk_real_t v_hawk_rem_pio2_pio2_3t = 8.4784276603689e-32;
-    const hawk_real_t v_hawk_rem_pio2_w1 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_1);
-    const hawk_real_t v_hawk_rem_pio2_r1 = (v_ax - v_hawk_rem_pio2_w1);
-    const hawk_real_t v_hawk_rem_pio2_w2 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_2);
-    const hawk_real_t v_hawk_rem_pio2_r2 = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_w2);
-    const hawk_real_t v_hawk_rem_pio2_d2 = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_r2);
-    const hawk_real_t v_hawk_rem_pio2_d2b = (v_hawk_rem_pio2_d2 - v_hawk_rem_pio2_w2);
-    const hawk_real_t v_hawk_rem_pio2_w3 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_3);
-    const hawk_real_t v_hawk_rem_pio2_r3 = (v_hawk_rem_pio2_r2 - v_hawk_rem_pio2_w3);
-    const hawk_real_t v_hawk_rem_pio2_d3 = (v_hawk_rem_pio2_r2 - v_hawk_rem_pio2_r3);
-    const hawk_real_t v_hawk_rem_pio2_d3b = (v_hawk_rem_pio2_d3 - v_hawk_rem_pio2_w3);
-    const hawk_real_t v_hawk_rem_pio2_w3t = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_3t);
-    const hawk_real_t v_hawk_rem_pio2_c3a = (v_hawk_rem_pio2_w3t - v_hawk_rem_pio2_d3b);
-    const hawk_real_t v_hawk_rem_pio2_c3 = (v_hawk_rem_pio2_c3a - v_hawk_rem_pio2_d2b);
-    const hawk_real_t v_hawk_rem_pio2_y0 = (v_hawk_rem_pio2_r3 - v_hawk_rem_pio2_c3);
-    const hawk_real_t v_hawk_rem_pio2_y1a = (v_hawk_rem_pio2_r3 - v_hawk_rem_pio2_y0);
-    const hawk_real_t v_hawk_rem_pio2_y1 = (v_hawk_rem_pio2_y1a - v_hawk_rem_pio2_c3);
-    const hawk_real_t v_hawk_rem_pio2_quarter = 0.25;
-    const hawk_real_t v_hawk_rem_pio2_f4 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_quarter);
-    const hawk_real_t v_hawk_rem_pio2_eighths = 0.375;
-    const hawk_real_t v_hawk_rem_pio2_f4b = (v_hawk_rem_pio2_f4 - v_hawk_rem_pio2_eighths);
-    const hawk_real_t v_hawk_rem_pio2_f4s = (v_hawk_rem_pio2_f4b + v_hawk_rem_pio2_shift);
-    const hawk_real_t v_hawk_rem_pio2_fl4 = (v_hawk_rem_pio2_f4s - v_hawk_rem_pio2_shift);
-    const hawk_real_t v_hawk_rem_pio2_four = 4.0;
-    const hawk_real_t v_hawk_rem_pio2_fl16 = (v_hawk_rem_pio2_fl4 * v_hawk_rem_pio2_four);
-    const hawk_real_t v_hawk_rem_pio2_q = (v_hawk_rem_pio2_fn - v_hawk_rem_pio2_fl16);
-    const hawk_real_t v_hawk_rem_pio2_lim = 823549.6645826427;
-    const hawk_real_t v_hawk_rem_pio2_inf = (hawk_real_t)INFINITY;
+    const hawk_f64_t v_mx = -v_x_v;
+    const hawk_f64_t v_ax = (v_neg ? v_mx : v_x_v);
+    const hawk_f64_t v_hawk_rem_pio2_inv = 0.6366197723675814;
+    const hawk_f64_t v_hawk_rem_pio2_t = (v_ax * v_hawk_rem_pio2_inv);
+    const hawk_f64_t v_hawk_rem_pio2_shift = 6755399441055744.0;
+    const hawk_f64_t v_hawk_rem_pio2_ts = (v_hawk_rem_pio2_t + v_hawk_rem_pio2_shift);
+    const hawk_f64_t v_hawk_rem_pio2_fn = (v_hawk_rem_pio2_ts - v_hawk_rem_pio2_shift);
+    const hawk_f64_t v_hawk_rem_pio2_pio2_1 = 1.5707963267341256;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_2 = 6.077100506303966e-11;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_3 = 2.0222662487111665e-21;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_3t = 8.4784276603689e-32;
+    const hawk_f64_t v_hawk_rem_pio2_w1 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_1);
+    const hawk_f64_t v_hawk_rem_pio2_r1 = (v_ax - v_hawk_rem_pio2_w1);
+    const hawk_f64_t v_hawk_rem_pio2_w2 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_2);
+    const hawk_f64_t v_hawk_rem_pio2_r2 = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_w2);
+    const hawk_f64_t v_hawk_rem_pio2_d2 = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_r2);
+    const hawk_f64_t v_hawk_rem_pio2_d2b = (v_hawk_rem_pio2_d2 - v_hawk_rem_pio2_w2);
+    const hawk_f64_t v_hawk_rem_pio2_w3 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_3);
+    const hawk_f64_t v_hawk_rem_pio2_r3 = (v_hawk_rem_pio2_r2 - v_hawk_rem_pio2_w3);
+    const hawk_f64_t v_hawk_rem_pio2_d3 = (v_hawk_rem_pio2_r2 - v_hawk_rem_pio2_r3);
+    const hawk_f64_t v_hawk_rem_pio2_d3b = (v_hawk_rem_pio2_d3 - v_hawk_rem_pio2_w3);
+    const hawk_f64_t v_hawk_rem_pio2_w3t = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_3t);
+    const hawk_f64_t v_hawk_rem_pio2_c3a = (v_hawk_rem_pio2_w3t - v_hawk_rem_pio2_d3b);
+    const hawk_f64_t v_hawk_rem_pio2_c3 = (v_hawk_rem_pio2_c3a - v_hawk_rem_pio2_d2b);
+    const hawk_f64_t v_hawk_rem_pio2_y0 = (v_hawk_rem_pio2_r3 - v_hawk_rem_pio2_c3);
+    const hawk_f64_t v_hawk_rem_pio2_y1a = (v_hawk_rem_pio2_r3 - v_hawk_rem_pio2_y0);
+    const hawk_f64_t v_hawk_rem_pio2_y1 = (v_hawk_rem_pio2_y1a - v_hawk_rem_pio2_c3);
+    const hawk_f64_t v_hawk_rem_pio2_quarter = 0.25;
+    const hawk_f64_t v_hawk_rem_pio2_f4 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_quarter);
+    const hawk_f64_t v_hawk_rem_pio2_eighths = 0.375;
+    const hawk_f64_t v_hawk_rem_pio2_f4b = (v_hawk_rem_pio2_f4 - v_hawk_rem_pio2_eighths);
+    const hawk_f64_t v_hawk_rem_pio2_f4s = (v_hawk_rem_pio2_f4b + v_hawk_rem_pio2_shift);
+    const hawk_f64_t v_hawk_rem_pio2_fl4 = (v_hawk_rem_pio2_f4s - v_hawk_rem_pio2_shift);
+    const hawk_f64_t v_hawk_rem_pio2_four = 4.0;
+    const hawk_f64_t v_hawk_rem_pio2_fl16 = (v_hawk_rem_pio2_fl4 * v_hawk_rem_pio2_four);
+    const hawk_f64_t v_hawk_rem_pio2_q = (v_hawk_rem_pio2_fn - v_hawk_rem_pio2_fl16);
+    const hawk_f64_t v_hawk_rem_pio2_lim = 823549.6645826427;
+    const hawk_f64_t v_hawk_rem_pio2_inf = (hawk_f64_t)INFINITY;
     const bool v_hawk_rem_pio2_ge = (v_ax >= v_hawk_rem_pio2_lim);
     const bool v_hawk_rem_pio2_fin = (v_ax < v_hawk_rem_pio2_inf);
     const bool v_hawk_rem_pio2_huge = (v_hawk_rem_pio2_ge && v_hawk_rem_pio2_fin);
-    hawk_real_t v_hawk_rem_pio2_ry0;
-    hawk_real_t v_hawk_rem_pio2_ry1;
-    hawk_real_t v_hawk_rem_pio2_rq;
+    hawk_f64_t v_hawk_rem_pio2_ry0;
+    hawk_f64_t v_hawk_rem_pio2_ry1;
+    hawk_f64_t v_hawk_rem_pio2_rq;
     if (v_hawk_rem_pio2_huge) {
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_b512 = 1.3407807929942597e+154;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b512 = 1.3407807929942597e+154;
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g512 = (v_ax >= v_hawk_rem_pio2_hawk_rem_pio2_large_b512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f512 = 7.458340731200207e-155;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d512 = (v_ax * v_hawk_rem_pio2_hawk_rem_pio2_large_f512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m512 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g512 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d512 : v_ax);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n512 = 512.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a512 = (v_zero + v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e512 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g512 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a512 : v_zero);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_b256 = 1.157920892373162e+77;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f512 = 7.458340731200207e-155;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d512 = (v_ax * v_hawk_rem_pio2_hawk_rem_pio2_large_f512);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m512 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g512 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d512 : v_ax);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n512 = 512.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a512 = (v_zero + v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e512 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g512 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a512 : v_zero);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b256 = 1.157920892373162e+77;
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m512 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f256 = 8.636168555094445e-78;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m512 * v_hawk_rem_pio2_hawk_rem_pio2_large_f256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g256 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d256 : v_hawk_rem_pio2_hawk_rem_pio2_large_m512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n256 = 256.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e512 + v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g256 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a256 : v_hawk_rem_pio2_hawk_rem_pio2_large_e512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_b128 = 3.402823669209385e+38;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f256 = 8.636168555094445e-78;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m512 * v_hawk_rem_pio2_hawk_rem_pio2_large_f256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g256 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d256 : v_hawk_rem_pio2_hawk_rem_pio2_large_m512);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n256 = 256.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e512 + v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g256 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a256 : v_hawk_rem_pio2_hawk_rem_pio2_large_e512);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b128 = 3.402823669209385e+38;
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m256 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f128 = 2.938735877055719e-39;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m256 * v_hawk_rem_pio2_hawk_rem_pio2_large_f128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g128 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d128 : v_hawk_rem_pio2_hawk_rem_pio2_large_m256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n128 = 128.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e256 + v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g128 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a128 : v_hawk_rem_pio2_hawk_rem_pio2_large_e256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_b64 = 1.8446744073709552e+19;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f128 = 2.938735877055719e-39;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m256 * v_hawk_rem_pio2_hawk_rem_pio2_large_f128);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g128 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d128 : v_hawk_rem_pio2_hawk_rem_pio2_large_m256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n128 = 128.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e256 + v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g128 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a128 : v_hawk_rem_pio2_hawk_rem_pio2_large_e256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b64 = 1.8446744073709552e+19;
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m128 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f64 = 5.421010862427522e-20;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m128 * v_hawk_rem_pio2_hawk_rem_pio2_large_f64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g64 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d64 : v_hawk_rem_pio2_hawk_rem_pio2_large_m128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n64 = 64.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e128 + v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g64 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a64 : v_hawk_rem_pio2_hawk_rem_pio2_large_e128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_b32 = 4294967296.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f64 = 5.421010862427522e-20;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m128 * v_hawk_rem_pio2_hawk_rem_pio2_large_f64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g64 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d64 : v_hawk_rem_pio2_hawk_rem_pio2_large_m128);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n64 = 64.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e128 + v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g64 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a64 : v_hawk_rem_pio2_hawk_rem_pio2_large_e128);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b32 = 4294967296.0;
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m64 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f32 = 2.3283064365386963e-10;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m64 * v_hawk_rem_pio2_hawk_rem_pio2_large_f32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g32 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d32 : v_hawk_rem_pio2_hawk_rem_pio2_large_m64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n32 = 32.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e64 + v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g32 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a32 : v_hawk_rem_pio2_hawk_rem_pio2_large_e64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_b16 = 65536.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f32 = 2.3283064365386963e-10;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m64 * v_hawk_rem_pio2_hawk_rem_pio2_large_f32);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g32 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d32 : v_hawk_rem_pio2_hawk_rem_pio2_large_m64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n32 = 32.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e64 + v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g32 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a32 : v_hawk_rem_pio2_hawk_rem_pio2_large_e64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b16 = 65536.0;
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m32 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f16 = 0.0000152587890625;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m32 * v_hawk_rem_pio2_hawk_rem_pio2_large_f16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g16 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d16 : v_hawk_rem_pio2_hawk_rem_pio2_large_m32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n16 = 16.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e32 + v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g16 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a16 : v_hawk_rem_pio2_hawk_rem_pio2_large_e32);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f16 = 0.0000152587890625;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m32 * v_hawk_rem_pio2_hawk_rem_pio2_large_f16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g16 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d16 : v_hawk_rem_pio2_hawk_rem_pio2_large_m32);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n16 = 16.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e32 + v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g16 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a16 : v_hawk_rem_pio2_hawk_rem_pio2_large_e32);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m16 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f8 = 0.00390625;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m16 * v_hawk_rem_pio2_hawk_rem_pio2_large_f8);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g8 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d8 : v_hawk_rem_pio2_hawk_rem_pio2_large_m16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n8 = 8.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e16 + v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g8 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a8 : v_hawk_rem_pio2_hawk_rem_pio2_large_e16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f8 = 0.00390625;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m16 * v_hawk_rem_pio2_hawk_rem_pio2_large_f8);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g8 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d8 : v_hawk_rem_pio2_hawk_rem_pio2_large_m16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n8 = 8.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e16 + v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g8 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a8 : v_hawk_rem_pio2_hawk_rem_pio2_large_e16);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m8 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f4 = 0.0625;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m8 * v_hawk_rem_pio2_hawk_rem_pio2_large_f4);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d4 : v_hawk_rem_pio2_hawk_rem_pio2_large_m8);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e8 + v_hawk_rem_pio2_four);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a4 : v_hawk_rem_pio2_hawk_rem_pio2_large_e8);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f4 = 0.0625;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m8 * v_hawk_rem_pio2_hawk_rem_pio2_large_f4);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d4 : v_hawk_rem_pio2_hawk_rem_pio2_large_m8);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e8 + v_hawk_rem_pio2_four);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a4 : v_hawk_rem_pio2_hawk_rem_pio2_large_e8);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m4 >= v_hawk_rem_pio2_four);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m4 * v_hawk_rem_pio2_quarter);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g2 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d2 : v_hawk_rem_pio2_hawk_rem_pio2_large_m4);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n2 = 2.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e4 + v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g2 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a2 : v_hawk_rem_pio2_hawk_rem_pio2_large_e4);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m4 * v_hawk_rem_pio2_quarter);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g2 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d2 : v_hawk_rem_pio2_hawk_rem_pio2_large_m4);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n2 = 2.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e4 + v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g2 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a2 : v_hawk_rem_pio2_hawk_rem_pio2_large_e4);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m2 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f1 = 0.5;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m2 * v_hawk_rem_pio2_hawk_rem_pio2_large_f1);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_m1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g1 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d1 : v_hawk_rem_pio2_hawk_rem_pio2_large_m2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n1 = 1.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_a1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e2 + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g1 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a1 : v_hawk_rem_pio2_hawk_rem_pio2_large_e2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_spli = 100663296.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_mb = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 + v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_mh = (v_hawk_rem_pio2_hawk_rem_pio2_large_mb - v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_ml = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 - v_hawk_rem_pio2_hawk_rem_pio2_large_mh);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_off = 39.5;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_eo = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_off);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_d24 = 24.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_jq = (v_hawk_rem_pio2_hawk_rem_pio2_large_eo / v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_jqs = (v_hawk_rem_pio2_hawk_rem_pio2_large_jq + v_hawk_rem_pio2_shift);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_j0 = (v_hawk_rem_pio2_hawk_rem_pio2_large_jqs - v_hawk_rem_pio2_shift);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_j2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j0 - v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f1 = 0.5;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m2 * v_hawk_rem_pio2_hawk_rem_pio2_large_f1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g1 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d1 : v_hawk_rem_pio2_hawk_rem_pio2_large_m2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n1 = 1.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e2 + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g1 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a1 : v_hawk_rem_pio2_hawk_rem_pio2_large_e2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_spli = 100663296.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mb = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 + v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mh = (v_hawk_rem_pio2_hawk_rem_pio2_large_mb - v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ml = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 - v_hawk_rem_pio2_hawk_rem_pio2_large_mh);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_off = 39.5;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_eo = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_off);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d24 = 24.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jq = (v_hawk_rem_pio2_hawk_rem_pio2_large_eo / v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jqs = (v_hawk_rem_pio2_hawk_rem_pio2_large_jq + v_hawk_rem_pio2_shift);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j0 = (v_hawk_rem_pio2_hawk_rem_pio2_large_jqs - v_hawk_rem_pio2_shift);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j0 - v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_jneg = (v_hawk_rem_pio2_hawk_rem_pio2_large_j2 < v_zero);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_js = (v_hawk_rem_pio2_hawk_rem_pio2_large_jneg ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_j2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_js1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_w24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js1 * v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_sk = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_w24);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js = (v_hawk_rem_pio2_hawk_rem_pio2_large_jneg ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_j2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_w24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js1 * v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_sk = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_w24);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk = (v_hawk_rem_pio2_hawk_rem_pio2_large_sk < v_zero);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 = -v_hawk_rem_pio2_hawk_rem_pio2_large_sk;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 : v_hawk_rem_pio2_hawk_rem_pio2_large_sk);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 = -v_hawk_rem_pio2_hawk_rem_pio2_large_sk;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 : v_hawk_rem_pio2_hawk_rem_pio2_large_sk);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 - v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = (v_hawk_rem_pio2_hawk_rem_pio2_large_n1 * v_hawk_rem_pio2_hawk_rem_pio2_large_b512);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 : v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 - v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = (v_hawk_rem_pio2_hawk_rem_pio2_large_n1 * v_hawk_rem_pio2_hawk_rem_pio2_large_b512);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 : v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 - v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 * v_hawk_rem_pio2_hawk_rem_pio2_large_b256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 - v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 * v_hawk_rem_pio2_hawk_rem_pio2_large_b256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 - v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 * v_hawk_rem_pio2_hawk_rem_pio2_large_b128);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 - v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 * v_hawk_rem_pio2_hawk_rem_pio2_large_b128);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 - v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 * v_hawk_rem_pio2_hawk_rem_pio2_large_b64);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 - v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 * v_hawk_rem_pio2_hawk_rem_pio2_large_b64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 - v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 * v_hawk_rem_pio2_hawk_rem_pio2_large_b32);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 - v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 * v_hawk_rem_pio2_hawk_rem_pio2_large_b32);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 - v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 * v_hawk_rem_pio2_hawk_rem_pio2_large_b16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 - v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 * v_hawk_rem_pio2_hawk_rem_pio2_large_b16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 - v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 * v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 - v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 * v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 >= v_hawk_rem_pio2_four);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 - v_hawk_rem_pio2_four);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 * v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 - v_hawk_rem_pio2_four);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 * v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 - v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 * v_hawk_rem_pio2_four);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 - v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 * v_hawk_rem_pio2_four);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 * v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 = (v_hawk_rem_pio2_hawk_rem_pio2_large_n1 / v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51);
-        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_zero;
-        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_zero;
-        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_zero;
-        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53;
-        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_js;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 * v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 = (v_hawk_rem_pio2_hawk_rem_pio2_large_n1 / v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51);
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_zero;
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_zero;
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_zero;
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53;
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_js;
         int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_i;
         for (v_hawk_rem_pio2_hawk_rem_pio2_large_i = INT64_C(0); v_hawk_rem_pio2_hawk_rem_pio2_large_i < INT64_C(11); ++v_hawk_rem_pio2_hawk_rem_pio2_large_i) {
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54 = 25.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54 = 25.0;
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54);
-            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56;
+            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56;
             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55) {
-                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 = 12.0;
+                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 = 12.0;
                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57);
-                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59;
+                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59;
                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58) {
-                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60 = 6.0;
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60 = 6.0;
                     const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60);
-                    hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
                     if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61) {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 = 3.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 = 3.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64) {
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68 = 10680707.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68 = 10680707.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68;
                             } else {
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71 = 7228996.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71 = 7228996.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72 = 1387004.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72 = 1387004.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
@@ -1249,19 +1249,19 @@ hawk_real_t hawk_sin_f64(hawk_real_t x)
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
                         } else {
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_four);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75 = 2578385.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75 = 2578385.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76 = 5.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76 = 5.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = 16069853.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = 16069853.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80 = 12639074.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80 = 12639074.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78;
@@ -1270,45 +1270,45 @@ hawk_real_t hawk_sin_f64(hawk_real_t x)
                         }
                         v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
                     } else {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81 = 9.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81 = 9.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82) {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84 = 7.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84 = 7.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87 = 9804092.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87 = 9804092.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87;
                             } else {
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90 = 4427841.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90 = 4427841.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = 16666979.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = 16666979.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89;
                             }
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
                         } else {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92 = 10.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92 = 10.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95 = 11263675.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95 = 11263675.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96 = 11.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96 = 11.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99 = 12935607.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99 = 12935607.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100 = 2387514.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100 = 2387514.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
@@ -1319,29 +1319,29 @@ hawk_real_t hawk_sin_f64(hawk_real_t x)
                     }
                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
                 } else {
-                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101 = 18.0;
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101 = 18.0;
                     const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101);
-                    hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
                     if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102) {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104 = 15.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104 = 15.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105) {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107 = 13.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107 = 13.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110 = 4345298.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110 = 4345298.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111 = 14.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111 = 14.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114 = 14681673.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114 = 14681673.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115 = 3074569.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115 = 3074569.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
@@ -1349,19 +1349,19 @@ hawk_real_t hawk_sin_f64(hawk_real_t x)
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
                         } else {
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118 = 13734428.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118 = 13734428.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119 = 17.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119 = 17.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122 = 16653803.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122 = 16653803.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123 = 1880361.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123 = 1880361.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
@@ -1370,54 +1370,54 @@ hawk_real_t hawk_sin_f64(hawk_real_t x)
                         }
                         v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
                     } else {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124 = 21.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124 = 21.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125) {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127 = 19.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127 = 19.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = 10960616.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = 10960616.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131 = 20.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131 = 20.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134 = 8533493.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134 = 8533493.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135 = 3062596.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135 = 3062596.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
                             }
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129;
                         } else {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136 = 23.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136 = 23.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139 = 22.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139 = 22.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = 8710556.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = 8710556.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143 = 7349940.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143 = 7349940.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141;
                             } else {
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = 6258241.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = 6258241.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147 = 3772886.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147 = 3772886.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145;
@@ -1430,54 +1430,54 @@ hawk_real_t hawk_sin_f64(hawk_real_t x)
                 }
                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59;
             } else {
-                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148 = 37.0;
+                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148 = 37.0;
                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148);
-                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150;
+                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150;
                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149) {
-                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = 31.0;
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = 31.0;
                     const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151);
-                    hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153;
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153;
                     if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152) {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = 28.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = 28.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155) {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = 26.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = 26.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160 = 3769171.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160 = 3769171.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = 27.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = 27.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164 = 3798172.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164 = 3798172.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165 = 8675211.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165 = 8675211.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
                             }
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159;
                         } else {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = 29.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = 29.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169 = 12450088.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169 = 12450088.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = 30.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = 30.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173 = 3874808.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173 = 3874808.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174 = 9961438.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174 = 9961438.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
@@ -1486,45 +1486,45 @@ hawk_real_t hawk_sin_f64(hawk_real_t x)
                         }
                         v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156;
                     } else {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = 34.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = 34.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176) {
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180 = 366607.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180 = 366607.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181 = 33.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181 = 33.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184 = 15675153.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184 = 15675153.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185 = 9132554.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185 = 9132554.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
                             }
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
                         } else {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186 = 35.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186 = 35.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189 = 7151469.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189 = 7151469.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = 36.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = 36.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193 = 3571407.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193 = 3571407.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194 = 2607881.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194 = 2607881.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
@@ -1535,50 +1535,50 @@ hawk_real_t hawk_sin_f64(hawk_real_t x)
                     }
                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153;
                 } else {
-                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = 43.0;
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = 43.0;
                     const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195);
-                    hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197;
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197;
                     if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196) {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 = 40.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 = 40.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199) {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 = 38.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 = 38.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 = 12013382.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 = 12013382.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205 = 39.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205 = 39.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208 = 4155038.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208 = 4155038.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 = 6285869.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 = 6285869.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207;
                             }
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203;
                         } else {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210 = 41.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210 = 41.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213 = 7677882.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213 = 7677882.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 = 42.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 = 42.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 = 13102053.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 = 13102053.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 = 15825725.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 = 15825725.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216;
@@ -1587,55 +1587,55 @@ hawk_real_t hawk_sin_f64(hawk_real_t x)
                         }
                         v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200;
                     } else {
-                        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 = 46.0;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 = 46.0;
                         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219);
-                        hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221;
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221;
                         if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220) {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 = 44.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 = 44.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 = 473591.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 = 473591.0;
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226 = 45.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226 = 45.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 = 9065106.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 = 9065106.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230 = 15363067.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230 = 15363067.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228;
                             }
                             v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224;
                         } else {
-                            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231 = 48.0;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231 = 48.0;
                             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231);
-                            hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233;
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233;
                             if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232) {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234 = 47.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234 = 47.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 = 6271263.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 = 6271263.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238 = 9264392.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238 = 9264392.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236;
                             } else {
-                                const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 = 49.0;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 = 49.0;
                                 const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239);
-                                hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241;
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240) {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242 = 5636912.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242 = 5636912.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242;
                                 } else {
-                                    const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 = 4652155.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 = 4652155.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243;
                                 }
                                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241;
@@ -1648,132 +1648,132 @@ hawk_real_t hawk_sin_f64(hawk_real_t x)
                 }
                 v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150;
             }
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_pa = (v_hawk_rem_pio2_hawk_rem_pio2_large_mh * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_ta = (v_hawk_rem_pio2_hawk_rem_pio2_large_pa * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_pb = (v_hawk_rem_pio2_hawk_rem_pio2_large_ml * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_tb = (v_hawk_rem_pio2_hawk_rem_pio2_large_pb * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta * v_hawk_rem_pio2_quarter);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pa = (v_hawk_rem_pio2_hawk_rem_pio2_large_mh * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ta = (v_hawk_rem_pio2_hawk_rem_pio2_large_pa * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pb = (v_hawk_rem_pio2_hawk_rem_pio2_large_ml * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_tb = (v_hawk_rem_pio2_hawk_rem_pio2_large_pb * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta * v_hawk_rem_pio2_quarter);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 < v_zero);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 = 4503599627370496.0;
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 = -4503599627370496.0;
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 * v_hawk_rem_pio2_four);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253 = 18014398509481984.0;
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 = -18014398509481984.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 = 4503599627370496.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 = -4503599627370496.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253 = 18014398509481984.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 = -18014398509481984.0;
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259 = 6.0;
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 * v_hawk_rem_pio2_quarter);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259 = 6.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 * v_hawk_rem_pio2_quarter);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 < v_zero);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_269 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 * v_hawk_rem_pio2_four);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_270 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_269);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_269 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_270 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_269);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_271 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_272 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_273 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_271 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_272);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_274 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_273 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_270);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_lhc);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_277 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_278 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_277);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_279 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_280 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_278 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_279);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_281 = (v_hawk_rem_pio2_hawk_rem_pio2_large_llc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_280);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb * v_hawk_rem_pio2_quarter);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_274 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_273 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_270);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_lhc);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_277 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_278 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_277);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_279 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_280 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_278 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_279);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_281 = (v_hawk_rem_pio2_hawk_rem_pio2_large_llc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_280);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb * v_hawk_rem_pio2_quarter);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_283 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 < v_zero);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_283 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_285 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_286 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_285 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_287 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_286 * v_hawk_rem_pio2_four);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_288 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_287);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_283 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_285 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_286 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_285 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_287 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_286 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_288 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_287);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_289 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_290 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_291 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_289 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_290);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_291 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_288);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_293 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_293 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_274 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 * v_hawk_rem_pio2_quarter);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_291 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_288);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_293 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_293 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_274 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 * v_hawk_rem_pio2_quarter);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_298 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 < v_zero);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_298 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_300 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_301 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_300 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_302 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_301 * v_hawk_rem_pio2_four);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_303 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_302);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_298 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_300 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_301 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_300 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_302 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_301 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_303 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_302);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_304 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_305 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
             const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_306 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_304 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_305);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_307 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_306 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_303);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_310 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_311 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_310);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_312 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_313 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_311 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_312);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_314 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_281 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_313);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_step = 5.9604644775390625e-08;
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_s1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_s * v_hawk_rem_pio2_hawk_rem_pio2_large_step);
-            const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_jn1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_307 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_306 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_303);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_310 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_311 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_310);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_312 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_313 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_311 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_312);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_314 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_281 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_313);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_step = 5.9604644775390625e-08;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_s * v_hawk_rem_pio2_hawk_rem_pio2_large_step);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jn1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
             v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_307;
             v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308;
             v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_314;
             v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_s1;
             v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_jn1;
         }
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_h = v_hawk_rem_pio2_hawk_rem_pio2_large_hc;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_lh = v_hawk_rem_pio2_hawk_rem_pio2_large_lhc;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_ll = v_hawk_rem_pio2_hawk_rem_pio2_large_llc;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_hs = (v_hawk_rem_pio2_hawk_rem_pio2_large_h + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_ns = (v_hawk_rem_pio2_hawk_rem_pio2_large_hs + v_hawk_rem_pio2_shift);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_n = (v_hawk_rem_pio2_hawk_rem_pio2_large_ns - v_hawk_rem_pio2_shift);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fr = (v_hawk_rem_pio2_hawk_rem_pio2_large_h - v_hawk_rem_pio2_hawk_rem_pio2_large_n);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_f = (v_hawk_rem_pio2_hawk_rem_pio2_large_fr + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fb = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fr);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fa = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fb);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fda = (v_hawk_rem_pio2_hawk_rem_pio2_large_fr - v_hawk_rem_pio2_hawk_rem_pio2_large_fa);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fdb = (v_hawk_rem_pio2_hawk_rem_pio2_large_lh - v_hawk_rem_pio2_hawk_rem_pio2_large_fb);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fe = (v_hawk_rem_pio2_hawk_rem_pio2_large_fda + v_hawk_rem_pio2_hawk_rem_pio2_large_fdb);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fe + v_hawk_rem_pio2_hawk_rem_pio2_large_ll);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1 = 1.5707963267948966;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1h = 1.5707963407039642;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1l = -1.3909067675399456e-08;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_p2 = 6.123233995736766e-17;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_velt = 134217729.0;
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fc = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_velt);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fcd = (v_hawk_rem_pio2_hawk_rem_pio2_large_fc - v_hawk_rem_pio2_hawk_rem_pio2_large_f);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_fh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fc - v_hawk_rem_pio2_hawk_rem_pio2_large_fcd);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_flo = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fh);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_p = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_p1);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_hawk_rem_pio2_large_p1h);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_hawk_rem_pio2_large_p1l);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_hawk_rem_pio2_large_p1h);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_ll = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_hawk_rem_pio2_large_p1l);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_x1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh - v_hawk_rem_pio2_hawk_rem_pio2_large_p);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_x2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x1 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_x3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x2 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_x4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x3 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_ll);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_t1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_p2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_t2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_fl * v_hawk_rem_pio2_hawk_rem_pio2_large_p1);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_t3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_t1 + v_hawk_rem_pio2_hawk_rem_pio2_large_t2);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_tail = (v_hawk_rem_pio2_hawk_rem_pio2_large_x4 + v_hawk_rem_pio2_hawk_rem_pio2_large_t3);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_y0 = (v_hawk_rem_pio2_hawk_rem_pio2_large_p + v_hawk_rem_pio2_hawk_rem_pio2_large_tail);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_yd = (v_hawk_rem_pio2_hawk_rem_pio2_large_y0 - v_hawk_rem_pio2_hawk_rem_pio2_large_p);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_y1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tail - v_hawk_rem_pio2_hawk_rem_pio2_large_yd);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_h = v_hawk_rem_pio2_hawk_rem_pio2_large_hc;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_lh = v_hawk_rem_pio2_hawk_rem_pio2_large_lhc;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ll = v_hawk_rem_pio2_hawk_rem_pio2_large_llc;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hs = (v_hawk_rem_pio2_hawk_rem_pio2_large_h + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ns = (v_hawk_rem_pio2_hawk_rem_pio2_large_hs + v_hawk_rem_pio2_shift);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n = (v_hawk_rem_pio2_hawk_rem_pio2_large_ns - v_hawk_rem_pio2_shift);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fr = (v_hawk_rem_pio2_hawk_rem_pio2_large_h - v_hawk_rem_pio2_hawk_rem_pio2_large_n);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f = (v_hawk_rem_pio2_hawk_rem_pio2_large_fr + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fb = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fr);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fa = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fb);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fda = (v_hawk_rem_pio2_hawk_rem_pio2_large_fr - v_hawk_rem_pio2_hawk_rem_pio2_large_fa);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fdb = (v_hawk_rem_pio2_hawk_rem_pio2_large_lh - v_hawk_rem_pio2_hawk_rem_pio2_large_fb);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fe = (v_hawk_rem_pio2_hawk_rem_pio2_large_fda + v_hawk_rem_pio2_hawk_rem_pio2_large_fdb);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fe + v_hawk_rem_pio2_hawk_rem_pio2_large_ll);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1 = 1.5707963267948966;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1h = 1.5707963407039642;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1l = -1.3909067675399456e-08;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p2 = 6.123233995736766e-17;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_velt = 134217729.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fc = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_velt);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fcd = (v_hawk_rem_pio2_hawk_rem_pio2_large_fc - v_hawk_rem_pio2_hawk_rem_pio2_large_f);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fc - v_hawk_rem_pio2_hawk_rem_pio2_large_fcd);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_flo = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fh);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_p1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_hawk_rem_pio2_large_p1h);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_hawk_rem_pio2_large_p1l);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_hawk_rem_pio2_large_p1h);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_ll = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_hawk_rem_pio2_large_p1l);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh - v_hawk_rem_pio2_hawk_rem_pio2_large_p);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x1 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x2 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x3 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_ll);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_t1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_p2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_t2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_fl * v_hawk_rem_pio2_hawk_rem_pio2_large_p1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_t3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_t1 + v_hawk_rem_pio2_hawk_rem_pio2_large_t2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_tail = (v_hawk_rem_pio2_hawk_rem_pio2_large_x4 + v_hawk_rem_pio2_hawk_rem_pio2_large_t3);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_y0 = (v_hawk_rem_pio2_hawk_rem_pio2_large_p + v_hawk_rem_pio2_hawk_rem_pio2_large_tail);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_yd = (v_hawk_rem_pio2_hawk_rem_pio2_large_y0 - v_hawk_rem_pio2_hawk_rem_pio2_large_p);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_y1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tail - v_hawk_rem_pio2_hawk_rem_pio2_large_yd);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_nneg = (v_hawk_rem_pio2_hawk_rem_pio2_large_n < v_zero);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_nw = (v_hawk_rem_pio2_hawk_rem_pio2_large_n + v_hawk_rem_pio2_four);
-        const hawk_real_t v_hawk_rem_pio2_hawk_rem_pio2_large_q = (v_hawk_rem_pio2_hawk_rem_pio2_large_nneg ? v_hawk_rem_pio2_hawk_rem_pio2_large_nw : v_hawk_rem_pio2_hawk_rem_pio2_large_n);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_nw = (v_hawk_rem_pio2_hawk_rem_pio2_large_n + v_hawk_rem_pio2_four);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_q = (v_hawk_rem_pio2_hawk_rem_pio2_large_nneg ? v_hawk_rem_pio2_hawk_rem_pio2_large_nw : v_hawk_rem_pio2_hawk_rem_pio2_large_n);
         v_hawk_rem_pio2_ry0 = v_hawk_rem_pio2_hawk_rem_pio2_large_y0;
         v_hawk_rem_pio2_ry1 = v_hawk_rem_pio2_hawk_rem_pio2_large_y1;
         v_hawk_rem_pio2_rq = v_hawk_rem_pio2_hawk_rem_pio2_large_q;
@@ -1782,81 +1782,81 @@ hawk_real_t hawk_sin_f64(hawk_real_t x)
         v_hawk_rem_pio2_ry1 = v_hawk_rem_pio2_y1;
         v_hawk_rem_pio2_rq = v_hawk_rem_pio2_q;
     }
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_z = (v_hawk_rem_pio2_ry0 * v_hawk_rem_pio2_ry0);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_v = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_rem_pio2_ry0);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_s1 = -0.16666666666666632;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_s2 = 0.00833333333332249;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_s3 = -0.0001984126982985795;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_s4 = 2.7557313707070068e-06;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_s5 = -2.5050760253406863e-08;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_s6 = 1.58969099521155e-10;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_q5 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_s6);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_a5 = (v_hawk_sin_quadrant_hawk_ksin_s5 + v_hawk_sin_quadrant_hawk_ksin_q5);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_q4 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_a5);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_a4 = (v_hawk_sin_quadrant_hawk_ksin_s4 + v_hawk_sin_quadrant_hawk_ksin_q4);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_q3 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_a4);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_a3 = (v_hawk_sin_quadrant_hawk_ksin_s3 + v_hawk_sin_quadrant_hawk_ksin_q3);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_q2 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_a3);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_r = (v_hawk_sin_quadrant_hawk_ksin_s2 + v_hawk_sin_quadrant_hawk_ksin_q2);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_half = 0.5;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_hy = (v_hawk_sin_quadrant_hawk_ksin_half * v_hawk_rem_pio2_ry1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_vr = (v_hawk_sin_quadrant_hawk_ksin_v * v_hawk_sin_quadrant_hawk_ksin_r);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_u1 = (v_hawk_sin_quadrant_hawk_ksin_hy - v_hawk_sin_quadrant_hawk_ksin_vr);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_u2 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_u1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_u3 = (v_hawk_sin_quadrant_hawk_ksin_u2 - v_hawk_rem_pio2_ry1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_vs = (v_hawk_sin_quadrant_hawk_ksin_v * v_hawk_sin_quadrant_hawk_ksin_s1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_u4 = (v_hawk_sin_quadrant_hawk_ksin_u3 - v_hawk_sin_quadrant_hawk_ksin_vs);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_ksin_res = (v_hawk_rem_pio2_ry0 - v_hawk_sin_quadrant_hawk_ksin_u4);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_c1 = 0.0416666666666666;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_c2 = -0.001388888888887411;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_c3 = 0.00002480158728947673;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_c4 = -2.7557314351390663e-07;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_c5 = 2.087572321298175e-09;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_c6 = -1.1359647557788195e-11;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_q5 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_c6);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_a5 = (v_hawk_sin_quadrant_hawk_kcos_c5 + v_hawk_sin_quadrant_hawk_kcos_q5);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_q4 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a5);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_a4 = (v_hawk_sin_quadrant_hawk_kcos_c4 + v_hawk_sin_quadrant_hawk_kcos_q4);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_q3 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a4);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_a3 = (v_hawk_sin_quadrant_hawk_kcos_c3 + v_hawk_sin_quadrant_hawk_kcos_q3);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_q2 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a3);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_a2 = (v_hawk_sin_quadrant_hawk_kcos_c2 + v_hawk_sin_quadrant_hawk_kcos_q2);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_q1 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a2);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_a1 = (v_hawk_sin_quadrant_hawk_kcos_c1 + v_hawk_sin_quadrant_hawk_kcos_q1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_r = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_hz = (v_hawk_sin_quadrant_hawk_ksin_half * v_hawk_sin_quadrant_hawk_ksin_z);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_unit = 1.0;
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_w = (v_hawk_sin_quadrant_hawk_kcos_unit - v_hawk_sin_quadrant_hawk_kcos_hz);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_ow = (v_hawk_sin_quadrant_hawk_kcos_unit - v_hawk_sin_quadrant_hawk_kcos_w);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_owh = (v_hawk_sin_quadrant_hawk_kcos_ow - v_hawk_sin_quadrant_hawk_kcos_hz);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_zr = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_r);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_xy = (v_hawk_rem_pio2_ry0 * v_hawk_rem_pio2_ry1);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_zrxy = (v_hawk_sin_quadrant_hawk_kcos_zr - v_hawk_sin_quadrant_hawk_kcos_xy);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_tail = (v_hawk_sin_quadrant_hawk_kcos_owh + v_hawk_sin_quadrant_hawk_kcos_zrxy);
-    const hawk_real_t v_hawk_sin_quadrant_hawk_kcos_res = (v_hawk_sin_quadrant_hawk_kcos_w + v_hawk_sin_quadrant_hawk_kcos_tail);
-    const hawk_real_t v_hawk_sin_quadrant_nks = -v_hawk_sin_quadrant_hawk_ksin_res;
-    const hawk_real_t v_hawk_sin_quadrant_nkc = -v_hawk_sin_quadrant_hawk_kcos_res;
-    const hawk_real_t v_hawk_sin_quadrant_two = 2.0;
-    const hawk_real_t v_hawk_sin_quadrant_three = 3.0;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_z = (v_hawk_rem_pio2_ry0 * v_hawk_rem_pio2_ry0);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_v = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_rem_pio2_ry0);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_s1 = -0.16666666666666632;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_s2 = 0.00833333333332249;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_s3 = -0.0001984126982985795;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_s4 = 2.7557313707070068e-06;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_s5 = -2.5050760253406863e-08;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_s6 = 1.58969099521155e-10;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_q5 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_s6);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_a5 = (v_hawk_sin_quadrant_hawk_ksin_s5 + v_hawk_sin_quadrant_hawk_ksin_q5);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_q4 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_a5);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_a4 = (v_hawk_sin_quadrant_hawk_ksin_s4 + v_hawk_sin_quadrant_hawk_ksin_q4);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_q3 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_a4);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_a3 = (v_hawk_sin_quadrant_hawk_ksin_s3 + v_hawk_sin_quadrant_hawk_ksin_q3);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_q2 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_a3);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_r = (v_hawk_sin_quadrant_hawk_ksin_s2 + v_hawk_sin_quadrant_hawk_ksin_q2);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_half = 0.5;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_hy = (v_hawk_sin_quadrant_hawk_ksin_half * v_hawk_rem_pio2_ry1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_vr = (v_hawk_sin_quadrant_hawk_ksin_v * v_hawk_sin_quadrant_hawk_ksin_r);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_u1 = (v_hawk_sin_quadrant_hawk_ksin_hy - v_hawk_sin_quadrant_hawk_ksin_vr);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_u2 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_ksin_u1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_u3 = (v_hawk_sin_quadrant_hawk_ksin_u2 - v_hawk_rem_pio2_ry1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_vs = (v_hawk_sin_quadrant_hawk_ksin_v * v_hawk_sin_quadrant_hawk_ksin_s1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_u4 = (v_hawk_sin_quadrant_hawk_ksin_u3 - v_hawk_sin_quadrant_hawk_ksin_vs);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_ksin_res = (v_hawk_rem_pio2_ry0 - v_hawk_sin_quadrant_hawk_ksin_u4);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_c1 = 0.0416666666666666;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_c2 = -0.001388888888887411;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_c3 = 0.00002480158728947673;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_c4 = -2.7557314351390663e-07;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_c5 = 2.087572321298175e-09;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_c6 = -1.1359647557788195e-11;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_q5 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_c6);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_a5 = (v_hawk_sin_quadrant_hawk_kcos_c5 + v_hawk_sin_quadrant_hawk_kcos_q5);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_q4 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a5);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_a4 = (v_hawk_sin_quadrant_hawk_kcos_c4 + v_hawk_sin_quadrant_hawk_kcos_q4);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_q3 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a4);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_a3 = (v_hawk_sin_quadrant_hawk_kcos_c3 + v_hawk_sin_quadrant_hawk_kcos_q3);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_q2 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a3);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_a2 = (v_hawk_sin_quadrant_hawk_kcos_c2 + v_hawk_sin_quadrant_hawk_kcos_q2);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_q1 = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a2);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_a1 = (v_hawk_sin_quadrant_hawk_kcos_c1 + v_hawk_sin_quadrant_hawk_kcos_q1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_r = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_a1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_hz = (v_hawk_sin_quadrant_hawk_ksin_half * v_hawk_sin_quadrant_hawk_ksin_z);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_unit = 1.0;
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_w = (v_hawk_sin_quadrant_hawk_kcos_unit - v_hawk_sin_quadrant_hawk_kcos_hz);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_ow = (v_hawk_sin_quadrant_hawk_kcos_unit - v_hawk_sin_quadrant_hawk_kcos_w);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_owh = (v_hawk_sin_quadrant_hawk_kcos_ow - v_hawk_sin_quadrant_hawk_kcos_hz);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_zr = (v_hawk_sin_quadrant_hawk_ksin_z * v_hawk_sin_quadrant_hawk_kcos_r);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_xy = (v_hawk_rem_pio2_ry0 * v_hawk_rem_pio2_ry1);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_zrxy = (v_hawk_sin_quadrant_hawk_kcos_zr - v_hawk_sin_quadrant_hawk_kcos_xy);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_tail = (v_hawk_sin_quadrant_hawk_kcos_owh + v_hawk_sin_quadrant_hawk_kcos_zrxy);
+    const hawk_f64_t v_hawk_sin_quadrant_hawk_kcos_res = (v_hawk_sin_quadrant_hawk_kcos_w + v_hawk_sin_quadrant_hawk_kcos_tail);
+    const hawk_f64_t v_hawk_sin_quadrant_nks = -v_hawk_sin_quadrant_hawk_ksin_res;
+    const hawk_f64_t v_hawk_sin_quadrant_nkc = -v_hawk_sin_quadrant_hawk_kcos_res;
+    const hawk_f64_t v_hawk_sin_quadrant_two = 2.0;
+    const hawk_f64_t v_hawk_sin_quadrant_three = 3.0;
     const bool v_hawk_sin_quadrant_is1 = (v_hawk_rem_pio2_rq == v_hawk_sin_quadrant_hawk_kcos_unit);
     const bool v_hawk_sin_quadrant_is2 = (v_hawk_rem_pio2_rq == v_hawk_sin_quadrant_two);
     const bool v_hawk_sin_quadrant_is3 = (v_hawk_rem_pio2_rq == v_hawk_sin_quadrant_three);
-    const hawk_real_t v_hawk_sin_quadrant_v1 = (v_hawk_sin_quadrant_is1 ? v_hawk_sin_quadrant_hawk_kcos_res : v_hawk_sin_quadrant_hawk_ksin_res);
-    const hawk_real_t v_hawk_sin_quadrant_v2 = (v_hawk_sin_quadrant_is2 ? v_hawk_sin_quadrant_nks : v_hawk_sin_quadrant_v1);
-    const hawk_real_t v_hawk_sin_quadrant_v3 = (v_hawk_sin_quadrant_is3 ? v_hawk_sin_quadrant_nkc : v_hawk_sin_quadrant_v2);
-    const hawk_real_t v_nv = -v_hawk_sin_quadrant_v3;
-    const hawk_real_t v_sv = (v_neg ? v_nv : v_hawk_sin_quadrant_v3);
-    const hawk_real_t v_tiny = 1.4901161193847656e-08;
+    const hawk_f64_t v_hawk_sin_quadrant_v1 = (v_hawk_sin_quadrant_is1 ? v_hawk_sin_quadrant_hawk_kcos_res : v_hawk_sin_quadrant_hawk_ksin_res);
+    const hawk_f64_t v_hawk_sin_quadrant_v2 = (v_hawk_sin_quadrant_is2 ? v_hawk_sin_quadrant_nks : v_hawk_sin_quadrant_v1);
+    const hawk_f64_t v_hawk_sin_quadrant_v3 = (v_hawk_sin_quadrant_is3 ? v_hawk_sin_quadrant_nkc : v_hawk_sin_quadrant_v2);
+    const hawk_f64_t v_nv = -v_hawk_sin_quadrant_v3;
+    const hawk_f64_t v_sv = (v_neg ? v_nv : v_hawk_sin_quadrant_v3);
+    const hawk_f64_t v_tiny = 1.4901161193847656e-08;
     const bool v_small = (v_ax < v_tiny);
-    const hawk_real_t v_st = (v_small ? v_x_v : v_sv);
-    const hawk_real_t v_hawk_trig_nan_d = (v_x_v - v_x_v);
+    const hawk_f64_t v_st = (v_small ? v_x_v : v_sv);
+    const hawk_f64_t v_hawk_trig_nan_d = (v_x_v - v_x_v);
     /* a value compared with itself: its result for every value */
     const bool v_hawk_trig_nan_bad = (isnan(v_hawk_trig_nan_d) != 0);
-    const hawk_real_t v_hawk_trig_nan_qnan = (hawk_real_t)NAN;
-    const hawk_real_t v_hawk_trig_nan_sn = (v_hawk_trig_nan_bad ? v_hawk_trig_nan_qnan : v_st);
+    const hawk_f64_t v_hawk_trig_nan_qnan = (hawk_f64_t)NAN;
+    const hawk_f64_t v_hawk_trig_nan_sn = (v_hawk_trig_nan_bad ? v_hawk_trig_nan_qnan : v_st);
     /* a value compared with itself: its result for every value */
     const bool v_hawk_trig_nan_isnan = (isnan(v_x_v) != 0);
-    const hawk_real_t v_hawk_trig_nan_xx = (v_x_v + v_x_v);
-    const hawk_real_t v_hawk_trig_nan_res = (v_hawk_trig_nan_isnan ? v_hawk_trig_nan_xx : v_hawk_trig_nan_sn);
+    const hawk_f64_t v_hawk_trig_nan_xx = (v_x_v + v_x_v);
+    const hawk_f64_t v_hawk_trig_nan_res = (v_hawk_trig_nan_isnan ? v_hawk_trig_nan_xx : v_hawk_trig_nan_sn);
     return v_hawk_trig_nan_res;
 }

@@ -4,8 +4,8 @@
  * and the functions the units call, defined in hawk_runtime.c
  * (always written: link it with the units).
  * Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals, unsigned-to-signed conversion.
- * scalar mode  float64
  * UNITS, each with the runtime functions it calls:
+ *   unit complementary_filter:
  *   unit drag:
  *   unit energy_histogram: hawk_clamp_index hawk_f64_to_i64
  *   unit friction: hawk_i64_add hawk_i64_min hawk_i64_max hawk_f64_min
@@ -27,8 +27,8 @@
 #ifndef HAWK_RUNTIME_H
 #define HAWK_RUNTIME_H
 #include <stdint.h>
-#define HAWK_RUNTIME_REAL_BITS 64
-typedef double  hawk_real_t;
+typedef double  hawk_f64_t;
+typedef float   hawk_f32_t;
 typedef int64_t hawk_int_t;
 typedef enum { HAWK_OK = 0, HAWK_E_NULL = 1, HAWK_E_RANGE = 2,
                HAWK_E_SELFTEST = 3 } hawk_status_t;
@@ -66,25 +66,25 @@ int64_t hawk_i64_max(int64_t a, int64_t b);
 
 /* minimum (LangRef): NaN when either operand is NaN (the first one),
  * else a < b ? a : b, so minimum(-0.0, +0.0) is +0.0. */
-hawk_real_t hawk_f64_min(hawk_real_t a, hawk_real_t b);
+hawk_f64_t hawk_f64_min(hawk_f64_t a, hawk_f64_t b);
 
 /* maximum (LangRef): NaN when either operand is NaN (the first one),
  * else a > b ? a : b. */
-hawk_real_t hawk_f64_max(hawk_real_t a, hawk_real_t b);
+hawk_f64_t hawk_f64_max(hawk_f64_t a, hawk_f64_t b);
 
 /* fptosi (LangRef): truncation toward zero; NaN gives 0 and a value
  * outside the range saturates, where C leaves the conversion
  * undefined. */
-int64_t hawk_f64_to_i64(hawk_real_t x);
+int64_t hawk_f64_to_i64(hawk_f64_t x);
 
 /* cos on double, hawk's own (lib/Math/math.hir): IEEE 754 basic
  * operations in a fixed order, so every conforming compiler and target
  * computes the same bits; the units' cos ops call it. */
-hawk_real_t hawk_cos_f64(hawk_real_t x);
+hawk_f64_t hawk_cos_f64(hawk_f64_t x);
 
 /* sin on double, hawk's own (lib/Math/math.hir): IEEE 754 basic
  * operations in a fixed order, so every conforming compiler and target
  * computes the same bits; the units' sin ops call it. */
-hawk_real_t hawk_sin_f64(hawk_real_t x);
+hawk_f64_t hawk_sin_f64(hawk_f64_t x);
 
 #endif

@@ -37,17 +37,20 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_KALMAN_PREDICT_H
 #define HAWK_KALMAN_PREDICT_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 64
-#error "kalman_predict.h: float64 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(DBL_MANT_DIG)
+#if (FLT_RADIX != 2) || (DBL_MANT_DIG != 53)
+#error "kalman_predict.h: float64 unit; double is not IEEE 754 binary64 here"
+#endif
 #endif
 typedef struct {
-    hawk_real_t*       mut_x;     /* mutable inout Vector[2]   SoA, pitch n_samples */
-    hawk_real_t*       mut_P;     /* mutable inout Matrix[2,2] SoA, pitch n_samples */
-    const hawk_real_t* min_F;     /* mat_in  in    Matrix[2,2] SoA, pitch n_samples */
-    hawk_real_t        uni_Q[4];  /* uniform in    Matrix[2,2] by value */
+    hawk_f64_t*       mut_x;     /* mutable inout Vector[2]   SoA, pitch n_samples */
+    hawk_f64_t*       mut_P;     /* mutable inout Matrix[2,2] SoA, pitch n_samples */
+    const hawk_f64_t* min_F;     /* mat_in  in    Matrix[2,2] SoA, pitch n_samples */
+    hawk_f64_t        uni_Q[4];  /* uniform in    Matrix[2,2] by value */
 } kalman_predict_args_t;
 hawk_status_t kalman_predict_c(const kalman_predict_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

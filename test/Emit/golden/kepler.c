@@ -11,53 +11,53 @@
 #include "kepler.h"
 
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
-_Static_assert(sizeof(hawk_real_t) == 8U, "kepler.c: hawk_real_t is not the 64-bit real of this unit");
+_Static_assert(sizeof(hawk_f64_t) == 8U, "kepler.c: hawk_f64_t is not the 64-bit real of this unit");
 _Static_assert(sizeof(hawk_int_t) == 8U, "kepler.c: hawk_int_t is not 64-bit");
 #endif
 
 /* One sample of kepler: the kernel's body, in the order it is written. */
 static void kepler_sample(const kepler_args_t* args, int64_t i, int64_t n_samples)
 {
-    const hawk_real_t v_mean = args->ps_M[i];
-    const hawk_real_t v_ecc = args->ps_e[i];
-    const hawk_real_t v_axis = args->uni_a;
-    const hawk_real_t v_sm = hawk_sin_f64(v_mean);
-    const hawk_real_t v_esm = (v_ecc * v_sm);
-    const hawk_real_t v_E0 = (v_mean + v_esm);
-    const hawk_real_t v_one = 1.0;
-    const hawk_real_t v_tol = 1e-12;
-    hawk_real_t v_En = v_E0;
-    hawk_real_t v_dn = v_one;
+    const hawk_f64_t v_mean = args->ps_M[i];
+    const hawk_f64_t v_ecc = args->ps_e[i];
+    const hawk_f64_t v_axis = args->uni_a;
+    const hawk_f64_t v_sm = hawk_sin_f64(v_mean);
+    const hawk_f64_t v_esm = (v_ecc * v_sm);
+    const hawk_f64_t v_E0 = (v_mean + v_esm);
+    const hawk_f64_t v_one = 1.0;
+    const hawk_f64_t v_tol = 1e-12;
+    hawk_f64_t v_En = v_E0;
+    hawk_f64_t v_dn = v_one;
     int64_t v_i;
     for (v_i = INT64_C(0); v_i < INT64_C(8); ++v_i) {
-        const hawk_real_t v_size = fabs(v_dn);
+        const hawk_f64_t v_size = fabs(v_dn);
         const bool v_converged = (v_size < v_tol);
         if (v_converged) {
             /* the carried values stay those this trip began with */
             break;
         }
-        const hawk_real_t v_sn = hawk_sin_f64(v_En);
-        const hawk_real_t v_cn = hawk_cos_f64(v_En);
-        const hawk_real_t v_esn = (v_ecc * v_sn);
-        const hawk_real_t v_resid0 = (v_En - v_esn);
-        const hawk_real_t v_resid = (v_resid0 - v_mean);
-        const hawk_real_t v_ecn = (v_ecc * v_cn);
-        const hawk_real_t v_slope = (v_one - v_ecn);
-        const hawk_real_t v_dE = (v_resid / v_slope);
-        const hawk_real_t v_E1 = (v_En - v_dE);
+        const hawk_f64_t v_sn = hawk_sin_f64(v_En);
+        const hawk_f64_t v_cn = hawk_cos_f64(v_En);
+        const hawk_f64_t v_esn = (v_ecc * v_sn);
+        const hawk_f64_t v_resid0 = (v_En - v_esn);
+        const hawk_f64_t v_resid = (v_resid0 - v_mean);
+        const hawk_f64_t v_ecn = (v_ecc * v_cn);
+        const hawk_f64_t v_slope = (v_one - v_ecn);
+        const hawk_f64_t v_dE = (v_resid / v_slope);
+        const hawk_f64_t v_E1 = (v_En - v_dE);
         v_En = v_E1;
         v_dn = v_dE;
     }
-    const hawk_real_t v_Es = v_En;
-    const hawk_real_t v_cE = hawk_cos_f64(v_Es);
-    const hawk_real_t v_sE = hawk_sin_f64(v_Es);
-    const hawk_real_t v_cx = (v_cE - v_ecc);
-    const hawk_real_t v_x = (v_axis * v_cx);
-    const hawk_real_t v_e2 = (v_ecc * v_ecc);
-    const hawk_real_t v_b2 = (v_one - v_e2);
-    const hawk_real_t v_b = sqrt(v_b2);
-    const hawk_real_t v_ab = (v_axis * v_b);
-    const hawk_real_t v_y = (v_ab * v_sE);
+    const hawk_f64_t v_Es = v_En;
+    const hawk_f64_t v_cE = hawk_cos_f64(v_Es);
+    const hawk_f64_t v_sE = hawk_sin_f64(v_Es);
+    const hawk_f64_t v_cx = (v_cE - v_ecc);
+    const hawk_f64_t v_x = (v_axis * v_cx);
+    const hawk_f64_t v_e2 = (v_ecc * v_ecc);
+    const hawk_f64_t v_b2 = (v_one - v_e2);
+    const hawk_f64_t v_b = sqrt(v_b2);
+    const hawk_f64_t v_ab = (v_axis * v_b);
+    const hawk_f64_t v_y = (v_ab * v_sE);
     args->mut_pos[i] = v_x;
     args->mut_pos[n_samples + i] = v_y;
 }

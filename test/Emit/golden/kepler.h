@@ -37,17 +37,20 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_KEPLER_H
 #define HAWK_KEPLER_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 64
-#error "kepler.h: float64 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(DBL_MANT_DIG)
+#if (FLT_RADIX != 2) || (DBL_MANT_DIG != 53)
+#error "kepler.h: float64 unit; double is not IEEE 754 binary64 here"
+#endif
 #endif
 typedef struct {
-    hawk_real_t*       mut_pos;  /* mutable    out  Vector[2] SoA, pitch n_samples */
-    const hawk_real_t* ps_M;     /* per_sample in   Scalar    SoA, pitch n_samples */
-    const hawk_real_t* ps_e;     /* per_sample in   Scalar    SoA, pitch n_samples */
-    hawk_real_t        uni_a;    /* uniform    in   Scalar    by value */
+    hawk_f64_t*       mut_pos;  /* mutable    out  Vector[2] SoA, pitch n_samples */
+    const hawk_f64_t* ps_M;     /* per_sample in   Scalar    SoA, pitch n_samples */
+    const hawk_f64_t* ps_e;     /* per_sample in   Scalar    SoA, pitch n_samples */
+    hawk_f64_t        uni_a;    /* uniform    in   Scalar    by value */
 } kepler_args_t;
 hawk_status_t kepler_c(const kepler_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

@@ -10,32 +10,32 @@
 #include "lut_interp.h"
 
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
-_Static_assert(sizeof(hawk_real_t) == 8U, "lut_interp.c: hawk_real_t is not the 64-bit real of this unit");
+_Static_assert(sizeof(hawk_f64_t) == 8U, "lut_interp.c: hawk_f64_t is not the 64-bit real of this unit");
 _Static_assert(sizeof(hawk_int_t) == 8U, "lut_interp.c: hawk_int_t is not 64-bit");
 #endif
 
 /* One sample of lut_interp: the kernel's body, in the order it is written. */
 static void lut_interp_sample(const lut_interp_args_t* args, int64_t i)
 {
-    const hawk_real_t v_xv = args->ps_x[i];
-    const hawk_real_t v_origin = args->uni_x0;
-    const hawk_real_t v_step = args->uni_dx;
-    const hawk_real_t v_off = (v_xv - v_origin);
-    const hawk_real_t v_u = (v_off / v_step);
-    const hawk_real_t v_j = floor(v_u);
-    const hawk_real_t v_t = (v_u - v_j);
+    const hawk_f64_t v_xv = args->ps_x[i];
+    const hawk_f64_t v_origin = args->uni_x0;
+    const hawk_f64_t v_step = args->uni_dx;
+    const hawk_f64_t v_off = (v_xv - v_origin);
+    const hawk_f64_t v_u = (v_off / v_step);
+    const hawk_f64_t v_j = floor(v_u);
+    const hawk_f64_t v_t = (v_u - v_j);
     const int64_t v_k0 = hawk_f64_to_i64(v_j);
     const int64_t v_one = INT64_C(1);
     const int64_t v_k1 = hawk_i64_add(v_k0, v_one);
     /* 'table' has a runtime length: the index is clamped to [0, len - 1]. */
     const int64_t v_k0_table = hawk_clamp_index(v_k0, args->lut_table_len);
-    const hawk_real_t v_f0 = args->lut_table[v_k0_table];
+    const hawk_f64_t v_f0 = args->lut_table[v_k0_table];
     /* 'table' has a runtime length: the index is clamped to [0, len - 1]. */
     const int64_t v_k1_table = hawk_clamp_index(v_k1, args->lut_table_len);
-    const hawk_real_t v_f1 = args->lut_table[v_k1_table];
-    const hawk_real_t v_df = (v_f1 - v_f0);
-    const hawk_real_t v_tdf = (v_t * v_df);
-    const hawk_real_t v_yv = (v_f0 + v_tdf);
+    const hawk_f64_t v_f1 = args->lut_table[v_k1_table];
+    const hawk_f64_t v_df = (v_f1 - v_f0);
+    const hawk_f64_t v_tdf = (v_t * v_df);
+    const hawk_f64_t v_yv = (v_f0 + v_tdf);
     args->mut_y[i] = v_yv;
 }
 

@@ -39,19 +39,22 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_LUT_INTERP_H
 #define HAWK_LUT_INTERP_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 64
-#error "lut_interp.h: float64 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(DBL_MANT_DIG)
+#if (FLT_RADIX != 2) || (DBL_MANT_DIG != 53)
+#error "lut_interp.h: float64 unit; double is not IEEE 754 binary64 here"
+#endif
 #endif
 typedef struct {
-    hawk_real_t*       mut_y;          /* mutable    out  Scalar    SoA, pitch n_samples */
-    const hawk_real_t* ps_x;           /* per_sample in   Scalar    SoA, pitch n_samples */
-    const hawk_real_t* lut_table;      /* lookup     in   Table     flat, length lut_table_len */
-    int64_t            lut_table_len;  /* the length of lut_table, at least 1 */
-    hawk_real_t        uni_x0;         /* uniform    in   Scalar    by value */
-    hawk_real_t        uni_dx;         /* uniform    in   Scalar    by value */
+    hawk_f64_t*       mut_y;          /* mutable    out  Scalar    SoA, pitch n_samples */
+    const hawk_f64_t* ps_x;           /* per_sample in   Scalar    SoA, pitch n_samples */
+    const hawk_f64_t* lut_table;      /* lookup     in   Table     flat, length lut_table_len */
+    int64_t           lut_table_len;  /* the length of lut_table, at least 1 */
+    hawk_f64_t        uni_x0;         /* uniform    in   Scalar    by value */
+    hawk_f64_t        uni_dx;         /* uniform    in   Scalar    by value */
 } lut_interp_args_t;
 hawk_status_t lut_interp_c(const lut_interp_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

@@ -11,28 +11,28 @@
 #include "masked_integrator.h"
 
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
-_Static_assert(sizeof(hawk_real_t) == 8U, "masked_integrator.c: hawk_real_t is not the 64-bit real of this unit");
+_Static_assert(sizeof(hawk_f64_t) == 8U, "masked_integrator.c: hawk_f64_t is not the 64-bit real of this unit");
 _Static_assert(sizeof(hawk_int_t) == 8U, "masked_integrator.c: hawk_int_t is not 64-bit");
 #endif
 
 /* One sample of masked_integrator: the kernel's body, in the order it is written. */
 static void masked_integrator_sample(const masked_integrator_args_t* args, int64_t i)
 {
-    const hawk_real_t v_h0 = args->mut_h[i];
-    const hawk_real_t v_v0 = args->mut_v[i];
-    const hawk_real_t v_gv = args->uni_g;
-    const hawk_real_t v_kv = args->uni_k;
-    const hawk_real_t v_step = args->uni_dt;
+    const hawk_f64_t v_h0 = args->mut_h[i];
+    const hawk_f64_t v_v0 = args->mut_v[i];
+    const hawk_f64_t v_gv = args->uni_g;
+    const hawk_f64_t v_kv = args->uni_k;
+    const hawk_f64_t v_step = args->uni_dt;
     const int64_t v_n = args->uni_steps;
-    const hawk_real_t v_ng = -v_gv;
-    const hawk_real_t v_zero = 0.0;
+    const hawk_f64_t v_ng = -v_gv;
+    const hawk_f64_t v_zero = 0.0;
     const bool v_no = false;
     const int64_t v_n_first = INT64_C(0);
     const int64_t v_n_stop = INT64_C(64);
     const int64_t v_n_lo = hawk_i64_max(v_n, v_n_first);
     const int64_t v_n_end = hawk_i64_min(v_n_lo, v_n_stop);
-    hawk_real_t v_hc = v_h0;
-    hawk_real_t v_vc = v_v0;
+    hawk_f64_t v_hc = v_h0;
+    hawk_f64_t v_vc = v_v0;
     bool v_down = v_no;
     /* clamp(v_n - 0, 0, 64) trips (LangRef): v_n_end is v_n held to [0, 64]. */
     int64_t v_i;
@@ -41,21 +41,21 @@ static void masked_integrator_sample(const masked_integrator_args_t* args, int64
             /* the carried values stay those this trip began with */
             break;
         }
-        const hawk_real_t v_speed = fabs(v_vc);
-        const hawk_real_t v_vv = (v_vc * v_speed);
-        const hawk_real_t v_drag = (v_kv * v_vv);
-        const hawk_real_t v_acc = (v_ng - v_drag);
-        const hawk_real_t v_dv = (v_step * v_acc);
-        const hawk_real_t v_v1 = (v_vc + v_dv);
-        const hawk_real_t v_dh = (v_step * v_v1);
-        const hawk_real_t v_h1 = (v_hc + v_dh);
+        const hawk_f64_t v_speed = fabs(v_vc);
+        const hawk_f64_t v_vv = (v_vc * v_speed);
+        const hawk_f64_t v_drag = (v_kv * v_vv);
+        const hawk_f64_t v_acc = (v_ng - v_drag);
+        const hawk_f64_t v_dv = (v_step * v_acc);
+        const hawk_f64_t v_v1 = (v_vc + v_dv);
+        const hawk_f64_t v_dh = (v_step * v_v1);
+        const hawk_f64_t v_h1 = (v_hc + v_dh);
         const bool v_ground = (v_h1 <= v_zero);
         v_hc = v_h1;
         v_vc = v_v1;
         v_down = v_ground;
     }
-    const hawk_real_t v_hf = v_hc;
-    const hawk_real_t v_vf = v_vc;
+    const hawk_f64_t v_hf = v_hc;
+    const hawk_f64_t v_vf = v_vc;
     const bool v_hit = v_down;
     args->mut_h[i] = v_hf;
     args->mut_v[i] = v_vf;

@@ -43,21 +43,24 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_MASKED_INTEGRATOR_H
 #define HAWK_MASKED_INTEGRATOR_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 64
-#error "masked_integrator.h: float64 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(DBL_MANT_DIG)
+#if (FLT_RADIX != 2) || (DBL_MANT_DIG != 53)
+#error "masked_integrator.h: float64 unit; double is not IEEE 754 binary64 here"
+#endif
 #endif
 typedef struct {
-    hawk_real_t* mut_h;       /* mutable        inout Scalar    SoA, pitch n_samples */
-    hawk_real_t* mut_v;       /* mutable        inout Scalar    SoA, pitch n_samples */
-    uint8_t*     trm_done;    /* terminated     inout Scalar    SoA, pitch n_samples */
-    uint32_t*    fin_landed;  /* finished_count inout Scalar    flat, 1 cell */
-    hawk_real_t  uni_g;       /* uniform        in    Scalar    by value */
-    hawk_real_t  uni_k;       /* uniform        in    Scalar    by value */
-    hawk_real_t  uni_dt;      /* uniform        in    Scalar    by value */
-    int64_t      uni_steps;   /* uniform        in    Scalar    by value */
+    hawk_f64_t* mut_h;       /* mutable        inout Scalar    SoA, pitch n_samples */
+    hawk_f64_t* mut_v;       /* mutable        inout Scalar    SoA, pitch n_samples */
+    uint8_t*    trm_done;    /* terminated     inout Scalar    SoA, pitch n_samples */
+    uint32_t*   fin_landed;  /* finished_count inout Scalar    flat, 1 cell */
+    hawk_f64_t  uni_g;       /* uniform        in    Scalar    by value */
+    hawk_f64_t  uni_k;       /* uniform        in    Scalar    by value */
+    hawk_f64_t  uni_dt;      /* uniform        in    Scalar    by value */
+    int64_t     uni_steps;   /* uniform        in    Scalar    by value */
 } masked_integrator_args_t;
 hawk_status_t masked_integrator_c(const masked_integrator_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

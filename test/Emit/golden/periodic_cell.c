@@ -10,22 +10,22 @@
 #include "periodic_cell.h"
 
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
-_Static_assert(sizeof(hawk_real_t) == 8U, "periodic_cell.c: hawk_real_t is not the 64-bit real of this unit");
+_Static_assert(sizeof(hawk_f64_t) == 8U, "periodic_cell.c: hawk_f64_t is not the 64-bit real of this unit");
 _Static_assert(sizeof(hawk_int_t) == 8U, "periodic_cell.c: hawk_int_t is not 64-bit");
 #endif
 
 /* One sample of periodic_cell: the kernel's body, in the order it is written. */
 static void periodic_cell_sample(const periodic_cell_args_t* args, int64_t i, int64_t n_samples)
 {
-    const hawk_real_t v_pos_0 = args->vin_p[i];
-    const hawk_real_t v_pos_1 = args->vin_p[n_samples + i];
-    const hawk_real_t v_side = args->uni_h;
+    const hawk_f64_t v_pos_0 = args->vin_p[i];
+    const hawk_f64_t v_pos_1 = args->vin_p[n_samples + i];
+    const hawk_f64_t v_side = args->uni_h;
     const int64_t v_nxv = args->uni_nx;
     const int64_t v_nyv = args->uni_ny;
-    const hawk_real_t v_g_0 = (v_pos_0 / v_side);
-    const hawk_real_t v_g_1 = (v_pos_1 / v_side);
-    const hawk_real_t v_gf_0 = floor(v_g_0);
-    const hawk_real_t v_gf_1 = floor(v_g_1);
+    const hawk_f64_t v_g_0 = (v_pos_0 / v_side);
+    const hawk_f64_t v_g_1 = (v_pos_1 / v_side);
+    const hawk_f64_t v_gf_0 = floor(v_g_0);
+    const hawk_f64_t v_gf_1 = floor(v_g_1);
     const int64_t v_gi_0 = hawk_f64_to_i64(v_gf_0);
     const int64_t v_gi_1 = hawk_f64_to_i64(v_gf_1);
     const int64_t v_ix = hawk_i64_mod(v_gi_0, v_nxv);

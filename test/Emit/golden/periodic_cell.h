@@ -39,19 +39,22 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_PERIODIC_CELL_H
 #define HAWK_PERIODIC_CELL_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 64
-#error "periodic_cell.h: float64 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(DBL_MANT_DIG)
+#if (FLT_RADIX != 2) || (DBL_MANT_DIG != 53)
+#error "periodic_cell.h: float64 unit; double is not IEEE 754 binary64 here"
+#endif
 #endif
 typedef struct {
-    int64_t*           mut_cell;   /* mutable out  Scalar    SoA, pitch n_samples */
-    int64_t*           mut_image;  /* mutable out  Vector[2] SoA, pitch n_samples */
-    const hawk_real_t* vin_p;      /* vec_in  in   Vector[2] SoA, pitch n_samples */
-    hawk_real_t        uni_h;      /* uniform in   Scalar    by value */
-    int64_t            uni_nx;     /* uniform in   Scalar    by value */
-    int64_t            uni_ny;     /* uniform in   Scalar    by value */
+    int64_t*          mut_cell;   /* mutable out  Scalar    SoA, pitch n_samples */
+    int64_t*          mut_image;  /* mutable out  Vector[2] SoA, pitch n_samples */
+    const hawk_f64_t* vin_p;      /* vec_in  in   Vector[2] SoA, pitch n_samples */
+    hawk_f64_t        uni_h;      /* uniform in   Scalar    by value */
+    int64_t           uni_nx;     /* uniform in   Scalar    by value */
+    int64_t           uni_ny;     /* uniform in   Scalar    by value */
 } periodic_cell_args_t;
 hawk_status_t periodic_cell_c(const periodic_cell_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

@@ -9,37 +9,37 @@
 #include "pid.h"
 
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
-_Static_assert(sizeof(hawk_real_t) == 8U, "pid.c: hawk_real_t is not the 64-bit real of this unit");
+_Static_assert(sizeof(hawk_f64_t) == 8U, "pid.c: hawk_f64_t is not the 64-bit real of this unit");
 _Static_assert(sizeof(hawk_int_t) == 8U, "pid.c: hawk_int_t is not 64-bit");
 #endif
 
 /* One sample of pid: the kernel's body, in the order it is written. */
 static void pid_sample(const pid_args_t* args, int64_t i)
 {
-    const hawk_real_t v_ref = args->ps_r[i];
-    const hawk_real_t v_meas = args->ps_y[i];
-    const hawk_real_t v_gp = args->uni_kp;
-    const hawk_real_t v_gi = args->uni_ki;
-    const hawk_real_t v_gd = args->uni_kd;
-    const hawk_real_t v_h = args->uni_dt;
-    const hawk_real_t v_lo = args->uni_u_min;
-    const hawk_real_t v_hi = args->uni_u_max;
-    const hawk_real_t v_i0 = args->mut_integ[i];
-    const hawk_real_t v_prev = args->mut_y_prev[i];
-    const hawk_real_t v_e = (v_ref - v_meas);
-    const hawk_real_t v_gie = (v_gi * v_e);
-    const hawk_real_t v_di = (v_gie * v_h);
-    const hawk_real_t v_i_raw = (v_i0 + v_di);
-    const hawk_real_t v_i1_max = hawk_f64_max(v_i_raw, v_lo);
-    const hawk_real_t v_i1 = hawk_f64_min(v_i1_max, v_hi);
-    const hawk_real_t v_dy = (v_meas - v_prev);
-    const hawk_real_t v_rate = (v_dy / v_h);
-    const hawk_real_t v_gdr = (v_gd * v_rate);
-    const hawk_real_t v_p = (v_gp * v_e);
-    const hawk_real_t v_pi = (v_p + v_i1);
-    const hawk_real_t v_pid = (v_pi - v_gdr);
-    const hawk_real_t v_out_max = hawk_f64_max(v_pid, v_lo);
-    const hawk_real_t v_out = hawk_f64_min(v_out_max, v_hi);
+    const hawk_f64_t v_ref = args->ps_r[i];
+    const hawk_f64_t v_meas = args->ps_y[i];
+    const hawk_f64_t v_gp = args->uni_kp;
+    const hawk_f64_t v_gi = args->uni_ki;
+    const hawk_f64_t v_gd = args->uni_kd;
+    const hawk_f64_t v_h = args->uni_dt;
+    const hawk_f64_t v_lo = args->uni_u_min;
+    const hawk_f64_t v_hi = args->uni_u_max;
+    const hawk_f64_t v_i0 = args->mut_integ[i];
+    const hawk_f64_t v_prev = args->mut_y_prev[i];
+    const hawk_f64_t v_e = (v_ref - v_meas);
+    const hawk_f64_t v_gie = (v_gi * v_e);
+    const hawk_f64_t v_di = (v_gie * v_h);
+    const hawk_f64_t v_i_raw = (v_i0 + v_di);
+    const hawk_f64_t v_i1_max = hawk_f64_max(v_i_raw, v_lo);
+    const hawk_f64_t v_i1 = hawk_f64_min(v_i1_max, v_hi);
+    const hawk_f64_t v_dy = (v_meas - v_prev);
+    const hawk_f64_t v_rate = (v_dy / v_h);
+    const hawk_f64_t v_gdr = (v_gd * v_rate);
+    const hawk_f64_t v_p = (v_gp * v_e);
+    const hawk_f64_t v_pi = (v_p + v_i1);
+    const hawk_f64_t v_pid = (v_pi - v_gdr);
+    const hawk_f64_t v_out_max = hawk_f64_max(v_pid, v_lo);
+    const hawk_f64_t v_out = hawk_f64_min(v_out_max, v_hi);
     args->mut_integ[i] = v_i1;
     args->mut_y_prev[i] = v_meas;
     args->mut_u[i] = v_out;

@@ -44,24 +44,27 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_PID_H
 #define HAWK_PID_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 64
-#error "pid.h: float64 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(DBL_MANT_DIG)
+#if (FLT_RADIX != 2) || (DBL_MANT_DIG != 53)
+#error "pid.h: float64 unit; double is not IEEE 754 binary64 here"
+#endif
 #endif
 typedef struct {
-    hawk_real_t*       mut_integ;   /* mutable    inout Scalar    SoA, pitch n_samples */
-    hawk_real_t*       mut_y_prev;  /* mutable    inout Scalar    SoA, pitch n_samples */
-    hawk_real_t*       mut_u;       /* mutable    out   Scalar    SoA, pitch n_samples */
-    const hawk_real_t* ps_r;        /* per_sample in    Scalar    SoA, pitch n_samples */
-    const hawk_real_t* ps_y;        /* per_sample in    Scalar    SoA, pitch n_samples */
-    hawk_real_t        uni_kp;      /* uniform    in    Scalar    by value */
-    hawk_real_t        uni_ki;      /* uniform    in    Scalar    by value */
-    hawk_real_t        uni_kd;      /* uniform    in    Scalar    by value */
-    hawk_real_t        uni_dt;      /* uniform    in    Scalar    by value */
-    hawk_real_t        uni_u_min;   /* uniform    in    Scalar    by value */
-    hawk_real_t        uni_u_max;   /* uniform    in    Scalar    by value */
+    hawk_f64_t*       mut_integ;   /* mutable    inout Scalar    SoA, pitch n_samples */
+    hawk_f64_t*       mut_y_prev;  /* mutable    inout Scalar    SoA, pitch n_samples */
+    hawk_f64_t*       mut_u;       /* mutable    out   Scalar    SoA, pitch n_samples */
+    const hawk_f64_t* ps_r;        /* per_sample in    Scalar    SoA, pitch n_samples */
+    const hawk_f64_t* ps_y;        /* per_sample in    Scalar    SoA, pitch n_samples */
+    hawk_f64_t        uni_kp;      /* uniform    in    Scalar    by value */
+    hawk_f64_t        uni_ki;      /* uniform    in    Scalar    by value */
+    hawk_f64_t        uni_kd;      /* uniform    in    Scalar    by value */
+    hawk_f64_t        uni_dt;      /* uniform    in    Scalar    by value */
+    hawk_f64_t        uni_u_min;   /* uniform    in    Scalar    by value */
+    hawk_f64_t        uni_u_max;   /* uniform    in    Scalar    by value */
 } pid_args_t;
 hawk_status_t pid_c(const pid_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

@@ -9,51 +9,51 @@
 #include "quat_rotate.h"
 
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
-_Static_assert(sizeof(hawk_real_t) == 8U, "quat_rotate.c: hawk_real_t is not the 64-bit real of this unit");
+_Static_assert(sizeof(hawk_f64_t) == 8U, "quat_rotate.c: hawk_f64_t is not the 64-bit real of this unit");
 _Static_assert(sizeof(hawk_int_t) == 8U, "quat_rotate.c: hawk_int_t is not 64-bit");
 #endif
 
 /* One sample of quat_rotate: the kernel's body, in the order it is written. */
 static void quat_rotate_sample(const quat_rotate_args_t* args, int64_t i, int64_t n_samples)
 {
-    const hawk_real_t v_qv_0 = args->vin_q[i];
-    const hawk_real_t v_qv_1 = args->vin_q[n_samples + i];
-    const hawk_real_t v_qv_2 = args->vin_q[(2 * n_samples) + i];
-    const hawk_real_t v_qv_3 = args->vin_q[(3 * n_samples) + i];
-    const hawk_real_t v_vv_0 = args->vin_v[i];
-    const hawk_real_t v_vv_1 = args->vin_v[n_samples + i];
-    const hawk_real_t v_vv_2 = args->vin_v[(2 * n_samples) + i];
-    const hawk_real_t v_uv_0_m0 = (v_qv_2 * v_vv_2);
-    const hawk_real_t v_uv_0_m1 = (v_qv_3 * v_vv_1);
-    const hawk_real_t v_uv_0 = (v_uv_0_m0 - v_uv_0_m1);
-    const hawk_real_t v_uv_1_m0 = (v_qv_3 * v_vv_0);
-    const hawk_real_t v_uv_1_m1 = (v_qv_1 * v_vv_2);
-    const hawk_real_t v_uv_1 = (v_uv_1_m0 - v_uv_1_m1);
-    const hawk_real_t v_uv_2_m0 = (v_qv_1 * v_vv_1);
-    const hawk_real_t v_uv_2_m1 = (v_qv_2 * v_vv_0);
-    const hawk_real_t v_uv_2 = (v_uv_2_m0 - v_uv_2_m1);
-    const hawk_real_t v_two = 2.0;
-    const hawk_real_t v_t_0 = (v_two * v_uv_0);
-    const hawk_real_t v_t_1 = (v_two * v_uv_1);
-    const hawk_real_t v_t_2 = (v_two * v_uv_2);
-    const hawk_real_t v_wt_0 = (v_qv_0 * v_t_0);
-    const hawk_real_t v_wt_1 = (v_qv_0 * v_t_1);
-    const hawk_real_t v_wt_2 = (v_qv_0 * v_t_2);
-    const hawk_real_t v_ut_0_m0 = (v_qv_2 * v_t_2);
-    const hawk_real_t v_ut_0_m1 = (v_qv_3 * v_t_1);
-    const hawk_real_t v_ut_0 = (v_ut_0_m0 - v_ut_0_m1);
-    const hawk_real_t v_ut_1_m0 = (v_qv_3 * v_t_0);
-    const hawk_real_t v_ut_1_m1 = (v_qv_1 * v_t_2);
-    const hawk_real_t v_ut_1 = (v_ut_1_m0 - v_ut_1_m1);
-    const hawk_real_t v_ut_2_m0 = (v_qv_1 * v_t_1);
-    const hawk_real_t v_ut_2_m1 = (v_qv_2 * v_t_0);
-    const hawk_real_t v_ut_2 = (v_ut_2_m0 - v_ut_2_m1);
-    const hawk_real_t v_s_0 = (v_vv_0 + v_wt_0);
-    const hawk_real_t v_s_1 = (v_vv_1 + v_wt_1);
-    const hawk_real_t v_s_2 = (v_vv_2 + v_wt_2);
-    const hawk_real_t v_r_0 = (v_s_0 + v_ut_0);
-    const hawk_real_t v_r_1 = (v_s_1 + v_ut_1);
-    const hawk_real_t v_r_2 = (v_s_2 + v_ut_2);
+    const hawk_f64_t v_qv_0 = args->vin_q[i];
+    const hawk_f64_t v_qv_1 = args->vin_q[n_samples + i];
+    const hawk_f64_t v_qv_2 = args->vin_q[(2 * n_samples) + i];
+    const hawk_f64_t v_qv_3 = args->vin_q[(3 * n_samples) + i];
+    const hawk_f64_t v_vv_0 = args->vin_v[i];
+    const hawk_f64_t v_vv_1 = args->vin_v[n_samples + i];
+    const hawk_f64_t v_vv_2 = args->vin_v[(2 * n_samples) + i];
+    const hawk_f64_t v_uv_0_m0 = (v_qv_2 * v_vv_2);
+    const hawk_f64_t v_uv_0_m1 = (v_qv_3 * v_vv_1);
+    const hawk_f64_t v_uv_0 = (v_uv_0_m0 - v_uv_0_m1);
+    const hawk_f64_t v_uv_1_m0 = (v_qv_3 * v_vv_0);
+    const hawk_f64_t v_uv_1_m1 = (v_qv_1 * v_vv_2);
+    const hawk_f64_t v_uv_1 = (v_uv_1_m0 - v_uv_1_m1);
+    const hawk_f64_t v_uv_2_m0 = (v_qv_1 * v_vv_1);
+    const hawk_f64_t v_uv_2_m1 = (v_qv_2 * v_vv_0);
+    const hawk_f64_t v_uv_2 = (v_uv_2_m0 - v_uv_2_m1);
+    const hawk_f64_t v_two = 2.0;
+    const hawk_f64_t v_t_0 = (v_two * v_uv_0);
+    const hawk_f64_t v_t_1 = (v_two * v_uv_1);
+    const hawk_f64_t v_t_2 = (v_two * v_uv_2);
+    const hawk_f64_t v_wt_0 = (v_qv_0 * v_t_0);
+    const hawk_f64_t v_wt_1 = (v_qv_0 * v_t_1);
+    const hawk_f64_t v_wt_2 = (v_qv_0 * v_t_2);
+    const hawk_f64_t v_ut_0_m0 = (v_qv_2 * v_t_2);
+    const hawk_f64_t v_ut_0_m1 = (v_qv_3 * v_t_1);
+    const hawk_f64_t v_ut_0 = (v_ut_0_m0 - v_ut_0_m1);
+    const hawk_f64_t v_ut_1_m0 = (v_qv_3 * v_t_0);
+    const hawk_f64_t v_ut_1_m1 = (v_qv_1 * v_t_2);
+    const hawk_f64_t v_ut_1 = (v_ut_1_m0 - v_ut_1_m1);
+    const hawk_f64_t v_ut_2_m0 = (v_qv_1 * v_t_1);
+    const hawk_f64_t v_ut_2_m1 = (v_qv_2 * v_t_0);
+    const hawk_f64_t v_ut_2 = (v_ut_2_m0 - v_ut_2_m1);
+    const hawk_f64_t v_s_0 = (v_vv_0 + v_wt_0);
+    const hawk_f64_t v_s_1 = (v_vv_1 + v_wt_1);
+    const hawk_f64_t v_s_2 = (v_vv_2 + v_wt_2);
+    const hawk_f64_t v_r_0 = (v_s_0 + v_ut_0);
+    const hawk_f64_t v_r_1 = (v_s_1 + v_ut_1);
+    const hawk_f64_t v_r_2 = (v_s_2 + v_ut_2);
     args->mut_out[i] = v_r_0;
     args->mut_out[n_samples + i] = v_r_1;
     args->mut_out[(2 * n_samples) + i] = v_r_2;

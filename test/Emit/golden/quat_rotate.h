@@ -36,16 +36,19 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_QUAT_ROTATE_H
 #define HAWK_QUAT_ROTATE_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 64
-#error "quat_rotate.h: float64 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(DBL_MANT_DIG)
+#if (FLT_RADIX != 2) || (DBL_MANT_DIG != 53)
+#error "quat_rotate.h: float64 unit; double is not IEEE 754 binary64 here"
+#endif
 #endif
 typedef struct {
-    hawk_real_t*       mut_out;  /* mutable out  Vector[3] SoA, pitch n_samples */
-    const hawk_real_t* vin_q;    /* vec_in  in   Vector[4] SoA, pitch n_samples */
-    const hawk_real_t* vin_v;    /* vec_in  in   Vector[3] SoA, pitch n_samples */
+    hawk_f64_t*       mut_out;  /* mutable out  Vector[3] SoA, pitch n_samples */
+    const hawk_f64_t* vin_q;    /* vec_in  in   Vector[4] SoA, pitch n_samples */
+    const hawk_f64_t* vin_v;    /* vec_in  in   Vector[3] SoA, pitch n_samples */
 } quat_rotate_args_t;
 hawk_status_t quat_rotate_c(const quat_rotate_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

@@ -36,16 +36,19 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_RK4_H
 #define HAWK_RK4_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 64
-#error "rk4.h: float64 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(DBL_MANT_DIG)
+#if (FLT_RADIX != 2) || (DBL_MANT_DIG != 53)
+#error "rk4.h: float64 unit; double is not IEEE 754 binary64 here"
+#endif
 #endif
 typedef struct {
-    hawk_real_t* mut_y;     /* mutable inout Vector[2] SoA, pitch n_samples */
-    hawk_real_t  uni_p[2];  /* uniform in    Vector[2] by value */
-    hawk_real_t  uni_h;     /* uniform in    Scalar    by value */
+    hawk_f64_t* mut_y;     /* mutable inout Vector[2] SoA, pitch n_samples */
+    hawk_f64_t  uni_p[2];  /* uniform in    Vector[2] by value */
+    hawk_f64_t  uni_h;     /* uniform in    Scalar    by value */
 } rk4_args_t;
 hawk_status_t rk4_c(const rk4_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

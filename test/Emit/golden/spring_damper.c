@@ -9,28 +9,28 @@
 #include "spring_damper.h"
 
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
-_Static_assert(sizeof(hawk_real_t) == 8U, "spring_damper.c: hawk_real_t is not the 64-bit real of this unit");
+_Static_assert(sizeof(hawk_f64_t) == 8U, "spring_damper.c: hawk_f64_t is not the 64-bit real of this unit");
 _Static_assert(sizeof(hawk_int_t) == 8U, "spring_damper.c: hawk_int_t is not 64-bit");
 #endif
 
 /* One sample of spring_damper: the kernel's body, in the order it is written. */
 static void spring_damper_sample(const spring_damper_args_t* args, int64_t i)
 {
-    const hawk_real_t v_x0 = args->mut_x[i];
-    const hawk_real_t v_v0 = args->mut_v[i];
-    const hawk_real_t v_mass = args->uni_m;
-    const hawk_real_t v_stiff = args->uni_k;
-    const hawk_real_t v_damp = args->uni_c;
-    const hawk_real_t v_h = args->uni_dt;
-    const hawk_real_t v_kx = (v_stiff * v_x0);
-    const hawk_real_t v_cv = (v_damp * v_v0);
-    const hawk_real_t v_nkx = -v_kx;
-    const hawk_real_t v_f = (v_nkx - v_cv);
-    const hawk_real_t v_acc = (v_f / v_mass);
-    const hawk_real_t v_dv = (v_h * v_acc);
-    const hawk_real_t v_v1 = (v_v0 + v_dv);
-    const hawk_real_t v_dx = (v_h * v_v1);
-    const hawk_real_t v_x1 = (v_x0 + v_dx);
+    const hawk_f64_t v_x0 = args->mut_x[i];
+    const hawk_f64_t v_v0 = args->mut_v[i];
+    const hawk_f64_t v_mass = args->uni_m;
+    const hawk_f64_t v_stiff = args->uni_k;
+    const hawk_f64_t v_damp = args->uni_c;
+    const hawk_f64_t v_h = args->uni_dt;
+    const hawk_f64_t v_kx = (v_stiff * v_x0);
+    const hawk_f64_t v_cv = (v_damp * v_v0);
+    const hawk_f64_t v_nkx = -v_kx;
+    const hawk_f64_t v_f = (v_nkx - v_cv);
+    const hawk_f64_t v_acc = (v_f / v_mass);
+    const hawk_f64_t v_dv = (v_h * v_acc);
+    const hawk_f64_t v_v1 = (v_v0 + v_dv);
+    const hawk_f64_t v_dx = (v_h * v_v1);
+    const hawk_f64_t v_x1 = (v_x0 + v_dx);
     args->mut_x[i] = v_x1;
     args->mut_v[i] = v_v1;
 }

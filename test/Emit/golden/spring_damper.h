@@ -39,19 +39,22 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_SPRING_DAMPER_H
 #define HAWK_SPRING_DAMPER_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 64
-#error "spring_damper.h: float64 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(DBL_MANT_DIG)
+#if (FLT_RADIX != 2) || (DBL_MANT_DIG != 53)
+#error "spring_damper.h: float64 unit; double is not IEEE 754 binary64 here"
+#endif
 #endif
 typedef struct {
-    hawk_real_t* mut_x;   /* mutable inout Scalar    SoA, pitch n_samples */
-    hawk_real_t* mut_v;   /* mutable inout Scalar    SoA, pitch n_samples */
-    hawk_real_t  uni_m;   /* uniform in    Scalar    by value */
-    hawk_real_t  uni_k;   /* uniform in    Scalar    by value */
-    hawk_real_t  uni_c;   /* uniform in    Scalar    by value */
-    hawk_real_t  uni_dt;  /* uniform in    Scalar    by value */
+    hawk_f64_t* mut_x;   /* mutable inout Scalar    SoA, pitch n_samples */
+    hawk_f64_t* mut_v;   /* mutable inout Scalar    SoA, pitch n_samples */
+    hawk_f64_t  uni_m;   /* uniform in    Scalar    by value */
+    hawk_f64_t  uni_k;   /* uniform in    Scalar    by value */
+    hawk_f64_t  uni_c;   /* uniform in    Scalar    by value */
+    hawk_f64_t  uni_dt;  /* uniform in    Scalar    by value */
 } spring_damper_args_t;
 hawk_status_t spring_damper_c(const spring_damper_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

@@ -11,45 +11,45 @@
 #include "trajectory_tape.h"
 
 #if defined(__STDC_VERSION__) && (__STDC_VERSION__ >= 201112L)
-_Static_assert(sizeof(hawk_real_t) == 8U, "trajectory_tape.c: hawk_real_t is not the 64-bit real of this unit");
+_Static_assert(sizeof(hawk_f64_t) == 8U, "trajectory_tape.c: hawk_f64_t is not the 64-bit real of this unit");
 _Static_assert(sizeof(hawk_int_t) == 8U, "trajectory_tape.c: hawk_int_t is not 64-bit");
 #endif
 
 /* One sample of trajectory_tape: the kernel's body, in the order it is written. */
 static void trajectory_tape_sample(const trajectory_tape_args_t* args, int64_t i, int64_t n_samples)
 {
-    const hawk_real_t v_pi_0 = args->vin_p0[i];
-    const hawk_real_t v_pi_1 = args->vin_p0[n_samples + i];
-    const hawk_real_t v_vi_0 = args->vin_v0[i];
-    const hawk_real_t v_vi_1 = args->vin_v0[n_samples + i];
-    const hawk_real_t v_gv = args->uni_g;
-    const hawk_real_t v_kv = args->uni_k;
-    const hawk_real_t v_step = args->uni_dt;
-    const hawk_real_t v_zero = 0.0;
-    const hawk_real_t v_ng = -v_gv;
-    hawk_real_t v_p_0 = v_pi_0;
-    hawk_real_t v_p_1 = v_pi_1;
-    hawk_real_t v_v_0 = v_vi_0;
-    hawk_real_t v_v_1 = v_vi_1;
+    const hawk_f64_t v_pi_0 = args->vin_p0[i];
+    const hawk_f64_t v_pi_1 = args->vin_p0[n_samples + i];
+    const hawk_f64_t v_vi_0 = args->vin_v0[i];
+    const hawk_f64_t v_vi_1 = args->vin_v0[n_samples + i];
+    const hawk_f64_t v_gv = args->uni_g;
+    const hawk_f64_t v_kv = args->uni_k;
+    const hawk_f64_t v_step = args->uni_dt;
+    const hawk_f64_t v_zero = 0.0;
+    const hawk_f64_t v_ng = -v_gv;
+    hawk_f64_t v_p_0 = v_pi_0;
+    hawk_f64_t v_p_1 = v_pi_1;
+    hawk_f64_t v_v_0 = v_vi_0;
+    hawk_f64_t v_v_1 = v_vi_1;
     int64_t v_i;
     for (v_i = INT64_C(0); v_i < INT64_C(16); ++v_i) {
-        const hawk_real_t v_speed_m0 = (v_v_0 * v_v_0);
-        const hawk_real_t v_speed_m1 = (v_v_1 * v_v_1);
-        const hawk_real_t v_speed_dot = (v_speed_m0 + v_speed_m1);
-        const hawk_real_t v_speed = sqrt(v_speed_dot);
-        const hawk_real_t v_ks = (v_kv * v_speed);
-        const hawk_real_t v_drag_0 = (v_ks * v_v_0);
-        const hawk_real_t v_drag_1 = (v_ks * v_v_1);
-        const hawk_real_t v_acc_0 = (v_zero - v_drag_0);
-        const hawk_real_t v_acc_1 = (v_ng - v_drag_1);
-        const hawk_real_t v_dv_0 = (v_step * v_acc_0);
-        const hawk_real_t v_dv_1 = (v_step * v_acc_1);
-        const hawk_real_t v_v1_0 = (v_v_0 + v_dv_0);
-        const hawk_real_t v_v1_1 = (v_v_1 + v_dv_1);
-        const hawk_real_t v_dp_0 = (v_step * v_v1_0);
-        const hawk_real_t v_dp_1 = (v_step * v_v1_1);
-        const hawk_real_t v_p1_0 = (v_p_0 + v_dp_0);
-        const hawk_real_t v_p1_1 = (v_p_1 + v_dp_1);
+        const hawk_f64_t v_speed_m0 = (v_v_0 * v_v_0);
+        const hawk_f64_t v_speed_m1 = (v_v_1 * v_v_1);
+        const hawk_f64_t v_speed_dot = (v_speed_m0 + v_speed_m1);
+        const hawk_f64_t v_speed = sqrt(v_speed_dot);
+        const hawk_f64_t v_ks = (v_kv * v_speed);
+        const hawk_f64_t v_drag_0 = (v_ks * v_v_0);
+        const hawk_f64_t v_drag_1 = (v_ks * v_v_1);
+        const hawk_f64_t v_acc_0 = (v_zero - v_drag_0);
+        const hawk_f64_t v_acc_1 = (v_ng - v_drag_1);
+        const hawk_f64_t v_dv_0 = (v_step * v_acc_0);
+        const hawk_f64_t v_dv_1 = (v_step * v_acc_1);
+        const hawk_f64_t v_v1_0 = (v_v_0 + v_dv_0);
+        const hawk_f64_t v_v1_1 = (v_v_1 + v_dv_1);
+        const hawk_f64_t v_dp_0 = (v_step * v_v1_0);
+        const hawk_f64_t v_dp_1 = (v_step * v_v1_1);
+        const hawk_f64_t v_p1_0 = (v_p_0 + v_dp_0);
+        const hawk_f64_t v_p1_1 = (v_p_1 + v_dp_1);
         args->tape_track[((v_i * 2) * n_samples) + i] = v_p1_0;
         args->tape_track[(((v_i * 2) + 1) * n_samples) + i] = v_p1_1;
         const bool v_below = (v_p1_1 < v_zero);
@@ -62,8 +62,8 @@ static void trajectory_tape_sample(const trajectory_tape_args_t* args, int64_t i
         v_v_0 = v_v1_0;
         v_v_1 = v_v1_1;
     }
-    const hawk_real_t v_pf_0 = v_p_0;
-    const hawk_real_t v_pf_1 = v_p_1;
+    const hawk_f64_t v_pf_0 = v_p_0;
+    const hawk_f64_t v_pf_1 = v_p_1;
     args->mut_last[i] = v_pf_0;
     args->mut_last[n_samples + i] = v_pf_1;
 }

@@ -40,20 +40,23 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_TRAJECTORY_TAPE_H
 #define HAWK_TRAJECTORY_TAPE_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 64
-#error "trajectory_tape.h: float64 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(DBL_MANT_DIG)
+#if (FLT_RADIX != 2) || (DBL_MANT_DIG != 53)
+#error "trajectory_tape.h: float64 unit; double is not IEEE 754 binary64 here"
+#endif
 #endif
 typedef struct {
-    hawk_real_t*       tape_track;  /* out     inout Matrix[16,2] SoA, pitch n_samples */
-    hawk_real_t*       mut_last;    /* mutable out   Vector[2]    SoA, pitch n_samples */
-    const hawk_real_t* vin_p0;      /* vec_in  in    Vector[2]    SoA, pitch n_samples */
-    const hawk_real_t* vin_v0;      /* vec_in  in    Vector[2]    SoA, pitch n_samples */
-    hawk_real_t        uni_g;       /* uniform in    Scalar       by value */
-    hawk_real_t        uni_k;       /* uniform in    Scalar       by value */
-    hawk_real_t        uni_dt;      /* uniform in    Scalar       by value */
+    hawk_f64_t*       tape_track;  /* out     inout Matrix[16,2] SoA, pitch n_samples */
+    hawk_f64_t*       mut_last;    /* mutable out   Vector[2]    SoA, pitch n_samples */
+    const hawk_f64_t* vin_p0;      /* vec_in  in    Vector[2]    SoA, pitch n_samples */
+    const hawk_f64_t* vin_v0;      /* vec_in  in    Vector[2]    SoA, pitch n_samples */
+    hawk_f64_t        uni_g;       /* uniform in    Scalar       by value */
+    hawk_f64_t        uni_k;       /* uniform in    Scalar       by value */
+    hawk_f64_t        uni_dt;      /* uniform in    Scalar       by value */
 } trajectory_tape_args_t;
 hawk_status_t trajectory_tape_c(const trajectory_tape_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

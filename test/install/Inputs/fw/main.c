@@ -1,6 +1,8 @@
-/* Calls two exported kernels through their entries, one sample each. */
+/* Calls three exported kernels through their entries, one sample each:
+ * two float64 kernels and a float32 one. */
 #include <stdio.h>
 
+#include "complementary_filter.h"
 #include "drag.h"
 #include "kepler.h"
 
@@ -17,9 +19,18 @@ int main(void)
     k.ps_e = &e;
     k.uni_a = 2.0;
     k.mut_pos = pos;
-    if (drag_c(&d, 0, 1, 1) != HAWK_OK || kepler_c(&k, 0, 1, 1) != HAWK_OK)
+    float q = 0.5F, accel[3] = {0.0F, 0.0F, 1.0F}, pitch = 0.1F;
+    complementary_filter_args_t c;
+    c.ps_q = &q;
+    c.vin_accel = accel;
+    c.uni_dt = 0.01F;
+    c.uni_alpha = 0.98F;
+    c.mut_pitch = &pitch;
+    if (drag_c(&d, 0, 1, 1) != HAWK_OK || kepler_c(&k, 0, 1, 1) != HAWK_OK ||
+        complementary_filter_c(&c, 0, 1, 1) != HAWK_OK)
         return 1;
     printf("drag %.17g %.17g %.17g\n", out[0], out[1], out[2]);
     printf("kepler %.17g %.17g\n", pos[0], pos[1]);
+    printf("pitch %.9g\n", (double)pitch);
     return 0;
 }

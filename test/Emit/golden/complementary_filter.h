@@ -38,18 +38,21 @@
  *   Re-entrant, allocation-free. */
 #ifndef HAWK_COMPLEMENTARY_FILTER_H
 #define HAWK_COMPLEMENTARY_FILTER_H
+#include <float.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "hawk_runtime.h"
-#if HAWK_RUNTIME_REAL_BITS != 32
-#error "complementary_filter.h: float32 unit; the hawk runtime header this build found is for another width"
+#if defined(FLT_RADIX) && defined(FLT_MANT_DIG)
+#if (FLT_RADIX != 2) || (FLT_MANT_DIG != 24)
+#error "complementary_filter.h: float32 unit; float is not IEEE 754 binary32 here"
+#endif
 #endif
 typedef struct {
-    hawk_real_t*       mut_pitch;  /* mutable    inout Scalar    SoA, pitch n_samples */
-    const hawk_real_t* ps_q;       /* per_sample in    Scalar    SoA, pitch n_samples */
-    const hawk_real_t* vin_accel;  /* vec_in     in    Vector[3] SoA, pitch n_samples */
-    hawk_real_t        uni_dt;     /* uniform    in    Scalar    by value */
-    hawk_real_t        uni_alpha;  /* uniform    in    Scalar    by value */
+    hawk_f32_t*       mut_pitch;  /* mutable    inout Scalar    SoA, pitch n_samples */
+    const hawk_f32_t* ps_q;       /* per_sample in    Scalar    SoA, pitch n_samples */
+    const hawk_f32_t* vin_accel;  /* vec_in     in    Vector[3] SoA, pitch n_samples */
+    hawk_f32_t        uni_dt;     /* uniform    in    Scalar    by value */
+    hawk_f32_t        uni_alpha;  /* uniform    in    Scalar    by value */
 } complementary_filter_args_t;
 hawk_status_t complementary_filter_c(const complementary_filter_args_t* args, int64_t base, int64_t count, int64_t n_samples);
 #endif

@@ -29,6 +29,12 @@ extern "C" {
 /* The library's version string, HAWK_VERSION. */
 const char *hawk_version(void);
 
+/* The sha256 (64 hex digits) of the sources this library was built from
+ * (every file of lib/ and include/hawk/, cmake/digest.cmake): it changes
+ * with anything that can change what hawk writes, where the version
+ * string does not. */
+const char *hawk_source_digest(void);
+
 /* The index of the candidate nearest word by edit distance, when it is
  * close enough to be a typo of it (a third of its length, at least one
  * edit), else SIZE_MAX: the "did you mean" of the tools' flags and of

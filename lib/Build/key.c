@@ -1,9 +1,10 @@
 /* key.c -- the key of a build: the sha256 of its terms, one line each,
- * in a fixed order: hawk's version; each input's name and content
- * digest; the profile; the targets; whether the checks run; the
+ * in a fixed order: hawk's version and the digest of its sources; each
+ * input's name and content digest; the profile; the targets; whether the checks run; the
  * toolchain's fingerprints (the C compiler and, when the checks run,
  * cppcheck: resolved path, version line, size and modification time of
- * the executable); the LLVM the host row is built with.  A build whose
+ * the executable); the LLVM the host row is built with, and the CPU name
+ * and features it builds for when the build has that row.  A build whose
  * terms are equal writes the same bytes, so its files can come from the
  * cache. */
 #include <inttypes.h>
@@ -38,7 +39,16 @@ static int checks_run(const BuildRecord *r, const HawkBuildOptions *o)
     if (!o->check)
         return 0;
     for (size_t k = 0; k < r->nrows; k++)
-        if (r->rows[k]->writer_kind == HK_WRITER_C)
+        if (hk_target_checked(r->rows[k]))
+            return 1;
+    return 0;
+}
+
+/* Whether the build has a row built for this machine's CPU. */
+static int native_row(const BuildRecord *r)
+{
+    for (size_t k = 0; k < r->nrows; k++)
+        if (hk_target_native(r->rows[k]))
             return 1;
     return 0;
 }
@@ -49,7 +59,9 @@ void build_key(BuildRecord *r, const HawkBuildOptions *o, const char **key,
     HkArena *a = r->ctx->arena;
     HkBuf b;
     hk_buf_init(&b, a);
-    hk_buf_printf(&b, "hawk %s\n", hawk_version());
+    /* the version alone stays put while what hawk writes changes */
+    hk_buf_printf(&b, "hawk %s sources %s\n", hawk_version(),
+                  hawk_source_digest());
     for (size_t k = 0; k < r->nms; k++) {
         const HkSource *src = &r->ms[k]->src;
         hk_buf_printf(&b, "input %s %s\n", build_input_name(src),
@@ -70,6 +82,9 @@ void build_key(BuildRecord *r, const HawkBuildOptions *o, const char **key,
         tool_line(&b, "cppcheck", found, &t, why);
     }
     hk_buf_printf(&b, "llvm %s\n", hk_host_llvm_version());
+    /* a shared cache must not hand one machine another's instructions */
+    if (native_row(r))
+        hk_buf_printf(&b, "cpu %s\n", hk_host_cpu(a));
     *terms = hk_buf_cstr(&b);
     *key = hk_sha256_hex(a, b.data, b.len);
 }

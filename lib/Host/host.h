@@ -53,6 +53,10 @@ void hk_host_jit_free(HkHostJit *j);
 /* The version of the LLVM the host row is built with ("14.0.6"). */
 const char *hk_host_llvm_version(void);
 
+/* The CPU the host row's objects are built for, as LLVM names it:
+ * "<cpu> <features>" ("skylake +sse2,+avx,..."). */
+const char *hk_host_cpu(HkArena *a);
+
 /* The LLVMWriter as the export calls it (HawkExportOptions.llvm_writer):
  * a tool that links hawk-llvm passes it to hawk_export. */
 const HawkUnitWriter *hk_host_writer(void);

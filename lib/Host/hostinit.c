@@ -1,5 +1,8 @@
 /* hostinit.c -- LLVM's native target: registration, the target machine of
  * this CPU and the optimization pipeline. */
+#include <stdlib.h>
+#include <string.h>
+
 #include <llvm-c/Error.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -21,6 +24,40 @@ static const char *take_message(HkArena *a, char *msg)
     if (msg != NULL)
         LLVMDisposeMessage(msg);
     return s;
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* LLVM lists the features in the order of a hash table: sorted here, so
+ * the same CPU always gives the same line. */
+const char *hk_host_cpu(HkArena *a)
+{
+    char *cpu = LLVMGetHostCPUName();
+    char *features = LLVMGetHostCPUFeatures();
+    char *list = hk_strdup(a, features);
+    size_t n = 1;
+    for (const char *p = list; *p != '\0'; p++)
+        n += *p == ',';
+    char **f = hk_alloc(a, n * sizeof *f);
+    size_t k = 0;
+    for (char *p = list; p != NULL; k++) {
+        f[k] = p;
+        p = strchr(p, ',');
+        if (p != NULL)
+            *p++ = '\0';
+    }
+    qsort(f, k, sizeof *f, cmp_str);
+    HkBuf b;
+    hk_buf_init(&b, a);
+    hk_buf_printf(&b, "%s ", cpu);
+    for (size_t j = 0; j < k; j++)
+        hk_buf_printf(&b, "%s%s", j > 0 ? "," : "", f[j]);
+    LLVMDisposeMessage(features);
+    LLVMDisposeMessage(cpu);
+    return hk_buf_cstr(&b);
 }
 
 /* The native triple, CPU and features: the code runs where it is built

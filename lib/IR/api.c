@@ -10,6 +10,13 @@ const char *hawk_version(void)
     return HAWK_VERSION;
 }
 
+extern const char hk_source_digest[];  /* generated: cmake/digest.cmake */
+
+const char *hawk_source_digest(void)
+{
+    return hk_source_digest;
+}
+
 /* ---- context ---------------------------------------------------------- */
 
 HawkContext *hawk_context_create(void)

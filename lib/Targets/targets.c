@@ -51,6 +51,16 @@ const HkTarget *hk_target_written_by(HkWriterKind k)
     return NULL;
 }
 
+int hk_target_checked(const HkTarget *t)
+{
+    return t->writer_kind == HK_WRITER_C;
+}
+
+int hk_target_native(const HkTarget *t)
+{
+    return t->toolchain == HK_TOOLCHAIN_CPU;
+}
+
 /* The first row. */
 const HkTarget *hk_target_default(void)
 {

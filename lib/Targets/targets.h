@@ -54,6 +54,11 @@ extern const unsigned hk_ntargets;
 const HkTarget *hk_target_lookup(const char *id);
 /* The first row whose writer is k, or NULL. */
 const HkTarget *hk_target_written_by(HkWriterKind k);
+/* Whether the checks (cc, cppcheck) read row t's units: C source. */
+int hk_target_checked(const HkTarget *t);
+/* Whether row t's objects are built for this machine's CPU, its name and
+ * features (LLVM's host CPU), so they may not run on another machine. */
+int hk_target_native(const HkTarget *t);
 /* The default target row (the first). */
 const HkTarget *hk_target_default(void);
 /* "c, host": every id, for diagnostics; a static string. */

@@ -282,36 +282,17 @@ static long list_files(HkArena *a, const char *dir, const char ***names)
     return (long)n;
 }
 
-/* Moves the n files of stage into dir. */
-static int move_files(HawkContext *ctx, const char *stage, const char *dir,
-                      const char **names, size_t n)
-{
-    HkArena *a = ctx->arena;
-    for (size_t k = 0; k < n; k++)
-        if (rename(hk_path_join(a, stage, names[k]),
-                   hk_path_join(a, dir, names[k])) != 0) {
-            hk_error(&ctx->diags, NULL, noloc, "cannot write '%s': %s",
-                     hk_path_join(a, dir, names[k]), strerror(errno));
-            return -1;
-        }
-    return 0;
-}
-
-/* Builds into a fresh directory inside dir, then moves the files into
- * dir and, with a cache, stores them. */
+/* Builds into a stage inside dir, stores the stage's files in the cache
+ * (what this build wrote, whatever another process does in dir), then
+ * moves them into dir. */
 static int build_staged(HawkContext *ctx, const HawkBuildOptions *opts,
                         BuildRecord *r, const char *dir,
                         const HawkBuildResult *res)
 {
     HkArena *a = ctx->arena;
-    const char *stage =
-        hk_path_join(a, dir, hk_asprintf(a, ".hawk-build-%ld", (long)getpid()));
-    build_remove_dir(a, stage);
-    if (hk_make_dirs(a, stage, NULL) != 0) {
-        hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
-                 stage, strerror(errno));
+    const char *stage = build_stage(ctx, dir);
+    if (stage == NULL)
         return -1;
-    }
     const char **names = NULL;
     long n = 0;
     int rc = build_into(ctx, opts, r, stage);
@@ -320,12 +301,12 @@ static int build_staged(HawkContext *ctx, const HawkBuildOptions *opts,
                  stage, strerror(errno));
         rc = -1;
     }
-    if (rc == 0)
-        rc = move_files(ctx, stage, dir, names, (size_t)n);
-    build_remove_dir(a, stage);
     if (rc == 0 && opts->cache_dir != NULL)
-        rc = build_cache_store(ctx, opts->cache_dir, res->key, dir, names,
+        rc = build_cache_store(ctx, opts->cache_dir, res->key, stage, names,
                                (size_t)n);
+    if (rc == 0)
+        rc = build_move_files(ctx, stage, dir, names, (size_t)n);
+    build_remove_dir(a, stage);
     return rc;
 }
 

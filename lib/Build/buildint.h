@@ -61,16 +61,31 @@ void build_key(BuildRecord *r, const HawkBuildOptions *o, const char **key,
 
 /* ---- cache.c ------------------------------------------------------------- */
 
+/* The stage of a build or a restore into an output directory:
+ * <dir>/.hawk-build-<pid>. */
+#define BUILD_STAGE_PREFIX ".hawk-build-"
+
 /* Removes dir and the files in it (no subdirectories). */
 void build_remove_dir(HkArena *a, const char *dir);
-/* Restores the files of key's entry into out: 1; 0 when the entry is
- * missing or damaged (*why says which), restoring nothing; -1 after a
- * diagnostic (a file that cannot be written). */
+/* Removes the entries of dir named "<prefix>...<pid>" whose process is
+ * gone: the stages and temporary entries of killed builds. */
+void build_sweep(HkArena *a, const char *dir, const char *prefix);
+/* Makes this process's empty stage in dir (after sweeping dead ones);
+ * its path, or NULL after a diagnostic. */
+const char *build_stage(HawkContext *ctx, const char *dir);
+/* Moves the n files names of stage into dir; 0, or -1 after a
+ * diagnostic. */
+int build_move_files(HawkContext *ctx, const char *stage, const char *dir,
+                     const char *const *names, size_t n);
+/* Restores the files of key's entry into out, through a stage, the bytes
+ * whose digests were checked: 1; 0 when the entry is missing or damaged
+ * (*why says which), restoring nothing; -1 after a diagnostic (a file
+ * that cannot be written). */
 int build_cache_restore(HawkContext *ctx, const char *cache, const char *key,
                         const char *out, const char **why);
-/* Stores files (names in out) as key's entry; 0, or -1 after a
- * diagnostic. */
+/* Stores files (names in stage, the build's own directory) as key's
+ * entry; 0, or -1 after a diagnostic. */
 int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
-                      const char *out, const char *const *files, size_t n);
+                      const char *stage, const char *const *files, size_t n);
 
 #endif

@@ -1,13 +1,19 @@
 /* cache.c -- the build cache: a directory of entries, one per build key
  * (key.c), each the files of one build with an index of their sha256
- * digests.  An entry is written into a temporary directory of the cache
- * and renamed into place, so no reader sees a partial one and two builds
- * racing on one key both succeed (the later rename finds the entry and
- * its copy goes); an entry whose files do not match its index is never
- * used, and the next build of its key replaces it. */
+ * digests.  An entry is written from the build's stage into a temporary
+ * directory of the cache and renamed into place, so no reader sees a
+ * partial one, no file another process put in the output directory is
+ * stored, and two builds racing on one key both succeed (the later rename
+ * finds the entry and its copy goes); an entry whose files do not match
+ * its index is never used, and the next build of its key replaces it.  A
+ * restore writes the very bytes it checked into a stage, then moves them
+ * out, as a build does.  The stages and temporary directories of builds
+ * that were killed are swept when their process is gone. */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,6 +36,63 @@ void build_remove_dir(HkArena *a, const char *dir)
         closedir(d);
     }
     rmdir(dir);
+}
+
+/* Whether name is "<prefix>...-<pid>" (or "<prefix><pid>") of a process
+ * that no longer exists: a live one, or another user's (EPERM), is left
+ * alone. */
+static int of_dead_process(const char *name, const char *prefix)
+{
+    if (strncmp(name, prefix, strlen(prefix)) != 0)
+        return 0;
+    const char *dash = strrchr(name, '-');
+    const char *digits = dash != NULL ? dash + 1 : name + strlen(prefix);
+    char *end;
+    long pid = strtol(digits, &end, 10);
+    if (*digits == '\0' || *end != '\0' || pid <= 0 || (pid_t)pid == getpid())
+        return 0;
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+void build_sweep(HkArena *a, const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (of_dead_process(e->d_name, prefix))
+            build_remove_dir(a, hk_path_join(a, dir, e->d_name));
+    closedir(d);
+}
+
+const char *build_stage(HawkContext *ctx, const char *dir)
+{
+    HkArena *a = ctx->arena;
+    build_sweep(a, dir, BUILD_STAGE_PREFIX);
+    const char *stage = hk_path_join(
+        a, dir, hk_asprintf(a, BUILD_STAGE_PREFIX "%ld", (long)getpid()));
+    build_remove_dir(a, stage);
+    if (hk_make_dirs(a, stage, NULL) != 0) {
+        hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
+                 stage, strerror(errno));
+        return NULL;
+    }
+    return stage;
+}
+
+int build_move_files(HawkContext *ctx, const char *stage, const char *dir,
+                     const char *const *names, size_t n)
+{
+    HkArena *a = ctx->arena;
+    for (size_t k = 0; k < n; k++)
+        if (rename(hk_path_join(a, stage, names[k]),
+                   hk_path_join(a, dir, names[k])) != 0) {
+            hk_error(&ctx->diags, NULL, noloc, "cannot write '%s': %s",
+                     hk_path_join(a, dir, names[k]), strerror(errno));
+            return -1;
+        }
+    return 0;
 }
 
 /* The bytes of the file at path into the arena; 0, or -1 when it is
@@ -63,9 +126,15 @@ static const char *entry_of(HkArena *a, const char *cache, const char *key)
     return hk_path_join(a, cache, hk_asprintf(a, "%.2s/%s", key, key));
 }
 
-/* The names of entry's files when every one matches its index (*names
- * NUL-separated, *n of them): 1; else 0 with *why. */
-static int entry_sound(HkArena *a, const char *entry, char **names,
+/* One file of an entry: its name and the bytes whose digest was checked. */
+typedef struct {
+    const char *name, *data;
+    size_t len;
+} EntryFile;
+
+/* The files of entry, with their bytes, when every one matches its index
+ * (*files, *n of them): 1; else 0 with *why. */
+static int entry_sound(HkArena *a, const char *entry, EntryFile **files,
                        size_t *n, const char **why)
 {
     const char *index;
@@ -76,6 +145,8 @@ static int entry_sound(HkArena *a, const char *entry, char **names,
         return 0;
     }
     char *lines = hk_strdup(a, index);
+    uint32_t cap = 0;
+    EntryFile *v = NULL;
     for (char *s = lines; *s != '\0'; (*n)++) {
         char *nl = strchr(s, '\n');
         if (nl == NULL || nl - s < 66 || s[64] != ' ') {
@@ -83,15 +154,21 @@ static int entry_sound(HkArena *a, const char *entry, char **names,
             return 0;
         }
         *nl = '\0';
-        const char *name = s + 65, *data;
-        size_t size;
-        if (strchr(name, '/') != NULL ||
-            read_bytes(a, hk_path_join(a, entry, name), &data, &size) != 0) {
-            *why = hk_asprintf(a, "'%s' is missing", name);
+        if (*n >= UINT32_MAX - 1u) {
+            *why = "its index is damaged";
             return 0;
         }
-        if (strncmp(hk_sha256_hex(a, data, size), s, 64) != 0) {
-            *why = hk_asprintf(a, "'%s' does not match its digest", name);
+        v = hk_grow(a, v, &cap, (uint32_t)*n + 1u, sizeof *v);
+        EntryFile *f = &v[*n];
+        f->name = s + 65;
+        if (strchr(f->name, '/') != NULL ||
+            read_bytes(a, hk_path_join(a, entry, f->name), &f->data,
+                       &f->len) != 0) {
+            *why = hk_asprintf(a, "'%s' is missing", f->name);
+            return 0;
+        }
+        if (strncmp(hk_sha256_hex(a, f->data, f->len), s, 64) != 0) {
+            *why = hk_asprintf(a, "'%s' does not match its digest", f->name);
             return 0;
         }
         s = nl + 1;
@@ -100,7 +177,7 @@ static int entry_sound(HkArena *a, const char *entry, char **names,
         *why = "its index is empty";
         return 0;
     }
-    *names = lines;
+    *files = v;
     return 1;
 }
 
@@ -109,36 +186,48 @@ int build_cache_restore(HawkContext *ctx, const char *cache, const char *key,
 {
     HkArena *a = ctx->arena;
     const char *entry = entry_of(a, cache, key);
-    char *names;
+    EntryFile *files;
     size_t n;
-    if (!entry_sound(a, entry, &names, &n, why))
+    if (!entry_sound(a, entry, &files, &n, why))
         return 0;
-    const char *failed;
+    const char *failed, *stage;
     if (hk_make_dirs(a, out, &failed) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
                  failed, strerror(errno));
         return -1;
     }
-    const char *s = names;
-    for (size_t k = 0; k < n; k++, s += strlen(s) + 1) {
-        const char *name = s + 65;
-        if (copy_file(a, hk_path_join(a, entry, name), hk_path_join(a, out, name),
-                      NULL) != 0) {
+    if ((stage = build_stage(ctx, out)) == NULL)
+        return -1;
+    /* the bytes checked are the bytes written, all of them before any
+     * file of out is replaced */
+    const char **names = hk_alloc(a, n * sizeof *names);
+    int rc = 0;
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        const char *werr;
+        names[k] = files[k].name;
+        if (hk_write_whole(a, hk_path_join(a, stage, files[k].name),
+                           files[k].data, files[k].len, &werr) != 0) {
             hk_error(&ctx->diags, NULL, noloc,
-                     "cannot restore '%s' from the cache into '%s': %s", name,
-                     out, strerror(errno));
-            return -1;
+                     "cannot restore '%s' from the cache: %s", files[k].name,
+                     werr);
+            rc = -1;
         }
     }
+    if (rc == 0)
+        rc = build_move_files(ctx, stage, out, names, n);
+    build_remove_dir(a, stage);
+    if (rc != 0)
+        return -1;
     *why = NULL;
     return 1;
 }
 
 int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
-                      const char *out, const char *const *files, size_t n)
+                      const char *stage, const char *const *files, size_t n)
 {
     HkArena *a = ctx->arena;
     const char *entry = entry_of(a, cache, key);
+    build_sweep(a, cache, "tmp-");
     const char *tmp = hk_path_join(
         a, cache, hk_asprintf(a, "tmp-%s-%ld", key, (long)getpid()));
     char *parent = hk_strdup(a, entry);
@@ -152,7 +241,7 @@ int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
     hk_buf_init(&index, a);
     for (size_t k = 0; k < n; k++) {
         const char *digest;
-        if (copy_file(a, hk_path_join(a, out, files[k]),
+        if (copy_file(a, hk_path_join(a, stage, files[k]),
                       hk_path_join(a, tmp, files[k]), &digest) != 0) {
             hk_error(&ctx->diags, NULL, noloc,
                      "cannot copy '%s' into the cache: %s", files[k],
@@ -173,9 +262,9 @@ int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
         return 0;
     /* An entry is there: a sound one (another build's) stays and this copy
      * goes; a damaged one is moved aside and replaced. */
-    char *names;
+    EntryFile *there;
     size_t nn;
-    if (entry_sound(a, entry, &names, &nn, &why)) {
+    if (entry_sound(a, entry, &there, &nn, &why)) {
         build_remove_dir(a, tmp);
         return 0;
     }

@@ -20,6 +20,26 @@
 
 #include "hostint.h"
 
+/* y through llvm.arithmetic.fence, which LLVM's value analysis cannot see
+ * through and which emits no instruction.  LLVM 14 takes x / y as never
+ * ordered below zero when it takes x and y so, and it takes sqrt(t), and
+ * whatever it builds from sqrt and positive values, so; but sqrt(-0) is
+ * -0 and 1 / -0 is -inf, so it folds `1/sqrt(t) < 0` and what follows
+ * from it (the sign of an rsqrt, hypot of one) wrong at t = -0.  Every
+ * divisor that is not a constant (whose sign LLVM reads right) passes the
+ * fence, so no kernel and no math function meets the fold. */
+static LLVMValueRef opaque_divisor(HkHostGen *g, LLVMValueRef y)
+{
+    if (LLVMIsConstant(y))
+        return y;
+    static const char name[] = "llvm.arithmetic.fence";
+    unsigned id = LLVMLookupIntrinsicID(name, sizeof name - 1u);
+    LLVMTypeRef t = LLVMTypeOf(y);
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, &t, 1);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(g->ctx, id, &t, 1);
+    return LLVMBuildCall2(g->b, fty, fn, &y, 1, "");
+}
+
 LLVMValueRef hk_host_real_binary(HkHostGen *g, HkOp op, HkElem e,
                                  LLVMValueRef x, LLVMValueRef y)
 {
@@ -28,7 +48,8 @@ LLVMValueRef hk_host_real_binary(HkHostGen *g, HkOp op, HkElem e,
     case HK_OP_FADD: return LLVMBuildFAdd(g->b, x, y, "");
     case HK_OP_FSUB: return LLVMBuildFSub(g->b, x, y, "");
     case HK_OP_FMUL: return LLVMBuildFMul(g->b, x, y, "");
-    case HK_OP_FDIV: return LLVMBuildFDiv(g->b, x, y, "");
+    case HK_OP_FDIV:
+        return LLVMBuildFDiv(g->b, x, opaque_divisor(g, y), "");
     case HK_OP_MINIMUM:
     case HK_OP_MAXIMUM: {
         /* the first NaN, else x < y ? x : y (x > y ? x : y) */

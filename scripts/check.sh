@@ -13,11 +13,18 @@ failed=0
 for dir in "$@"; do
   echo "== lit: $dir"
   out=$(mktemp)
-  python3 "$lit" -v "$top/$dir/test" 2>&1 | tee "$out" | grep -Ev '^PASS: ' || true
+  python3 "$lit" -v "$top/$dir/test" 2>&1 | tee "$out" | grep -Ev '^PASS: '
+  status=${PIPESTATUS[0]}
   # lit 14 ends with "  Passed: N", "  Failed: N", ... lines.
   p=$(awk '/^ *Passed *: /{s+=$NF} END{print s+0}' "$out")
   f=$(awk '/^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *: /{s+=$NF} END{print s+0}' "$out")
   rm -f "$out"
+  # a lit that could not start, or stopped, counts as a failure even
+  # when it printed no count
+  if [[ $status -ne 0 && $f -eq 0 ]]; then
+    echo "lit exited with status $status for $dir"
+    f=1
+  fi
   passed=$((passed + p))
   failed=$((failed + f))
 done

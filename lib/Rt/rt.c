@@ -164,7 +164,7 @@ static int load_kernel(const char *dir, const cJSON *k, HawkRtKernel *out,
     out->nfields = (size_t)cJSON_GetArraySize(fields);
     out->fields = calloc(out->nfields + 1u, sizeof *out->fields);
     out->parallel = parallel_of(fields);
-    if (out->name == NULL || out->fields == NULL) {
+    if (out->name == NULL || out->walk_digest == NULL || out->fields == NULL) {
         fail(err, HAWK_RT_E_LOAD, why, n, "out of memory");
         return -1;
     }
@@ -174,7 +174,11 @@ static int load_kernel(const char *dir, const cJSON *k, HawkRtKernel *out,
         const char *fn = cJSON_GetStringValue(cJSON_GetObjectItem(f, "name"));
         const cJSON *off = cJSON_GetObjectItem(f, "offset");
         out->fields[i].name = strdup(fn != NULL ? fn : "");
-        out->fields[i++].offset = cJSON_IsNumber(off) ? (long)off->valuedouble : -1;
+        out->fields[i].offset = cJSON_IsNumber(off) ? (long)off->valuedouble : -1;
+        if (out->fields[i++].name == NULL) {
+            fail(err, HAWK_RT_E_LOAD, why, n, "out of memory");
+            return -1;
+        }
     }
     char *path = join(dir, so);
     if (path == NULL || !exists(path)) {

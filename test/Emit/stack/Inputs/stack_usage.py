@@ -76,7 +76,12 @@ def measure(d, rep, tag, cc, level):
 
 def main(argv):
     out_root, hirs = argv[1], argv[2:]
-    configs = [(t, cc) for t, cc in CONFIGS if shutil.which(cc[0])]
+    missing = sorted({cc[0] for _, cc in CONFIGS if not shutil.which(cc[0])})
+    if missing:
+        # every configuration is measured, or the count claims too much
+        print("MISSING compilers: %s" % " ".join(missing))
+        return 1
+    configs = CONFIGS
     failed, builds, units = 0, 0, 0
     for hir in hirs:
         d, reps = export(out_root, hir)

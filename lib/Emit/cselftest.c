@@ -201,19 +201,24 @@ void hk_cw_selftest(HkBuf *b, HkCW *w, const HkKat *kat, HkCUnit *out)
     const char *name = w->f->name;
     w->need_bool = 1;
     out->selftest_samples = kat->n;
-    out->selftest_values = out->selftest_frame = 0;
-    for (uint32_t k = 0; k < kat->nplanes; k++) {
-        if (kat->want[k] == NULL)
-            continue;
-        out->selftest_values += (int64_t)kat->nelem[k];
-        out->selftest_frame +=
-            (int64_t)(kat->nelem[k] * kat->field[k]->elem_bytes);
-    }
+    out->selftest_values = 0;
+    for (uint32_t k = 0; k < kat->nplanes; k++)
+        if (kat->want[k] != NULL)
+            out->selftest_values += (int64_t)kat->nelem[k];
+    /* the comparison functions are called while the self-test's frame is
+     * live, never beside the entry's: their frames count once, in full */
+    int64_t same_frames = 0;
     static const HkElem reals[] = {HK_F32, HK_F64};
     for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++)
         if (writes_reals(kat, reals[k])) {
             w->need_math = 1;
-            same_function(b, w, reals[k]);
+            HkBuf fn;
+            hk_buf_init(&fn, w->a);
+            same_function(&fn, w, reals[k]);
+            const char *text = hk_buf_cstr(&fn);
+            int64_t f = hk_c_frame_bound(2, hk_c_locals_bytes(text));
+            same_frames = f > same_frames ? f : same_frames;
+            hk_buf_puts(b, text);
         }
     hk_buf_printf(b, "\n/* The self-test: %s_%s over %" PRId64 " samples hawk "
                      "drew (the generator of\n * hawk-run, seeded by the "
@@ -224,6 +229,15 @@ void hk_cw_selftest(HkBuf *b, HkCW *w, const HkKat *kat, HkCUnit *out)
                      " * Re-entrant, allocation-free. */\n"
                      "hawk_status_t %s_selftest(void)\n{\n",
                   name, w->l->profile.target->entry, kat->n, name);
-    selftest_body(b, w, kat);
+    HkBuf body;
+    hk_buf_init(&body, w->a);
+    selftest_body(&body, w, kat);
+    const char *text = hk_buf_cstr(&body);
+    /* its locals as the stack model counts them (the planes it writes,
+     * 8 bytes an element), the args struct (a type the model does not
+     * read), and the comparison function below it */
+    out->selftest_frame = hk_c_frame_bound(0, hk_c_locals_bytes(text)) +
+                          (int64_t)kat->abi.size + same_frames;
+    hk_buf_puts(b, text);
     hk_buf_puts(b, "}\n");
 }

@@ -3,6 +3,8 @@
  * leaves no file and no temporary behind.  Every output of every tool goes
  * through hawk_write_file. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,32 +28,34 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
-/* The mode a newly created file gets: 0666 less the umask (mkstemp's
- * temporary is 0600, which an ordinary output file is not). */
-static mode_t new_file_mode(void)
-{
-    mode_t mask = umask(0);
-    umask(mask);
-    return (mode_t)(0666 & ~mask);
-}
+/* The next temporary's number in this process: with the pid, a name no
+ * other writer uses, so a thread needs neither mkstemp's 0600 mode nor
+ * the process's umask changed and restored under it. */
+static atomic_uint temp_counter;
 
 int hawk_write_file(const char *path, const void *data, size_t len)
 {
     size_t n = strlen(path);
-    char *tmp = malloc(n + sizeof ".tmp.XXXXXX");
+    size_t cap = n + sizeof ".tmp.-." + 2u * 20u;
+    char *tmp = malloc(cap);
     if (tmp == NULL)
         return ENOMEM;
-    memcpy(tmp, path, n);
-    memcpy(tmp + n, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
-    int fd = mkstemp(tmp);
+    int fd = -1;
+    /* O_EXCL: a name left by a killed writer is skipped, never reused;
+     * 0666 less the umask, as any new file */
+    for (int tries = 0; fd < 0 && tries < 100; tries++) {
+        snprintf(tmp, cap, "%s.tmp.%ld.%u", path, (long)getpid(),
+                 atomic_fetch_add(&temp_counter, 1u));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     if (fd < 0) {
         int e = errno;
         free(tmp);
         return e;
     }
     int err = write_all(fd, data, len);
-    if (err == 0 && fchmod(fd, new_file_mode()) != 0)
-        err = errno;
     if (close(fd) != 0 && err == 0)
         err = errno;
     if (err == 0 && rename(tmp, path) != 0)
@@ -110,6 +114,12 @@ const char *hk_path_join(HkArena *a, const char *dir, const char *name)
 
 int hk_make_dirs(HkArena *a, const char *dir, const char **failed)
 {
+    if (*dir == '\0') {  /* "" names no directory (-o "") */
+        if (failed != NULL)
+            *failed = dir;
+        errno = ENOENT;
+        return -1;
+    }
     char *p = hk_strdup(a, dir);
     for (char *s = p + 1;; s++) {
         char c = *s;

@@ -4,8 +4,11 @@ measure (-fstack-usage): gcc and clang for x86-64, and, when
 arm-none-eabi-gcc is installed, a Cortex-M4F (hard float, FPv4-SP) and a
 Cortex-M0 (no FPU), each at -O0, -Os and -O2.  The measured worst path of
 a call of the entry is the entry's frame, plus the per-sample function's,
-plus the largest frame among the runtime functions the unit calls.  A
-frame the compiler calls dynamic, or a path above the bound, is a
+plus the largest frame among the runtime functions the unit calls.  The
+units carry their self-test (-selftest=on): its measured path is its own
+frame plus the larger of the entry's path and its comparison function's
+frame, against the report's selftest.frame_bytes plus the bound.  A
+frame the compiler calls dynamic, or a path above its bound, is a
 failure.  Prints one line per unit, then "<n> units, <m> builds, every
 path within its bound"."""
 import json
@@ -42,7 +45,8 @@ def export(out_root, hir):
     name = os.path.splitext(os.path.basename(hir))[0]
     d = os.path.join(out_root, os.path.basename(os.path.dirname(hir)), name)
     os.makedirs(d, exist_ok=True)
-    subprocess.run(["hawk-emit", "-no-check", "-o", d, hir], check=True)
+    subprocess.run(["hawk-emit", "-no-check", "-selftest=on", "-o", d, hir],
+                   check=True)
     reps = []
     for f in sorted(os.listdir(d)):
         if f.endswith(".embedded.json"):
@@ -71,7 +75,10 @@ def measure(d, rep, tag, cc, level):
                 or [0])
     path += max([got[f][0] for f in calls if f in got] +
                 [got[f][0] + below for f in rep["math_functions"]] or [0])
-    return path, bad
+    same = max([q for f, (q, _) in got.items()
+                if f.startswith(k + "_kat_same_")] or [0])
+    selftest = got[k + "_selftest"][0] + max(path, same)
+    return path, selftest, bad
 
 
 def main(argv):
@@ -100,20 +107,26 @@ def check(d, rep, configs):
     a frame is dynamic)."""
     failed = 0
     bound = rep["budgets"]["stack_bound"]["total"]
-    worst, where = 0, ""
+    st_bound = bound + rep["selftest"]["frame_bytes"]
+    worst, where, st_worst, st_where = 0, "", 0, ""
     for tag, cc in configs:
         for level in LEVELS:
-            path, bad = measure(d, rep, tag, cc, level)
+            path, selftest, bad = measure(d, rep, tag, cc, level)
             if bad:
                 print("%s: %s %s: dynamic frames %s" % (rep["kernel"], tag,
                                                        level, bad))
                 failed = 1
             if path > worst:
                 worst, where = path, "%s %s" % (tag, level)
+            if selftest > st_worst:
+                st_worst, st_where = selftest, "%s %s" % (tag, level)
     verdict = "within" if worst <= bound else "EXCEEDS"
-    print("%s: bound %d, worst measured %d (%s): %s" %
-          (rep["kernel"], bound, worst, where, verdict))
-    return failed | (worst > bound)
+    st_verdict = "within" if st_worst <= st_bound else "EXCEEDS"
+    print("%s: bound %d, worst measured %d (%s): %s; self-test bound %d, "
+          "worst measured %d (%s): %s" %
+          (rep["kernel"], bound, worst, where, verdict, st_bound, st_worst,
+           st_where, st_verdict))
+    return failed | (worst > bound) | (st_worst > st_bound)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ packages=(
   libssl-dev                       # sha256 through libcrypto
   cppcheck                         # the MISRA addon checks
   man-db                           # the man pages' test renders them
+  graphviz                         # dot renders print<dot>'s pictures
   gcc-arm-none-eabi libnewlib-arm-none-eabi  # the Cortex-M builds of the tests
   libmpfr-dev                      # the accuracy of hawk's own math
   gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user  # processor in the loop

@@ -36,6 +36,9 @@ if shutil.which("arm-none-eabi-gcc"):
 # runs its static programs, for processor-in-the-loop runs (setup.sh).
 if shutil.which("arm-linux-gnueabihf-gcc") and shutil.which("qemu-arm"):
     config.available_features.add("qemu-arm")
+# 'graphviz': dot, which renders print<dot>'s pictures (setup.sh).
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
 
 # The flags a program linking this build's libraries needs: the sanitizer
 # runtime when the build is instrumented.

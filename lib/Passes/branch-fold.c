@@ -4,7 +4,11 @@
  * `break_if %c` that did not leave: for the rest of its block (nested
  * regions included) %c is false, since the loop would have left
  * otherwise.  Inside `if %c`, %c is true in the then-region and false in
- * the else-region.  Then:
+ * the else-region.  A loop-carried value that enters with a known value
+ * and is yielded back unchanged (or as a value known the same) keeps it
+ * on every trip, and the loop's result with it: inside the `else` of
+ * `if %c`, `loop ... iter(%k = %c) { break_if %k ... yield ..., %k }`
+ * never leaves by its break_if.  Then:
  *
  *   if %c        the region taken replaces the `if`, its yielded values
  *                the `if`'s results;
@@ -115,6 +119,31 @@ static void fold_if(Fold *s, HkInst *i)
     take_region(s, i, taken);
 }
 
+/* Folds loop i knowing each carried value that keeps its entry fact on
+ * every trip; the loop's result for it is known after the loop (in the
+ * enclosing block, which forgets it at its end). */
+static void fold_loop(Fold *s, HkInst *i)
+{
+    HkBlock *body = &i->regions[0];
+    const HkInst *y = hk_block_yield(body);
+    uint32_t first = i->has_count ? 1u : 0u, mark = s->nundo;
+    uint8_t *kept = hk_alloc(s->f->module->arena, i->nres + 1u);
+    for (uint32_t k = 0; k < i->nres && y != NULL && k < y->nops; k++) {
+        int fact = fact_of(s, i->ops[first + k]);
+        HkVal back = resolve(s, y->ops[k]);
+        if (fact == UNKNOWN ||
+            (back != resolve(s, i->iters[k]) && fact_of(s, back) != fact))
+            continue;
+        kept[k] = (uint8_t)fact;
+        learn(s, i->iters[k], fact);
+    }
+    fold_block(s, body);
+    forget_to(s, mark);
+    for (uint32_t k = 0; k < i->nres; k++)
+        if (kept[k] != UNKNOWN)
+            learn(s, i->res[k], kept[k]);
+}
+
 static void fold_block(Fold *s, HkBlock *b)
 {
     uint32_t mark = s->nundo;
@@ -123,6 +152,8 @@ static void fold_block(Fold *s, HkBlock *b)
         int fact = i->nops > 0 ? fact_of(s, i->ops[0]) : UNKNOWN;
         if (i->op == HK_OP_IF) {
             fold_if(s, i);
+        } else if (i->op == HK_OP_LOOP) {
+            fold_loop(s, i);
         } else if (i->op == HK_OP_SELECT && fact != UNKNOWN) {
             s->map[i->res[0]] =
                 resolve(s, i->ops[fact == KNOWN_TRUE ? 1 : 2]);

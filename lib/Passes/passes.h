@@ -174,6 +174,7 @@ uint32_t hk_scalar_form_check(const HkFunc *f, HkDiags *d);
 #include "passes.def"
 #undef PASS
 void hk_print_instcount(HkBuf *b, const HkFunc *f, const void *result);
+void hk_print_dot(HkBuf *b, const HkFunc *f, const void *result);
 void hk_print_positions(HkBuf *b, const HkFunc *f, const void *result);
 void hk_print_feature_refusal(HkBuf *b, const HkFunc *f, const void *result);
 void hk_print_trip_bound(HkBuf *b, const HkFunc *f, const void *result);

@@ -213,10 +213,21 @@ static int same_planes(const Pair *pr, const HkLaunchShape *s, const HkLaunch *r
 }
 
 /* Calls entry over [base, base + count); a valid launch must return OK. */
-static int call(const Pair *pr, UnitEntry entry, const char *unit,
+/* Calls the C unit's entry (c_unit), on the target when the pair runs it
+ * there, or the host unit's. */
+static int32_t enter(const Pair *pr, int c_unit, const void *args,
+                     int64_t base, int64_t count, int64_t n)
+{
+    if (!c_unit)
+        return pr->host_entry(args, base, count, n);
+    return pr->c_pil != NULL ? pil_entry(pr->c_pil, args, base, count, n)
+                             : pr->c_entry(args, base, count, n);
+}
+
+static int call(const Pair *pr, int c_unit, const char *unit,
                 const HkLaunch *l, int64_t base, int64_t count, int64_t n)
 {
-    int32_t st = entry(l->args, base, count, n);
+    int32_t st = enter(pr, c_unit, l->args, base, count, n);
     if (st == ST_OK)
         return 0;
     fprintf(pr->out, "%s: the %s unit returned status %" PRId32 " on a valid launch "
@@ -246,12 +257,12 @@ static uint32_t draw_pieces(HkRng *r, int64_t n, int64_t cuts[6])
 }
 
 /* Runs entry over the pieces in ascending order. */
-static int call_pieces(const Pair *pr, UnitEntry entry, const char *unit,
+static int call_pieces(const Pair *pr, int c_unit, const char *unit,
                        const HkLaunch *l, const int64_t *cuts, uint32_t k,
                        int64_t n)
 {
     for (uint32_t j = 0; j < k; j++)
-        if (call(pr, entry, unit, l, cuts[j], cuts[j + 1] - cuts[j], n) != 0)
+        if (call(pr, c_unit, unit, l, cuts[j], cuts[j + 1] - cuts[j], n) != 0)
             return 1;
     return 0;
 }
@@ -310,10 +321,10 @@ int compare_launch(const Pair *pr, const HkLaunchShape *s, const HkLaunch *l,
     hk_launch_clone(&hw, l, s);
     hk_launch_clone(&cp, l, s);
     hk_launch_clone(&hp, l, s);
-    int rc = call(pr, pr->c_entry, pr->c_name, &cw, 0, n, n) ||
-             call(pr, pr->host_entry, pr->host_name, &hw, 0, n, n) ||
-             call_pieces(pr, pr->c_entry, pr->c_name, &cp, cuts, k, n) ||
-             call_pieces(pr, pr->host_entry, pr->host_name, &hp, cuts, k, n);
+    int rc = call(pr, 1, pr->c_name, &cw, 0, n, n) ||
+             call(pr, 0, pr->host_name, &hw, 0, n, n) ||
+             call_pieces(pr, 1, pr->c_name, &cp, cuts, k, n) ||
+             call_pieces(pr, 0, pr->host_name, &hp, cuts, k, n);
     char c_whole[64], c_pieces[64], host_pieces[64];
     snprintf(c_whole, sizeof c_whole, "%s whole", pr->c_name);
     snprintf(c_pieces, sizeof c_pieces, "%s pieces", pr->c_name);
@@ -373,10 +384,10 @@ static int check_one(const Pair *pr, const HkLaunchShape *s, const HkLaunch *l,
     HkLaunch c, h;
     damage(&c, l, s, bad);
     damage(&h, l, s, bad);
-    int32_t sc = pr->c_entry(bad->null_args ? NULL : c.args, bad->base,
-                             bad->count, bad->n);
-    int32_t sh = pr->host_entry(bad->null_args ? NULL : h.args, bad->base,
-                                bad->count, bad->n);
+    int32_t sc = enter(pr, 1, bad->null_args ? NULL : c.args, bad->base,
+                       bad->count, bad->n);
+    int32_t sh = enter(pr, 0, bad->null_args ? NULL : h.args, bad->base,
+                       bad->count, bad->n);
     int rc = 0;
     if (sc != bad->expect || sh != bad->expect) {
         fprintf(pr->out, "%s: entry check '%s': %s returned %" PRId32 ", %s %" PRId32

@@ -1,4 +1,4 @@
-/* pil.c -- processor in the loop: the C unit built with another compiler
+/* pil->c -- processor in the loop: the C unit built with another compiler
  * into a static harness program, run through an executor (qemu-arm, or a
  * script that flashes a board), every launch exchanged through files.
  *
@@ -24,8 +24,10 @@
 
 #include "runnerint.h"
 
-/* The one target session: the runner compares one kernel at a time. */
-static struct {
+/* A target session: the harness of one kernel's C unit, held by the
+ * caller (the runner's run of that kernel), so that two runs never share
+ * one. */
+struct PilSession {
     HawkContext *ctx;
     const HkAbiLayout *abi;
     const HkLaunchShape *shape;     /* the launch being compared */
@@ -35,7 +37,7 @@ static struct {
     const char *const *argv;      /* executor words, harness, in, out */
     const char *in, *out;         /* the exchange files' paths */
     int broken;                   /* a run failed: every later call fails */
-} pil;
+};
 
 static const HkLoc noloc = {0, 0, 0};
 
@@ -124,9 +126,12 @@ static int put_file(HawkContext *ctx, const char *dir, const char *name,
 }
 
 int pil_build(HawkContext *ctx, const HkLowered *l, const HkAbiLayout *abi,
-              const char *cc, const char *exec, const char *cflags)
+              const char *cc, const char *exec, const char *cflags,
+              PilSession **out)
 {
     HkArena *a = ctx->arena;
+    PilSession *pil = hk_alloc(a, sizeof *pil);
+    *out = pil;
     const char *kernel = l->kernel->name;
     HkCUnit u;
     memset(&u, 0, sizeof u);
@@ -143,13 +148,13 @@ int pil_build(HawkContext *ctx, const HkLowered *l, const HkAbiLayout *abi,
                  "'%s': cannot create a temporary directory", kernel);
         return 1;
     }
-    pil.ctx = ctx;
-    pil.dir = dir;
+    pil->ctx = ctx;
+    pil->dir = dir;
     const char *c = hk_unit_source_name(a, l), *h = hk_unit_header_name(a, l);
     const char *made[] = {c, h, rt.h, rt.c, "harness.c", "harness", "in.bin",
                           "out.bin"};
     for (size_t k = 0; k < 8; k++)
-        pil.files[pil.nfiles++] = made[k];
+        pil->files[pil->nfiles++] = made[k];
     if (put_file(ctx, dir, c, u.c_text) || put_file(ctx, dir, h, u.h_text) ||
         put_file(ctx, dir, rt.h, rt.h_text) ||
         (rt.c_text != NULL && put_file(ctx, dir, rt.c, rt.c_text)) ||
@@ -188,19 +193,19 @@ int pil_build(HawkContext *ctx, const HkLowered *l, const HkAbiLayout *abi,
     if (exec != NULL)
         run[m++] = exec;
     run[m++] = hk_asprintf(a, "%s/harness", dir);
-    pil.in = run[m++] = hk_asprintf(a, "%s/in.bin", dir);
-    pil.out = run[m++] = hk_asprintf(a, "%s/out.bin", dir);
+    pil->in = run[m++] = hk_asprintf(a, "%s/in.bin", dir);
+    pil->out = run[m++] = hk_asprintf(a, "%s/out.bin", dir);
     run[m] = NULL;
-    pil.ctx = ctx;
-    pil.abi = abi;
-    pil.argv = run;
-    pil.broken = 0;
+    pil->ctx = ctx;
+    pil->abi = abi;
+    pil->argv = run;
+    pil->broken = 0;
     return 0;
 }
 
-void pil_set_shape(const HkLaunchShape *s)
+void pil_set_shape(PilSession *pil, const HkLaunchShape *s)
 {
-    pil.shape = s;
+    pil->shape = s;
 }
 
 /* ---- the proxy entry ---------------------------------------------------- */
@@ -215,15 +220,16 @@ static const HkPlaneShape *plane_of(const HkLaunchShape *s, const HkAbiField *f)
 }
 
 /* A failure of the target session: reported once, then every call fails. */
-static int32_t broken(const char *what, const HkRunResult *r)
+static int32_t broken(PilSession *pil, const char *what,
+                      const HkRunResult *r)
 {
-    if (!pil.broken)
-        hk_error(&pil.ctx->diags, NULL, noloc,
+    if (!pil->broken)
+        hk_error(&pil->ctx->diags, NULL, noloc,
                  "processor in the loop: %s: %s\n%.*s", what,
-                 hk_command_text(pil.ctx->arena, pil.argv),
+                 hk_command_text(pil->ctx->arena, pil->argv),
                  r != NULL ? (int)r->output_len : 0,
                  r != NULL && r->output != NULL ? r->output : "");
-    pil.broken = 1;
+    pil->broken = 1;
     return -1000;
 }
 
@@ -233,21 +239,21 @@ static int put(FILE *f, const void *p, size_t n)
 }
 
 /* Writes the launch args (NULL: none) over [base, base + count) to in.bin. */
-static int write_launch(const unsigned char *args, int64_t base,
-                        int64_t count, int64_t n)
+static int write_launch(const PilSession *pil, const unsigned char *args,
+                        int64_t base, int64_t count, int64_t n)
 {
-    FILE *f = fopen(pil.in, "wb");
+    FILE *f = fopen(pil->in, "wb");
     if (f == NULL)
         return -1;
     unsigned char has = args != NULL;
     int rc = put(f, &has, 1);
-    for (uint32_t k = 0; has && rc == 0 && k < pil.abi->nfields; k++) {
-        const HkAbiField *fl = &pil.abi->fields[k];
+    for (uint32_t k = 0; has && rc == 0 && k < pil->abi->nfields; k++) {
+        const HkAbiField *fl = &pil->abi->fields[k];
         const unsigned char *at = args + fl->offset;
         if (fl->kind == HK_ABI_PLANE) {
             const unsigned char *p;
             memcpy(&p, at, sizeof p);
-            const HkPlaneShape *ps = plane_of(pil.shape, fl);
+            const HkPlaneShape *ps = plane_of(pil->shape, fl);
             unsigned char present = p != NULL && ps != NULL;
             rc |= put(f, &present, 1);
             if (present) {
@@ -266,19 +272,20 @@ static int write_launch(const unsigned char *args, int64_t base,
 }
 
 /* Reads out.bin: the status, and each plane back into args' planes. */
-static int read_result(const unsigned char *args, int32_t *status)
+static int read_result(const PilSession *pil, const unsigned char *args,
+                       int32_t *status)
 {
-    FILE *f = fopen(pil.out, "rb");
+    FILE *f = fopen(pil->out, "rb");
     if (f == NULL)
         return -1;
     int rc = fread(status, 4, 1, f) == 1 ? 0 : -1;
-    for (uint32_t k = 0; args != NULL && rc == 0 && k < pil.abi->nfields; k++) {
-        const HkAbiField *fl = &pil.abi->fields[k];
+    for (uint32_t k = 0; args != NULL && rc == 0 && k < pil->abi->nfields; k++) {
+        const HkAbiField *fl = &pil->abi->fields[k];
         if (fl->kind != HK_ABI_PLANE)
             continue;
         unsigned char *p;
         memcpy(&p, args + fl->offset, sizeof p);
-        const HkPlaneShape *ps = plane_of(pil.shape, fl);
+        const HkPlaneShape *ps = plane_of(pil->shape, fl);
         if (p != NULL && ps != NULL &&
             fread(p, 1, ps->bytes, f) != ps->bytes)
             rc = -1;
@@ -287,28 +294,31 @@ static int read_result(const unsigned char *args, int32_t *status)
     return rc;
 }
 
-int32_t pil_entry(const void *args, int64_t base, int64_t count, int64_t n)
+int32_t pil_entry(PilSession *pil, const void *args, int64_t base,
+                  int64_t count, int64_t n)
 {
-    if (pil.broken)
+    if (pil->broken)
         return -1000;
-    if (write_launch(args, base, count, n) != 0)
-        return broken("cannot write the launch", NULL);
-    HkRunResult r = hk_run_in(pil.ctx->arena, pil.dir, pil.argv);
+    if (write_launch(pil, args, base, count, n) != 0)
+        return broken(pil, "cannot write the launch", NULL);
+    HkRunResult r = hk_run_in(pil->ctx->arena, pil->dir, pil->argv);
     if (!r.started || !r.exited || r.status != 0)
-        return broken("the harness failed", &r);
+        return broken(pil, "the harness failed", &r);
     int32_t status;
-    if (read_result(args, &status) != 0)
-        return broken("the harness wrote no result", &r);
+    if (read_result(pil, args, &status) != 0)
+        return broken(pil, "the harness wrote no result", &r);
     return status;
 }
 
-void pil_unload(void)
+void pil_unload(PilSession *pil)
 {
-    if (pil.dir != NULL) {
-        for (uint32_t k = 0; k < pil.nfiles; k++)
-            (void)unlink(hk_asprintf(pil.ctx->arena, "%s/%s", pil.dir,
-                                     pil.files[k]));
-        (void)rmdir(pil.dir);
+    if (pil == NULL)
+        return;
+    if (pil->dir != NULL) {
+        for (uint32_t k = 0; k < pil->nfiles; k++)
+            (void)unlink(hk_asprintf(pil->ctx->arena, "%s/%s", pil->dir,
+                                     pil->files[k]));
+        (void)rmdir(pil->dir);
     }
-    memset(&pil, 0, sizeof pil);
+    memset(pil, 0, sizeof *pil);
 }

@@ -17,7 +17,6 @@ typedef struct {
     HkAbiLayout abi;
     HkHostJit *jit;
     CUnitLib lib;
-    int pil;                  /* the C unit runs through pil.c */
     HawkRt *rt;               /* -build: the loaded build, or NULL */
     Pair pair;
 } KernelRun;
@@ -125,11 +124,9 @@ static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
     if (kr->o->cc != NULL || kr->o->exec != NULL) {
         /* processor in the loop: the unit runs in a harness program */
         const char *cc = kr->o->cc != NULL ? kr->o->cc : "cc";
-        kr->pil = 1;
         if (pil_build(ctx, &kr->low, &kr->abi, cc, kr->o->exec,
-                      kr->o->cflags) != 0)
+                      kr->o->cflags, &kr->pair.c_pil) != 0)
             return 1;
-        kr->pair.c_entry = pil_entry;
         kr->pair.c_name = hk_asprintf(
             ctx->arena, "%s (%s%s%s)", row, cc,
             kr->o->exec != NULL ? " under " : "",
@@ -166,7 +163,8 @@ static int run_round(KernelRun *kr, HkRng *rng, int64_t n)
     HkLaunch l;
     hk_launch_shape_init(&s, &kr->abi, n, rng);
     hk_launch_fill(&l, &s, rng);
-    pil_set_shape(&s);
+    if (kr->pair.c_pil != NULL)
+        pil_set_shape(kr->pair.c_pil, &s);
     int rc = 0;
     if (kr->pair.round == 0)
         rc = compare_entry_checks(&kr->pair, &s, &l);
@@ -208,8 +206,7 @@ int runner_kernel(HawkContext *ctx, HkModule *m, HkFunc *f,
         res->planes = written_planes(&kr.abi);
     }
     cbuild_unload(&kr.lib);
-    if (kr.pil)
-        pil_unload();
+    pil_unload(kr.pair.c_pil);
     hk_host_jit_free(kr.jit);
     hawk_unload(kr.rt);
     return rc;

@@ -50,20 +50,27 @@ void cbuild_unload(CUnitLib *u);
 
 /* ---- pil.c: the C unit on another processor ---------------------------- */
 
+/* A target session (pil.c), a value its caller holds. */
+typedef struct PilSession PilSession;
+
 /* Writes l's C unit and a harness program into a temporary directory and
  * builds them with cc (-std=c99 -O2 -static, the unit's flags, cflags);
  * pil_entry then runs the harness, through exec when not NULL, for each
- * call.  0, or 1 with diagnostics appended to ctx.  One session at a
- * time; pil_unload ends it and removes the directory. */
+ * call.  0, or 1 with diagnostics appended to ctx; *out is the session
+ * either way (in ctx's arena), which pil_unload ends, removing the
+ * directory. */
 int pil_build(HawkContext *ctx, const HkLowered *l, const HkAbiLayout *abi,
-              const char *cc, const char *exec, const char *cflags);
+              const char *cc, const char *exec, const char *cflags,
+              PilSession **out);
 /* The launch the next calls of pil_entry take their plane sizes from. */
-void pil_set_shape(const HkLaunchShape *s);
+void pil_set_shape(PilSession *s, const HkLaunchShape *shape);
 /* The C unit's entry on the target: the launch out through in.bin, the
  * planes back from out.bin.  A failed run is a diagnostic, and this call
  * and every later one return a status no unit returns. */
-int32_t pil_entry(const void *args, int64_t base, int64_t count, int64_t n);
-void pil_unload(void);
+int32_t pil_entry(PilSession *s, const void *args, int64_t base,
+                  int64_t count, int64_t n);
+/* Ends session s (NULL: none). */
+void pil_unload(PilSession *s);
 
 /* ---- compare.c: both units over identical copies ---------------------- */
 
@@ -74,6 +81,8 @@ typedef struct {
      * table (the C unit's profile target, the LLVM-written row) */
     const char *c_name, *host_name;
     UnitEntry c_entry, host_entry;
+    PilSession *c_pil;        /* not NULL: the C unit runs on the target,
+                                 through this session, not c_entry */
     unsigned round;           /* the launch being compared, from 0 */
     const HkLaunch *orig;       /* the launch as filled, for a mismatch's
                                  inputs; NULL when not shown */

@@ -23,7 +23,7 @@
     "inline,feature-refusal,trip-bound,index-clamp,fp-domain,int-sites,"    \
     "cost,interface"
 /* ... then the scalar lowering, on the same pass manager. */
-#define SCALAR_PIPELINE "scalarize,expand-math,legalize,cse,branch-fold,dse,dce"
+#define SCALAR_PIPELINE "scalarize,legalize,cse,branch-fold,dse,dce"
 
 /* The verify analyses' results on f, as pm's analysis manager holds them
  * after VERIFY_PIPELINE; whether every one is there. */

@@ -20,23 +20,27 @@ static const char *kernel_name(HkArena *a, uint32_t id)
 }
 
 /* "kernel @hawk_fn_sin_f64(%x: uniform f64, %result: mutable f64)
- * {...}" */
-static const char *kernel_text(HkArena *a, uint32_t id, uint32_t nargs)
+ * {...}": g's parameters are the kernel's uniforms, named as math.hir
+ * names them (atan2's %y first), so the C function's are too. */
+static const char *kernel_text(HkArena *a, uint32_t id, const HkFunc *g)
 {
     const char *name = hk_mathfn_name(id);
     const char *t = hk_mathfn_elem(id) == HK_F32 ? "f32" : "f64";
-    static const char *const arg[2] = {"x", "y"};
     HkBuf b;
     hk_buf_init(&b, a);
     hk_buf_printf(&b, "\nkernel @%s(", kernel_name(a, id));
-    for (uint32_t k = 0; k < nargs; k++)
-        hk_buf_printf(&b, "%%%s: uniform %s, ", arg[k], t);
+    for (uint32_t k = 0; k < g->nparams; k++)
+        hk_buf_printf(&b, "%%%s: uniform %s, ", g->values[g->params[k]].name,
+                      t);
     hk_buf_printf(&b, "%%result: mutable %s) {\n", t);
-    for (uint32_t k = 0; k < nargs; k++)
-        hk_buf_printf(&b, "  %%%s.v = load %%%s : %s\n", arg[k], arg[k], t);
+    for (uint32_t k = 0; k < g->nparams; k++) {
+        const char *p = g->values[g->params[k]].name;
+        hk_buf_printf(&b, "  %%%s.v = load %%%s : %s\n", p, p, t);
+    }
     hk_buf_printf(&b, "  %%r = call @%s(", name);
-    for (uint32_t k = 0; k < nargs; k++)
-        hk_buf_printf(&b, "%s%%%s.v", k ? ", " : "", arg[k]);
+    for (uint32_t k = 0; k < g->nparams; k++)
+        hk_buf_printf(&b, "%s%%%s.v", k ? ", " : "",
+                      g->values[g->params[k]].name);
     hk_buf_printf(&b, ") : %s\n  store %%r, %%result\n  ret\n}\n", t);
     return hk_buf_cstr(&b);
 }
@@ -66,7 +70,7 @@ static HkModule *kernels_module(HawkContext *ctx)
             hk_math_func(ctx, hk_mathfn_op(id), hk_mathfn_elem(id));
         if (g == NULL)
             return NULL;
-        hk_buf_puts(&b, kernel_text(a, id, g->nparams));
+        hk_buf_puts(&b, kernel_text(a, id, g));
     }
     HkModule *m = hawk_parse(ctx, "<hawk math>", hk_buf_cstr(&b), b.len);
     if (m == NULL || hawk_verify(ctx, m) != 0)

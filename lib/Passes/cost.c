@@ -248,22 +248,16 @@ static void count_plain(const HkFunc *f, const HkInst *i, Counts *c)
 }
 
 /* Under math=hawk, an op hawk's own math computes counts as its
- * function's body, once per component (what expand-math copies in, or
- * the calls of a called function, whose bytes are one frame whatever
- * the number of calls); returns whether i was one. */
-static int count_own(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
-                     Bytes *by)
+ * function's body, once per component (the calls of a called function,
+ * whose bytes are one frame whatever the number of calls); returns
+ * whether i was one. */
+static int count_own(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c)
 {
     const HkFunc *g = cx->lib != NULL ? hk_math_for(cx->ctx, f, i) : NULL;
     if (g == NULL)
         return 0;
     uint32_t fi = hk_func_index(cx->lib->m, g->name, strlen(g->name));
     int64_t n = hk_components(i->type);
-    if (!hk_math_called(i->op)) {
-        for (int64_t k = 0; k < n; k++)
-            callee(cx->lib, fi, c, by);
-        return 1;
-    }
     Bytes fb = {0, 0};
     for (int64_t k = 0; k < n; k++) {
         memset(&fb, 0, sizeof fb);  /* each call's frame is the same one */
@@ -294,7 +288,7 @@ static void count_inst(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
     default:
         break;
     }
-    if (count_own(cx, f, i, c, by))
+    if (count_own(cx, f, i, c))
         return;  /* its result is the function's returned value */
     count_plain(f, i, c);
     for (uint32_t k = 0; k < i->nres; k++)

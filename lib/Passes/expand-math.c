@@ -1,12 +1,13 @@
 /* expand-math.c -- under math=hawk, each rank-0 math op that hawk's own
  * math implements (lib/Math/math.hir, hk_math_func) becomes a copy of its
  * body: basic IEEE operations in a fixed order, which every writer spells
- * and every IEEE 754 target computes alike, so neither the host build nor
- * the C unit calls the platform's libm for it.  The copies are located at
- * the op and named after its result ("%e.hawk_pow2.acc3"); an op hawk has
- * no function for, a tensor op (scalarize first), an op on an integer
- * operand and an op whose function is called (hk_math_called: the
- * writers spell the call) stay as they are.  docs/Passes.md, "expand-math". */
+ * and every IEEE 754 target computes alike.  The lowering does not run
+ * it: the writers call each function (hk_math_called), so a unit's size
+ * does not grow with its math ops; a pipeline runs it to see, bound or
+ * transform the operations themselves.  The copies are located at the op
+ * and named after its result ("%e.hawk_pow2.acc3"); an op hawk has no
+ * function for, a tensor op (scalarize first) and an op on an integer
+ * operand stay as they are.  docs/Passes.md, "expand-math". */
 #include "embedded.h"
 #include "uses.h"
 
@@ -15,7 +16,7 @@
 static const HkFunc *replacement(HawkContext *ctx, const HkFunc *f,
                                  const HkInst *i)
 {
-    if (i->nres != 1 || i->type.rank != 0 || hk_math_called(i->op))
+    if (i->nres != 1 || i->type.rank != 0)
         return NULL;
     return hk_math_for(ctx, f, i);
 }

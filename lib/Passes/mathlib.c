@@ -40,17 +40,14 @@ const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i)
     return hk_math_func(ctx, i->op, (HkElem)i->type.elem);
 }
 
-/* The functions called rather than copied in at each use (expand-math
- * leaves their ops; the writers call hawk_<op>_<f> in the runtime unit
- * and in the host module), in name order: the runtime unit's order.
- * sin, cos and tan reduce a large argument by Payne and Hanek's method, a
- * loop over the digits of 2/pi: a copy per use cost about 5000 bytes of
- * stack bound, and cppcheck's time grows faster than the function it
- * reads (haversine, four uses: 20 KB and 110 s).  The others are the
- * longest bodies: the hyperbolic functions build on two of exp, expm1,
- * log and log1p, pow on a log and an exp in pairs of doubles (one pow
- * copied into a unit: 567 lines, 64 s of cppcheck; beside an expm1 and an
- * atan2, 327 s); called, a directory pays for each once. */
+/* The functions the writers call where their ops are (hawk_<op>_<f> in
+ * the runtime unit and in the host module), in name order: the runtime
+ * unit's order.  Every one is called, none copied in per use: a copy per
+ * component made a unit's length, flash and cppcheck's time grow with
+ * its math ops (exp of a <3 x f64>: 421 lines and 66 s of cppcheck,
+ * called 53 lines and 3 s; bench/units/run.sh), and sin, cos and tan
+ * hold a loop over the digits of 2/pi that cost 5000 bytes of stack
+ * bound per copy. */
 /* Both widths of one op, its name spelt once. */
 #define MATHFN(OP, op)                        \
     {HK_OP_##OP, HK_F32, "hawk_" #op "_f32"}, \
@@ -60,12 +57,22 @@ static const struct {
     HkElem e;
     const char *name;
 } mathfns[HK_MATHFN_COUNT] = {
+    MATHFN(ACOS, acos),
     MATHFN(ACOSH, acosh),
+    MATHFN(ASIN, asin),
     MATHFN(ASINH, asinh),
+    MATHFN(ATAN, atan),
+    MATHFN(ATAN2, atan2),
     MATHFN(ATANH, atanh),
     MATHFN(COS, cos),
     MATHFN(COSH, cosh),
+    MATHFN(EXP, exp),
     MATHFN(EXPM1, expm1),
+    MATHFN(HYPOT, hypot),
+    MATHFN(LOG, log),
+    MATHFN(LOG10, log10),
+    MATHFN(LOG1P, log1p),
+    MATHFN(LOG2, log2),
     MATHFN(POW, pow),
     MATHFN(SIN, sin),
     MATHFN(SINH, sinh),

@@ -140,7 +140,7 @@ int hk_math_called(HkOp op);
 /* The called functions by id, 0 .. HK_MATHFN_COUNT-1 in name order:
  * the id of op on e (UINT32_MAX for none), and each id's name
  * ("hawk_sin_f64"), op and element. */
-#define HK_MATHFN_COUNT 22u
+#define HK_MATHFN_COUNT 42u
 uint32_t hk_mathfn_id(HkOp op, HkElem e);
 const char *hk_mathfn_name(uint32_t id);
 HkOp hk_mathfn_op(uint32_t id);

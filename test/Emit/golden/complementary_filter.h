@@ -13,10 +13,10 @@
  *   ops            arith32 25, arith64 166, special32 0, special64 1, loads 7, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
  *   fp64 ops       167
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 0, temporaries 1609, total 1609
- *   stack bound    entry 176, sample 2464, runtime 0, total 2640 (not libm, the caller, interrupts)
+ *   static bytes   tapes 0, carries 0, temporaries 1538, total 1538
+ *   stack bound    entry 176, sample 288, runtime 2208, total 2672 (not libm, the caller, interrupts)
  *   libm           sqrt
- *   hawk math      atan2f, hypotf (hawk's own, the same bits on every IEEE 754 target: in this unit)
+ *   hawk math      atan2f, hypotf (hawk's own, the same bits on every IEEE 754 target: hawk_atan2_f32, hawk_hypot_f32 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at
  *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).
@@ -31,7 +31,7 @@
  *   0 <= count <= n_samples - base, returning HAWK_E_NULL / HAWK_E_RANGE untouched otherwise.
  *   n_samples above 768614336404564650 is HAWK_E_RANGE too: the end of vin_accel, 3 * n_samples
  *   elements of 4 bytes, would be past the largest int64_t byte offset.
- *   Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals, rounding of inexact conversions.
+ *   Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals.
  *   Contraction: build with -ffp-contract=off. One real operation per statement, so a compiler
  *   that fuses only within an expression (C99 6.5p8) fuses nothing; gcc's GNU dialects
  *   (-std=gnu99) and -ffp-contract=fast fuse across statements and change the bits.

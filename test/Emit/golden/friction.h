@@ -14,9 +14,9 @@
  *   fp64 ops       128
  *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 1421, total 1421
- *   stack bound    entry 176, sample 1888, runtime 152, total 2216 (not libm, the caller, interrupts)
+ *   stack bound    entry 176, sample 504, runtime 1552, total 2232 (not libm, the caller, interrupts)
  *   libm           fabs
- *   hawk math      exp (hawk's own, the same bits on every IEEE 754 target: in this unit)
+ *   hawk math      exp (hawk's own, the same bits on every IEEE 754 target: hawk_exp_f64 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at
  *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).

@@ -13,10 +13,10 @@
  *   ops            arith32 180, arith64 4309, special32 0, special64 2, loads 5, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
  *   fp64 ops       4311
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 40, temporaries 5473, total 5513
- *   stack bound    entry 176, sample 1264, runtime 5248, total 6688 (not libm, the caller, interrupts)
+ *   static bytes   tapes 0, carries 40, temporaries 4650, total 4690
+ *   stack bound    entry 176, sample 360, runtime 5248, total 5784 (not libm, the caller, interrupts)
  *   libm           sqrt
- *   hawk math      asin, cos, sin (hawk's own, the same bits on every IEEE 754 target: hawk_cos_f64, hawk_sin_f64 in the runtime unit, the rest in this unit)
+ *   hawk math      asin, cos, sin (hawk's own, the same bits on every IEEE 754 target: hawk_asin_f64, hawk_cos_f64, hawk_sin_f64 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at
  *   base[(c * n_samples) + i]; rank-2 (R,C) at base[(((r*C)+c) * n_samples) + i]; rank-0 at
  *   base[i]. The pitch is ALWAYS n_samples, also for a partition [base, base+count).

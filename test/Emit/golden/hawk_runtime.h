@@ -3,15 +3,15 @@
  * linking them has one definition of each: the types and status codes,
  * and the functions the units call, defined in hawk_runtime.c
  * (always written: link it with the units).
- * Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals, unsigned-to-signed conversion.
+ * Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals, unsigned-to-signed conversion, rounding of inexact conversions.
  * UNITS, each with the runtime functions it calls:
- *   unit complementary_filter:
+ *   unit complementary_filter: hawk_atan2_f32 hawk_hypot_f32
  *   unit drag:
  *   unit energy_histogram: hawk_clamp_index hawk_f64_to_i64
  *   unit friction: hawk_i64_add hawk_i64_min hawk_i64_max hawk_f64_min
- *     hawk_f64_max
+ *     hawk_f64_max hawk_exp_f64
  *   unit gravity:
- *   unit haversine: hawk_f64_min hawk_cos_f64 hawk_sin_f64
+ *   unit haversine: hawk_f64_min hawk_asin_f64 hawk_cos_f64 hawk_sin_f64
  *   unit kalman_predict:
  *   unit kepler: hawk_cos_f64 hawk_sin_f64
  *   unit lut_interp: hawk_clamp_index hawk_i64_add hawk_f64_to_i64
@@ -77,10 +77,30 @@ hawk_f64_t hawk_f64_max(hawk_f64_t a, hawk_f64_t b);
  * undefined. */
 int64_t hawk_f64_to_i64(hawk_f64_t x);
 
+/* asin on double, hawk's own (lib/Math/math.hir): IEEE 754 basic
+ * operations in a fixed order, so every conforming compiler and target
+ * computes the same bits; the units' asin ops call it. */
+hawk_f64_t hawk_asin_f64(hawk_f64_t x);
+
+/* atan2 on float, hawk's own (lib/Math/math.hir): IEEE 754 basic
+ * operations in a fixed order, so every conforming compiler and target
+ * computes the same bits; the units' atan2 ops call it. */
+hawk_f32_t hawk_atan2_f32(hawk_f32_t y, hawk_f32_t x);
+
 /* cos on double, hawk's own (lib/Math/math.hir): IEEE 754 basic
  * operations in a fixed order, so every conforming compiler and target
  * computes the same bits; the units' cos ops call it. */
 hawk_f64_t hawk_cos_f64(hawk_f64_t x);
+
+/* exp on double, hawk's own (lib/Math/math.hir): IEEE 754 basic
+ * operations in a fixed order, so every conforming compiler and target
+ * computes the same bits; the units' exp ops call it. */
+hawk_f64_t hawk_exp_f64(hawk_f64_t x);
+
+/* hypot on float, hawk's own (lib/Math/math.hir): IEEE 754 basic
+ * operations in a fixed order, so every conforming compiler and target
+ * computes the same bits; the units' hypot ops call it. */
+hawk_f32_t hawk_hypot_f32(hawk_f32_t x, hawk_f32_t y);
 
 /* sin on double, hawk's own (lib/Math/math.hir): IEEE 754 basic
  * operations in a fixed order, so every conforming compiler and target

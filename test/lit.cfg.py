@@ -1,5 +1,6 @@
 # lit configuration for hawk's test suite.
 import os
+import shutil
 
 import lit.formats
 
@@ -16,9 +17,12 @@ path = os.pathsep.join([config.hawk_tools_dir, config.llvm_tools_dir,
                         config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PATH"] = path
 config.environment["LC_ALL"] = "C"
-# hawk-build's default cache: inside the build tree, never the user's home.
+# The tools' default cache: inside the build tree, never the user's home,
+# and empty when the suite starts, so no test sees an earlier run's
+# verdicts or builds.
 config.environment["HAWK_CACHE_DIR"] = os.path.join(config.test_exec_root,
                                                     "hawk-cache")
+shutil.rmtree(config.environment["HAWK_CACHE_DIR"], ignore_errors=True)
 # Sanitizer builds: any report fails the test.
 config.environment["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
 config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
@@ -29,7 +33,6 @@ config.substitutions.append(("%hawk_bin", config.hawk_tools_dir))
 config.substitutions.append(("%cc", config.hawk_c_compiler))
 # 'arm-none-eabi': the Debian Cortex-M cross compiler is installed
 # (scripts/setup.sh installs it).
-import shutil
 if shutil.which("arm-none-eabi-gcc"):
     config.available_features.add("arm-none-eabi")
 # 'qemu-arm': the ARM Linux cross compiler and the user-mode emulator that

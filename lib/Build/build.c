@@ -142,7 +142,7 @@ static int export_row(HawkContext *ctx, const HawkBuildOptions *opts,
     o.opt_vals = opts->opt_vals;
     o.nopts = opts->nopts;
     o.check = opts->check;
-    o.checker = hk_driver_checker();
+    o.checker = hk_driver_checker_cached(ctx->arena, opts->cache_dir);
     o.llvm_writer = hk_host_writer();
     o.oracle = hawk_host_oracle();
     return hawk_export_modules(ctx, r->ms, r->nms, &o);

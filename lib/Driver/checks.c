@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "context.h"
 #include "driver.h"
 #include "hawk/driver.h"
 
@@ -34,6 +35,7 @@ static const char *const cppcheck_flags[] = {
 
 typedef struct {
     HkArena *a;
+    const char *cache;        /* the check cache (checkcache.c), or NULL */
     const char *dir;
     const char *what;         /* for the diagnostics: "drag" */
     HkChecks *out;
@@ -87,11 +89,23 @@ static void fail(Ctx *c, HkCheck *k, const char *what)
              k->name, what, *out ? "\n" : "", out);
 }
 
-/* Runs argv for check k and judges it: started, exit 0, silent. */
-static void run_one(Ctx *c, HkCheck *k, const char *const *argv)
+/* Runs run_argv for check k, recorded as argv (the same check without
+ * what only saves time), and judges it: started, exit 0, silent.  A
+ * verdict the cache holds for the same texts, tool and argv is taken
+ * instead of running; a pass is recorded there. */
+static void run_one(Ctx *c, HkCheck *k, const char *const *argv,
+                    const char *const *run_argv, const char *const *files)
 {
     k->command = hk_command_text(c->a, argv);
-    HkRunResult r = hk_run_in(c->a, c->dir, argv);
+    const char *key =
+        c->cache != NULL
+            ? hk_check_key(c->a, c->dir, k->tool_version, argv, files)
+            : NULL;
+    if (hk_check_cached(c->a, c->cache, key)) {
+        k->status = "passed";
+        return;
+    }
+    HkRunResult r = hk_run_in(c->a, c->dir, run_argv);
     k->output = r.output;
     if (!r.started) {
         k->output = hk_asprintf(c->a, "cannot start %s: %s", argv[0],
@@ -108,6 +122,7 @@ static void run_one(Ctx *c, HkCheck *k, const char *const *argv)
         fail(c, k, k->command);
     } else {
         k->status = "passed";
+        hk_check_record(c->a, c->cache, key, k->command);
     }
 }
 
@@ -155,7 +170,8 @@ static void check_cc(Ctx *c, const char *const *files)
         }
         k->tool_path = absolute(c->a, cc.path);
         k->tool_version = cc.version;
-        run_one(c, k, make_argv(c, k->tool_path, cc_flags, stds[s], files));
+        const char **argv = make_argv(c, k->tool_path, cc_flags, stds[s], files);
+        run_one(c, k, argv, argv, files);
     }
 }
 
@@ -187,15 +203,30 @@ static void check_cppcheck(Ctx *c, const HkProfile *p, const char *const *files)
     }
     k->tool_path = absolute(c->a, tool.path);
     k->tool_version = tool.version;
-    run_one(c, k, make_argv(c, k->tool_path, cppcheck_flags, NULL, files));
+    const char **argv = make_argv(c, k->tool_path, cppcheck_flags, NULL, files);
+    /* cppcheck keeps each file's analysis in a build directory of the
+     * cache, so a miss re-reads only the files that changed */
+    const char *bd = hk_check_build_dir(c->a, c->cache, k->tool_path,
+                                        k->tool_version, files);
+    if (bd == NULL) {
+        run_one(c, k, argv, argv, files);
+        return;
+    }
+    const char **run_argv = make_argv(
+        c, k->tool_path, cppcheck_flags,
+        hk_asprintf(c->a, "--cppcheck-build-dir=%s", bd), files);
+    int lock = hk_check_lock(c->a, bd);
+    run_one(c, k, argv, run_argv, files);
+    hk_check_unlock(lock);
 }
 
-int hk_run_compile(HkArena *a, const char *dir, const char *const *files,
-                   const char *what, const HkProfile *p, HkChecks *out,
-                   HkDiags *d, const HkSource *src, HkLoc loc)
+int hk_run_compile(const HawkUnitChecker *self, HkArena *a, const char *dir,
+                   const char *const *files, const char *what,
+                   const HkProfile *p, HkChecks *out, HkDiags *d,
+                   const HkSource *src, HkLoc loc)
 {
     (void)p;
-    Ctx c = {a, dir, what, out, d, src, loc};
+    Ctx c = {a, self->cache_dir, dir, what, out, d, src, loc};
     int failed = out->failed;
     out->failed = 0;
     check_cc(&c, files);
@@ -204,11 +235,12 @@ int hk_run_compile(HkArena *a, const char *dir, const char *const *files,
     return rc;
 }
 
-int hk_run_cppcheck(HkArena *a, const char *dir, const char *const *files,
-                    const char *what, const HkProfile *p, HkChecks *out,
-                    HkDiags *d, const HkSource *src, HkLoc loc)
+int hk_run_cppcheck(const HawkUnitChecker *self, HkArena *a, const char *dir,
+                    const char *const *files, const char *what,
+                    const HkProfile *p, HkChecks *out, HkDiags *d,
+                    const HkSource *src, HkLoc loc)
 {
-    Ctx c = {a, dir, what, out, d, src, loc};
+    Ctx c = {a, self->cache_dir, dir, what, out, d, src, loc};
     int failed = out->failed;
     out->failed = 0;
     check_cppcheck(&c, p, files);
@@ -219,11 +251,50 @@ int hk_run_cppcheck(HkArena *a, const char *dir, const char *const *files,
 
 const HawkUnitChecker *hk_driver_checker(void)
 {
-    static const HawkUnitChecker checker = {hk_run_compile, hk_run_cppcheck};
+    static const HawkUnitChecker checker = {hk_run_compile, hk_run_cppcheck,
+                                            NULL};
     return &checker;
+}
+
+const HawkUnitChecker *hk_driver_checker_cached(HkArena *a,
+                                                const char *cache_dir)
+{
+    if (cache_dir == NULL || *cache_dir == '\0')
+        return hk_driver_checker();
+    HawkUnitChecker *k = hk_alloc(a, sizeof *k);
+    k->compile = hk_run_compile;
+    k->analyse = hk_run_cppcheck;
+    k->cache_dir = hk_strdup(a, cache_dir);
+    return k;
 }
 
 const HawkUnitChecker *hawk_driver_checker(void)
 {
     return hk_driver_checker();
+}
+
+const HawkUnitChecker *hawk_driver_checker_cached(HawkContext *ctx,
+                                                  const char *cache_dir)
+{
+    return ctx != NULL ? hk_driver_checker_cached(ctx->arena, cache_dir)
+                       : NULL;
+}
+
+char *hawk_default_cache_dir(void)
+{
+    const char *v = getenv("HAWK_CACHE_DIR");
+    if (v != NULL && *v != '\0')
+        return strdup(v);
+    const char *base = getenv("XDG_CACHE_HOME"), *tail = "/hawk";
+    if (base == NULL || *base != '/') {
+        base = getenv("HOME");
+        tail = "/.cache/hawk";
+    }
+    if (base == NULL || *base == '\0')
+        return NULL;
+    size_t n = strlen(base) + strlen(tail) + 1;
+    char *p = malloc(n);
+    if (p != NULL)
+        snprintf(p, n, "%s%s", base, tail);
+    return p;
 }

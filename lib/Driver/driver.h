@@ -59,14 +59,43 @@ const char *hk_cc_sibling(HkArena *a, const char *cxx);
 /* ---- checks.c ------------------------------------------------------------ */
 
 /* The two halves of the HawkUnitChecker contract (checks.h). */
-int hk_run_compile(HkArena *a, const char *dir, const char *const *files,
-                   const char *what, const HkProfile *p, HkChecks *out,
-                   HkDiags *d, const HkSource *src, HkLoc loc);
-int hk_run_cppcheck(HkArena *a, const char *dir, const char *const *files,
-                    const char *what, const HkProfile *p, HkChecks *out,
-                    HkDiags *d, const HkSource *src, HkLoc loc);
+int hk_run_compile(const HawkUnitChecker *self, HkArena *a, const char *dir,
+                   const char *const *files, const char *what,
+                   const HkProfile *p, HkChecks *out, HkDiags *d,
+                   const HkSource *src, HkLoc loc);
+int hk_run_cppcheck(const HawkUnitChecker *self, HkArena *a, const char *dir,
+                    const char *const *files, const char *what,
+                    const HkProfile *p, HkChecks *out, HkDiags *d,
+                    const HkSource *src, HkLoc loc);
 
-/* The checker for HawkExportOptions.checker. */
+/* The checker for HawkExportOptions.checker: with no cache, and with its
+ * verdicts recorded in cache_dir (NULL or "": the first). */
 const HawkUnitChecker *hk_driver_checker(void);
+const HawkUnitChecker *hk_driver_checker_cached(HkArena *a,
+                                                const char *cache_dir);
+
+/* ---- checkcache.c: checks paid once ------------------------------------- */
+
+/* The sha256 a check's verdict is recorded under: the tool's version
+ * line, argv (the tool's path, flags, files) and the texts of files in
+ * dir with the local headers they include. */
+const char *hk_check_key(HkArena *a, const char *dir, const char *tool_version,
+                         const char *const *argv, const char *const *files);
+/* Whether cache records a pass under key (0 for a NULL cache or key). */
+int hk_check_cached(HkArena *a, const char *cache, const char *key);
+/* Records a pass under key, whole; a cache that cannot be written is
+ * left so (it only costs time). */
+void hk_check_record(HkArena *a, const char *cache, const char *key,
+                     const char *command);
+/* cppcheck's build directory in cache for this tool and these file
+ * names, made when missing; NULL without a cache or when it cannot
+ * be made. */
+const char *hk_check_build_dir(HkArena *a, const char *cache,
+                               const char *tool_path, const char *tool_version,
+                               const char *const *files);
+/* Holds the build directory's lock until hk_check_unlock (a descriptor;
+ * -1 when it cannot be taken, and the run goes on unlocked). */
+int hk_check_lock(HkArena *a, const char *build_dir);
+void hk_check_unlock(int fd);
 
 #endif

@@ -8,6 +8,7 @@
 #define HAWK_CHECKS_H
 
 #include "embedded.h"
+#include "hawk/emit.h"
 
 /* One check as the report records it.  Strings live in the arena. */
 typedef struct {
@@ -39,13 +40,16 @@ typedef struct {
  *            the runtime unit
  *   analyse  cppcheck's MISRA addon over every unit of the directory and
  *            the runtime unit together */
-typedef int (*HkCheckFn)(HkArena *a, const char *dir, const char *const *files,
+typedef int (*HkCheckFn)(const HawkUnitChecker *self, HkArena *a,
+                         const char *dir, const char *const *files,
                          const char *what, const HkProfile *p, HkChecks *out,
                          HkDiags *d, const HkSource *src, HkLoc loc);
 
 struct HawkUnitChecker {
     HkCheckFn compile;
     HkCheckFn analyse;
+    const char *cache_dir;    /* where verdicts are recorded (lib/Driver,
+                                 checkcache.c), or NULL */
 };
 
 #endif

@@ -437,7 +437,8 @@ static int compile_unit(Export *x, Job *j)
 {
     double t0 = now();
     const char *files[] = {j->pub.c_name, x->rt_c_name, NULL};
-    int rc = x->opts->checker->compile(x->ctx->arena, x->dir, files,
+    int rc = x->opts->checker->compile(x->opts->checker, x->ctx->arena,
+                                       x->dir, files,
                                        j->kernel->name, &j->low.profile,
                                        &j->checks, &x->ctx->diags, &j->m->src,
                                        j->kernel->loc);
@@ -465,7 +466,8 @@ static int analyse_units(Export *x, Job *jobs, uint32_t n)
         hk_buf_printf(&what, "%s%s", k ? "', '" : "", jobs[k].kernel->name);
     HkChecks run;
     memset(&run, 0, sizeof run);
-    int rc = x->opts->checker->analyse(a, x->dir, files, hk_buf_cstr(&what),
+    int rc = x->opts->checker->analyse(x->opts->checker, a, x->dir, files,
+                                       hk_buf_cstr(&what),
                                        &jobs[0].low.profile, &run,
                                        &x->ctx->diags, &jobs[0].m->src,
                                        jobs[0].kernel->loc);

@@ -62,10 +62,11 @@ int main(int argc, char **argv)
     HkChecks out;
     memset(&out, 0, sizeof out);
     const char *const *files = (const char *const *)argv + 2 + require;
-    int rc = hk_run_compile(a, dir, files, name, &p, &out, &ctx->diags, &src,
-                            loc);
-    rc |= hk_run_cppcheck(a, dir, files, name, &p, &out, &ctx->diags, &src,
-                          loc);
+    const HawkUnitChecker *ck = hk_driver_checker();
+    int rc = hk_run_compile(ck, a, dir, files, name, &p, &out, &ctx->diags,
+                            &src, loc);
+    rc |= hk_run_cppcheck(ck, a, dir, files, name, &p, &out, &ctx->diags,
+                          &src, loc);
     for (uint32_t i = 0; i < out.n; i++)
         print_check(&out.items[i]);
     printf("failed: %d\n", out.failed);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hawk/build.h"
+#include "hawk/driver.h"
 #include "tool_io.h"
 #include "tool_opts.h"
 
@@ -84,28 +85,6 @@ static size_t split_ids(char *text, const char **ids, size_t cap)
     return n;
 }
 
-/* The default cache: $HAWK_CACHE_DIR, else $XDG_CACHE_HOME/hawk, else
- * $HOME/.cache/hawk (the XDG base directories); malloc'd, or NULL when
- * none is set. */
-static char *default_cache(void)
-{
-    const char *v = getenv("HAWK_CACHE_DIR");
-    if (v != NULL && *v != '\0')
-        return strdup(v);
-    const char *base = getenv("XDG_CACHE_HOME"), *tail = "/hawk";
-    if (base == NULL || *base != '/') {
-        base = getenv("HOME");
-        tail = "/.cache/hawk";
-    }
-    if (base == NULL || *base == '\0')
-        return NULL;
-    size_t n = strlen(base) + strlen(tail) + 1;
-    char *p = malloc(n);
-    if (p != NULL)
-        snprintf(p, n, "%s%s", base, tail);
-    return p;
-}
-
 /* -print-key's and -v's lines. */
 static void report(const BuildConfig *cfg, const HawkBuildResult *res)
 {
@@ -157,7 +136,7 @@ static int run(const BuildConfig *cfg)
     char *targets = cfg->targets != NULL ? strdup(cfg->targets) : NULL;
     char *cache = cfg->no_cache ? NULL
                   : cfg->cache_dir != NULL ? strdup(cfg->cache_dir)
-                                           : default_cache();
+                                           : hawk_default_cache_dir();
     const char **ids = calloc(cfg->targets != NULL ? strlen(cfg->targets) + 1 : 1,
                               sizeof *ids);
     int rc;

@@ -23,6 +23,8 @@ typedef struct {
     int no_check, print, time, help, version;
     int emit_llvm;            /* -emit-llvm: also <name>.ll (host row) */
     const char *cflags_file;  /* -cflags-file=: the flags every unit needs */
+    const char *cache_dir;    /* -cache-dir=; NULL: the default */
+    int no_cache;             /* -no-cache: no verdict read or recorded */
 } EmitConfig;
 
 /* Fills cfg from argv; 0, or 1 after an error message. */

@@ -8,6 +8,7 @@
 
 #include "hawk_emit.h"
 #include "driver.h"
+#include "hawk/driver.h"
 #include "hawk/host.h"
 #include "host.h"
 
@@ -220,7 +221,11 @@ static int export_all(const EmitConfig *cfg, HawkContext *ctx,
     o.opt_vals = cfg->profile.vals;
     o.nopts = cfg->profile.n;
     o.check = !cfg->no_check;
-    o.checker = hk_driver_checker();
+    char *cache = cfg->no_cache              ? NULL
+                  : cfg->cache_dir != NULL ? strdup(cfg->cache_dir)
+                                           : hawk_default_cache_dir();
+    o.checker = hawk_driver_checker_cached(ctx, cache);
+    free(cache);
     o.print_only = cfg->print;
     o.on_unit = on_unit;
     o.on_runtime = on_unit;
@@ -228,7 +233,7 @@ static int export_all(const EmitConfig *cfg, HawkContext *ctx,
     o.llvm_writer = hk_host_writer(); /* rows whose writer is LLVM's */
     o.oracle = hawk_host_oracle();    /* selftest=on: the known answers */
     o.emit_llvm = cfg->emit_llvm;
-    return hawk_export_modules(ctx, ms, n, &o) != 0;
+    return o.checker == NULL || hawk_export_modules(ctx, ms, n, &o) != 0;
 }
 
 /* Every input in order, in one context: an input that does not parse or

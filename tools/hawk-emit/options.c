@@ -9,9 +9,11 @@ TOOL_VALUE_FN(set_target, EmitConfig, target, EMIT_TOOL, "a target id")
 TOOL_VALUE_FN(set_out_dir, EmitConfig, out_dir, EMIT_TOOL, "a directory")
 TOOL_VALUE_FN(set_kernel, EmitConfig, kernel, EMIT_TOOL, "a kernel name")
 TOOL_VALUE_FN(set_cflags_file, EmitConfig, cflags_file, EMIT_TOOL, "a file")
+TOOL_VALUE_FN(set_cache_dir, EmitConfig, cache_dir, EMIT_TOOL, "a directory")
 
 /* Flags that only switch something on. */
 TOOL_FLAG_FN(set_no_check, EmitConfig, no_check)
+TOOL_FLAG_FN(set_no_cache, EmitConfig, no_cache)
 TOOL_FLAG_FN(set_print, EmitConfig, print)
 TOOL_FLAG_FN(set_time, EmitConfig, time)
 TOOL_FLAG_FN(set_help, EmitConfig, help)
@@ -34,6 +36,10 @@ static const ToolOpt emit_table[] = {
      "export only the kernel NAME (default: every kernel)"},
     {"no-check", TOOL_FLAG, set_no_check, NULL,
      "do not run the compiler and cppcheck checks (the report says skipped)"},
+    {"cache-dir", TOOL_VALUE, set_cache_dir, "DIR",
+     "record the checks' passes in DIR and take them from there (default $HAWK_CACHE_DIR, else $XDG_CACHE_HOME/hawk, else ~/.cache/hawk)"},
+    {"no-cache", TOOL_FLAG, set_no_cache, NULL,
+     "run every check, reading and recording no verdict"},
     {"print", TOOL_FLAG, set_print, NULL,
      "print each kernel's .h and .c, then the runtime unit, to stdout; write nothing, check nothing"},
     {"time", TOOL_FLAG, set_time, NULL,

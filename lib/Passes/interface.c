@@ -303,6 +303,20 @@ const char *hk_if_init_name(HkIfInit i)
     return (unsigned)i < 4u ? names[i] : "?";
 }
 
+/* prefix and the slot's name as a C identifier: a character C does not
+ * take in one ('.' of a tangent slot "state.dot") becomes '_'. */
+static const char *field_name(HkArena *a, const char *prefix, const char *name)
+{
+    char *f = hk_asprintf(a, "%s%s", prefix, name);
+    for (char *p = f; *p != '\0'; p++) {
+        int ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                 (*p >= '0' && *p <= '9') || *p == '_';
+        if (!ok)
+            *p = '_';
+    }
+    return f;
+}
+
 /* The row of slot s, in declaration order. */
 static void make_row(RowCx *cx, uint32_t s, HkInterfaceRow *row)
 {
@@ -313,7 +327,7 @@ static void make_row(RowCx *cx, uint32_t s, HkInterfaceRow *row)
         row->field = hk_asprintf(cx->a, "%s%u_mix", ri->prefix,
                                  cx->mix_ordinal++);
     else
-        row->field = hk_asprintf(cx->a, "%s%s", ri->prefix, slot->name);
+        row->field = field_name(cx->a, ri->prefix, slot->name);
     row->role = ri->name;
     row->dtype = hk_elem_name((HkElem)slot->type.elem);
     row->shape = shape_text(cx->a, slot->type);
@@ -337,9 +351,8 @@ static void fill_guard(RowCx *cx, HkInterfaceResult *res)
     for (uint32_t s = 0; s < f->nslots; s++) {
         if (f->slots[s].role != HK_ROLE_TERMINATED)
             continue;
-        const char *field = hk_asprintf(cx->a, "%s%s",
-                                        hk_roles[HK_ROLE_TERMINATED].prefix,
-                                        f->slots[s].name);
+        const char *field = field_name(
+            cx->a, hk_roles[HK_ROLE_TERMINATED].prefix, f->slots[s].name);
         hk_buf_printf(&b, "%s%s", res->nguard ? ", " : "", field);
         res->guard[res->nguard++] = field;
     }
@@ -357,7 +370,6 @@ static int group_of(const HkInterfaceRow *row)
 
 int hk_pass_interface(HawkPassRun *r, HkFunc *f)
 {
-    (void)r;
     HkArena *a = f->module->arena;
     HkInterfaceResult *res = hk_alloc(a, sizeof *res);
     uint32_t n = f->nslots;
@@ -370,8 +382,23 @@ int hk_pass_interface(HawkPassRun *r, HkFunc *f)
     }
     cx.use = collect_uses(a, f);
     HkInterfaceRow *decl = hk_alloc(a, (n ? n : 1) * sizeof *decl);
-    for (uint32_t s = 0; s < n; s++)
+    HkSymtab *fields = hk_symtab_new(a);
+    for (uint32_t s = 0; s < n; s++) {
         make_row(&cx, s, &decl[s]);
+        /* two slots one C field ("a.dot" and "a_dot"): the C unit could
+         * not name both */
+        const char *fd = decl[s].field;
+        uint32_t other = hk_symtab_get(fields, fd, strlen(fd));
+        if (other == UINT32_MAX) {
+            hk_symtab_put(fields, fd, strlen(fd), s);
+            continue;
+        }
+        hk_error(hk_run_diags(r), &f->module->src, f->slots[s].loc,
+                 "'%s': slots '%%%s' and '%%%s' are both the C field '%s'; "
+                 "rename one", f->name, f->slots[other].name,
+                 f->slots[s].name, fd);
+        return 1;
+    }
     /* Stable by group: declaration order within each. */
     for (int g = 0; g < 3; g++)
         for (uint32_t s = 0; s < n; s++)

@@ -25,6 +25,8 @@ typedef enum {
     HK_OPTS_PROFILE,          /* every option of options.def */
     HK_OPTS_ANY,              /* not declared (a pass of the C API): any
                                  key, read by the pass itself */
+    HK_OPTS_DIFF,             /* wrt= and of=: the active slots of a
+                                 differentiation, names joined by ':' */
 } HkOptSet;
 
 typedef struct {

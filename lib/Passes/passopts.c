@@ -124,6 +124,22 @@ int hk_opt_check_entry(HawkContext *ctx, const HkPassInfo *info,
 {
     if (info->opts == HK_OPTS_ANY)
         return 0;
+    if (info->opts == HK_OPTS_DIFF) {
+        if (strcmp(key, "wrt") != 0 && strcmp(key, "of") != 0) {
+            hk_error(&ctx->diags, NULL, noloc,
+                     "pass '%s' has no option '%s'; its options: wrt=SLOT:..., "
+                     "of=SLOT:...", info->name, key);
+            return -1;
+        }
+        if (*value == '\0' || value[0] == ':' ||
+            value[strlen(value) - 1] == ':' || strstr(value, "::") != NULL) {
+            hk_error(&ctx->diags, NULL, noloc,
+                     "option '%s' of pass '%s' expects slot names joined by "
+                     "':', got '%s'", key, info->name, value);
+            return -1;
+        }
+        return 0;
+    }
     HkOptId id = find_opt(key);
     if (info->opts == HK_OPTS_NONE) {
         hk_error(&ctx->diags, NULL, noloc,
@@ -161,6 +177,8 @@ const char *hk_opt_list(HkArena *a, const HkPassInfo *info)
         return "*";
     if (info->opts == HK_OPTS_NONE)
         return "";
+    if (info->opts == HK_OPTS_DIFF)
+        return "wrt=SLOT:... of=SLOT:...";
     HkBuf b;
     hk_buf_init(&b, a);
     for (int i = 0; i < (int)HK_OPT_COUNT; i++)

@@ -8,6 +8,7 @@
 #define TRANSFORM HAWK_PASS_TRANSFORM
 #define NONE HK_OPTS_NONE
 #define PROFILE HK_OPTS_PROFILE
+#define DIFF HK_OPTS_DIFF
 static const HkPassInfo builtin[HK_PASS_BUILTIN_COUNT] = {
 #define PASS(id, name, summary, kind, run, print, preserves, requires, opts) \
     [HK_PASS_##id] = {name, summary, kind, run, print, preserves, requires, \
@@ -19,6 +20,7 @@ static const HkPassInfo builtin[HK_PASS_BUILTIN_COUNT] = {
 #undef TRANSFORM
 #undef NONE
 #undef PROFILE
+#undef DIFF
 
 /* Appends info to registry r under its name; 0, or -1 if taken. */
 static int add_pass(HkArena *a, struct HkRegistry *r, const HkPassInfo *info)

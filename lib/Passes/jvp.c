@@ -1,0 +1,715 @@
+/* jvp.c -- forward-mode differentiation: a kernel becomes its Jacobian-
+ * vector product, <name>_jvp, which keeps every primal slot and
+ * computation and adds a tangent slot <slot>.dot beside each active slot
+ * (the same role and type): the tangents of the active inputs in, the
+ * tangents of the active outputs out.  Each instruction's tangent is
+ * written right after it by the rule of its op (rules below; the kinks
+ * docs/Passes.md's table states); a value that does not depend on an
+ * active input has no tangent (zero, never written), so integer, mask
+ * and index values and everything computed from inactive slots cost
+ * nothing.  Active by default: every real slot a kernel reads
+ * (per_sample, vec_in, mat_in, uniform, mutable) and every real slot it
+ * writes (mutable); jvp{wrt=a:b,of=c} narrows them.  This step
+ * differentiates straight-line kernels; a loop, branch, call, gather,
+ * indexed access, accumulation or lane op is refused by name.
+ * docs/Passes.md, "jvp". */
+#include <math.h>
+#include <string.h>
+
+#include "embedded.h"
+
+typedef struct {
+    HawkPassRun *r;
+    HkFunc *f;
+    HkArena *a;
+    HkVal *tan;          /* value -> its tangent, HK_NOVAL for zero */
+    uint32_t ntan;       /* values when the pass began */
+    int32_t *tslot;      /* primal slot -> its tangent slot, or -1 */
+    uint8_t *in, *out;   /* primal slot: active input, active output */
+    HkInst *at;          /* tangents are inserted before it */
+    HkLoc loc;
+    const char *base;    /* the primal result's name: "<base>.dot" */
+    int failed;
+} Jvp;
+
+/* ---- emitting ------------------------------------------------------------ */
+
+static HkType type_of(const Jvp *s, HkVal v)
+{
+    return s->f->values[v].type;
+}
+
+/* A new instruction before s->at; its one result of type t. */
+static HkVal emit(Jvp *s, HkOp op, const HkVal *ops, uint32_t n, HkType t)
+{
+    HkInst *i = hk_inst_new(s->f, op, s->loc);
+    hk_inst_set_ops(s->f, i, ops, n);
+    HkVal v = hk_inst_result(s->f, i, t,
+                             hk_asprintf(s->a, "%s.dot.t", s->base));
+    hk_insert_before(s->at, i);
+    return v;
+}
+
+static HkVal emit1(Jvp *s, HkOp op, HkVal a, HkType t)
+{
+    return emit(s, op, &a, 1, t);
+}
+
+static HkVal emit2(Jvp *s, HkOp op, HkVal a, HkVal b, HkType t)
+{
+    HkVal ops[2] = {a, b};
+    return emit(s, op, ops, 2, t);
+}
+
+/* The real constant c of type t (one literal fills every component). */
+static HkVal real(Jvp *s, double c, HkType t)
+{
+    HkInst *i = hk_inst_new(s->f, HK_OP_CONST, s->loc);
+    i->cst.n = 1;
+    i->cst.f = hk_alloc(s->a, sizeof *i->cst.f);
+    i->cst.f[0] = c;
+    HkVal v = hk_inst_result(s->f, i, t, hk_asprintf(s->a, "%s.dot.c", s->base));
+    hk_insert_before(s->at, i);
+    return v;
+}
+
+static HkVal fcmp(Jvp *s, HkPred p, HkVal a, HkVal b)
+{
+    HkType t = type_of(s, a);
+    if (type_of(s, b).rank > t.rank)
+        t = type_of(s, b);
+    HkInst *i = hk_inst_new(s->f, HK_OP_FCMP, s->loc);
+    i->pred = p;
+    HkVal ops[2] = {a, b};
+    hk_inst_set_ops(s->f, i, ops, 2);
+    HkVal v = hk_inst_result(s->f, i, hk_with_elem(t, HK_I1),
+                             hk_asprintf(s->a, "%s.dot.m", s->base));
+    hk_insert_before(s->at, i);
+    return v;
+}
+
+/* Component k of v (an extract; v itself when rank 0). */
+static HkVal comp(Jvp *s, HkVal v, uint32_t k)
+{
+    HkType t = type_of(s, v);
+    if (t.rank == 0)
+        return v;
+    HkVal r = emit1(s, HK_OP_EXTRACT, v, hk_scalar(t.elem));
+    HkInst *n = s->f->values[r].def;
+    n->nimm = t.rank;
+    n->imm[0] = t.rank == 1 ? (int64_t)k : (int64_t)(k / t.dim[1]);
+    n->imm[1] = t.rank == 1 ? 0 : (int64_t)(k % t.dim[1]);
+    return r;
+}
+
+/* select c, a, b of type t.  The C target selects on a rank-0 condition
+ * only, so a tensor one selects component by component and builds the
+ * result. */
+static HkVal sel(Jvp *s, HkVal c, HkVal a, HkVal b, HkType t)
+{
+    if (t.rank == 0 || type_of(s, c).rank == 0) {
+        HkVal ops[3] = {c, a, b};
+        return emit(s, HK_OP_SELECT, ops, 3, t);
+    }
+    uint32_t n = hk_components(t);
+    HkVal *parts = hk_alloc(s->a, n * sizeof *parts);
+    for (uint32_t k = 0; k < n; k++) {
+        HkVal ck = comp(s, c, k);
+        HkVal ak = comp(s, a, k);
+        HkVal bk = comp(s, b, k);
+        HkVal ops[3] = {ck, ak, bk};
+        parts[k] = emit(s, HK_OP_SELECT, ops, 3, hk_scalar(t.elem));
+    }
+    return emit(s, HK_OP_BUILD, parts, n, t);
+}
+
+/* Tangent t as a value of type rt: a zero tangent (HK_NOVAL) as the
+ * constant 0, a rank-0 one under a tensor result broadcast by adding
+ * the zero tensor. */
+static HkVal full(Jvp *s, HkVal t, HkType rt)
+{
+    if (t == HK_NOVAL)
+        return real(s, 0.0, rt);
+    if (hk_type_eq(type_of(s, t), rt))
+        return t;
+    return emit2(s, HK_OP_FADD, t, real(s, 0.0, rt), rt);
+}
+
+/* ta + tb, either zero. */
+static HkVal add(Jvp *s, HkVal ta, HkVal tb, HkType rt)
+{
+    if (ta == HK_NOVAL)
+        return tb;
+    if (tb == HK_NOVAL)
+        return ta;
+    return emit2(s, HK_OP_FADD, ta, tb, rt);
+}
+
+/* f * t for a tangent t (zero stays zero). */
+static HkVal scale(Jvp *s, HkVal f, HkVal t, HkType rt)
+{
+    return t == HK_NOVAL ? HK_NOVAL : emit2(s, HK_OP_FMUL, f, t, rt);
+}
+
+/* t / d for a tangent t. */
+static HkVal over(Jvp *s, HkVal t, HkVal d, HkType rt)
+{
+    return t == HK_NOVAL ? HK_NOVAL : emit2(s, HK_OP_FDIV, t, d, rt);
+}
+
+/* ---- the rules ----------------------------------------------------------- */
+
+static HkVal tan_of(const Jvp *s, HkVal v)
+{
+    return v < s->ntan ? s->tan[v] : HK_NOVAL;
+}
+
+/* min and max: the tangent of the operand chosen; at a tie (and when
+ * neither compares, a NaN) the mean of both, the same in both modes. */
+static HkVal minmax(Jvp *s, HkPred lt, HkVal a, HkVal b, HkType rt)
+{
+    HkVal ta = tan_of(s, a), tb = tan_of(s, b);
+    if (ta == HK_NOVAL && tb == HK_NOVAL)
+        return HK_NOVAL;
+    HkVal fa = full(s, ta, rt), fb = full(s, tb, rt);
+    HkVal sum = emit2(s, HK_OP_FADD, fa, fb, rt);
+    HkVal mean = emit2(s, HK_OP_FMUL, sum, real(s, 0.5, hk_scalar(rt.elem)), rt);
+    HkVal pa = fcmp(s, lt, a, b), pb = fcmp(s, lt, b, a);
+    HkVal inner = sel(s, pb, fb, mean, rt);
+    return sel(s, pa, fa, inner, rt);
+}
+
+/* (1 - x)(1 + x): 1 - x^2, exact near |x| = 1 where 1 - x x is not. */
+static HkVal one_minus_sq(Jvp *s, HkVal x, HkType t)
+{
+    HkVal one = real(s, 1.0, hk_scalar(t.elem));
+    HkVal lo = emit2(s, HK_OP_FSUB, one, x, t);
+    HkVal hi = emit2(s, HK_OP_FADD, one, x, t);
+    return emit2(s, HK_OP_FMUL, lo, hi, t);
+}
+
+/* The math ops of one operand x with result r: the derivative's factor
+ * times tx (or tx over a divisor). */
+static HkVal math1(Jvp *s, const HkInst *i, HkVal x, HkVal r, HkVal tx)
+{
+    HkType t = i->type;
+    HkType e = hk_scalar(t.elem);
+    switch (i->op) {
+    case HK_OP_EXP: return scale(s, r, tx, t);
+    case HK_OP_EXPM1: return scale(s, emit2(s, HK_OP_FADD, r, real(s, 1.0, e), t), tx, t);
+    case HK_OP_LOG: return over(s, tx, x, t);
+    case HK_OP_LOG2:
+        return over(s, tx, emit2(s, HK_OP_FMUL, x, real(s, log(2.0), e), t), t);
+    case HK_OP_LOG10:
+        return over(s, tx, emit2(s, HK_OP_FMUL, x, real(s, log(10.0), e), t), t);
+    case HK_OP_LOG1P: return over(s, tx, emit2(s, HK_OP_FADD, x, real(s, 1.0, e), t), t);
+    case HK_OP_SQRT:  /* tx / (2 r): at 0, tx/0 (inf, or NaN for tx 0) */
+        return over(s, scale(s, real(s, 0.5, e), tx, t), r, t);
+    case HK_OP_RSQRT:  /* -r / (2 x) tx */
+    {
+        HkVal q = emit2(s, HK_OP_FDIV, r, x, t);
+        HkVal h = scale(s, real(s, -0.5, e), tx, t);
+        return scale(s, q, h, t);
+    }
+    case HK_OP_SIN: return scale(s, emit1(s, HK_OP_COS, x, t), tx, t);
+    case HK_OP_COS:
+        return scale(s, emit1(s, HK_OP_FNEG, emit1(s, HK_OP_SIN, x, t), t), tx, t);
+    case HK_OP_TAN: {
+        HkVal rr = emit2(s, HK_OP_FMUL, r, r, t);
+        HkVal one = real(s, 1.0, e);
+        return scale(s, emit2(s, HK_OP_FADD, one, rr, t), tx, t);
+    }
+    case HK_OP_SINH: return scale(s, emit1(s, HK_OP_COSH, x, t), tx, t);
+    case HK_OP_COSH: return scale(s, emit1(s, HK_OP_SINH, x, t), tx, t);
+    case HK_OP_TANH: {
+        HkVal rr = emit2(s, HK_OP_FMUL, r, r, t);
+        HkVal one = real(s, 1.0, e);
+        return scale(s, emit2(s, HK_OP_FSUB, one, rr, t), tx, t);
+    }
+    case HK_OP_ATAN: {
+        HkVal xx = emit2(s, HK_OP_FMUL, x, x, t);
+        HkVal one = real(s, 1.0, e);
+        return over(s, tx, emit2(s, HK_OP_FADD, one, xx, t), t);
+    }
+    case HK_OP_ASIN:
+    case HK_OP_ACOS: {
+        /* +-tx / sqrt((1 - x)(1 + x)): the product is exact near 1 */
+        HkVal q = one_minus_sq(s, x, t);
+        HkVal d = over(s, tx, emit1(s, HK_OP_SQRT, q, t), t);
+        return i->op == HK_OP_ACOS ? emit1(s, HK_OP_FNEG, d, t) : d;
+    }
+    case HK_OP_ASINH: {
+        HkVal xx = emit2(s, HK_OP_FMUL, x, x, t);
+        HkVal one = real(s, 1.0, e);
+        HkVal q = emit2(s, HK_OP_FADD, xx, one, t);
+        return over(s, tx, emit1(s, HK_OP_SQRT, q, t), t);
+    }
+    case HK_OP_ACOSH: {
+        HkVal one = real(s, 1.0, e);
+        HkVal lo = emit2(s, HK_OP_FSUB, x, one, t);
+        HkVal hi = emit2(s, HK_OP_FADD, x, one, t);
+        HkVal q = emit2(s, HK_OP_FMUL, lo, hi, t);
+        return over(s, tx, emit1(s, HK_OP_SQRT, q, t), t);
+    }
+    case HK_OP_ATANH: {
+        HkVal q = one_minus_sq(s, x, t);
+        return over(s, tx, q, t);
+    }
+    case HK_OP_ABS: {
+        /* sign(x) tx, sign(0) = 0: the subgradient 0 at the kink */
+        HkVal zero = real(s, 0.0, e);
+        HkVal ftx = full(s, tx, t);
+        HkVal neg = emit1(s, HK_OP_FNEG, ftx, t);
+        HkVal zt = real(s, 0.0, t);
+        HkVal inner = sel(s, fcmp(s, HK_P_OLT, x, zero), neg, zt, t);
+        return sel(s, fcmp(s, HK_P_OGT, x, zero), ftx, inner, t);
+    }
+    case HK_OP_FLOOR:
+    case HK_OP_CEIL:
+        return HK_NOVAL;  /* flat between the integers */
+    default:
+        return HK_NOVAL;
+    }
+}
+
+/* atan2, hypot and pow of x and y with result r. */
+static HkVal math2(Jvp *s, const HkInst *i, HkVal x, HkVal y, HkVal r)
+{
+    HkType t = i->type;
+    HkType e = hk_scalar(t.elem);
+    HkVal tx = tan_of(s, x), ty = tan_of(s, y);
+    switch (i->op) {
+    case HK_OP_ATAN2: {
+        /* atan2 %y, %x (C's order): (x ty - y tx) / (x^2 + y^2); here the
+         * first operand, x, is atan2's y */
+        HkVal yv = x, xv = y, ty_ = tx, tx_ = ty;
+        HkVal p = scale(s, xv, ty_, t);
+        HkVal q = scale(s, yv, tx_, t);
+        HkVal n = p == HK_NOVAL ? emit1(s, HK_OP_FNEG, q, t)
+                  : q == HK_NOVAL ? p
+                                  : emit2(s, HK_OP_FSUB, p, q, t);
+        HkVal xx = emit2(s, HK_OP_FMUL, xv, xv, t);
+        HkVal yy = emit2(s, HK_OP_FMUL, yv, yv, t);
+        HkVal d = emit2(s, HK_OP_FADD, xx, yy, t);
+        return over(s, n, d, t);
+    }
+    case HK_OP_HYPOT:
+    {
+        HkVal px = scale(s, x, tx, t);
+        HkVal py = scale(s, y, ty, t);
+        return over(s, add(s, px, py, t), r, t);
+    }
+    case HK_OP_POW: {
+        /* y x^(y-1) tx + (x == 0 ? 0 : r log x) ty */
+        HkVal dx = HK_NOVAL, dy = HK_NOVAL;
+        if (tx != HK_NOVAL) {
+            HkVal ym1 = emit2(s, HK_OP_FSUB, y, real(s, 1.0, e), type_of(s, y));
+            HkVal pw = emit2(s, HK_OP_POW, x, ym1, t);
+            dx = scale(s, emit2(s, HK_OP_FMUL, y, pw, t), tx, t);
+        }
+        if (ty != HK_NOVAL) {
+            HkVal l = emit2(s, HK_OP_FMUL, r, emit1(s, HK_OP_LOG, x, type_of(s, x)), t);
+            HkVal z = real(s, 0.0, e);
+            HkVal at0 = fcmp(s, HK_P_OEQ, x, z);
+            HkVal zt = real(s, 0.0, t);
+            dy = scale(s, sel(s, at0, zt, l, t), ty, t);
+        }
+        return add(s, dx, dy, t);
+    }
+    default:
+        return HK_NOVAL;
+    }
+}
+
+/* ---- refusals ------------------------------------------------------------ */
+
+static void refuse(Jvp *s, const HkInst *at, const char *why, const char *fix)
+{
+    const HkPositions *p = hk_positions(s->r, s->f);
+    const char *pos = p != NULL && at != NULL ? hk_pos(p, at) : "kernel";
+    hk_error(hk_run_diags(s->r), &s->f->module->src,
+             at != NULL ? at->loc : s->f->loc,
+             "'%s': jvp refuses node %s (%s): %s; %s", s->f->name, pos,
+             at != NULL ? hk_ops[at->op].mnemonic : "kernel", why, fix);
+    s->failed = 1;
+}
+
+/* ---- one instruction ----------------------------------------------------- */
+
+static int is_real(HkType t)
+{
+    return t.elem == HK_F32 || t.elem == HK_F64;
+}
+
+/* The tangent of i's one real result, or HK_NOVAL for zero. */
+static HkVal rule(Jvp *s, HkInst *i)
+{
+    HkType t = i->type;
+    HkVal r = i->res[0];
+    HkVal a = i->nops > 0 ? i->ops[0] : HK_NOVAL;
+    HkVal b = i->nops > 1 ? i->ops[1] : HK_NOVAL;
+    HkVal ta = a != HK_NOVAL ? tan_of(s, a) : HK_NOVAL;
+    HkVal tb = b != HK_NOVAL ? tan_of(s, b) : HK_NOVAL;
+    switch (i->op) {
+    case HK_OP_CONST:
+    case HK_OP_SITOFP:
+    case HK_OP_UITOFP:
+    case HK_OP_RANDOM:
+        return HK_NOVAL;
+    case HK_OP_LOAD:
+        if (i->slot < 0 || !s->in[i->slot])
+            return HK_NOVAL;
+        {
+            HkInst *n = hk_inst_new(s->f, HK_OP_LOAD, s->loc);
+            n->slot = s->tslot[i->slot];
+            HkVal v = hk_inst_result(s->f, n, t, hk_asprintf(s->a, "%s.dot", s->base));
+            hk_insert_before(s->at, n);
+            return v;
+        }
+    case HK_OP_FADD: {
+        HkVal sum = add(s, ta, tb, t);
+        return sum == HK_NOVAL ? HK_NOVAL : full(s, sum, t);
+    }
+    case HK_OP_FSUB:
+        if (tb == HK_NOVAL)
+            return ta == HK_NOVAL ? HK_NOVAL : full(s, ta, t);
+        if (ta == HK_NOVAL)
+            return full(s, emit1(s, HK_OP_FNEG, tb, type_of(s, tb)), t);
+        return emit2(s, HK_OP_FSUB, ta, tb, t);
+    case HK_OP_FMUL:
+    {
+        HkVal p = scale(s, b, ta, t);
+        HkVal q = scale(s, a, tb, t);
+        return add(s, p, q, t);
+    }
+    case HK_OP_FDIV: {
+        /* (ta - r tb) / b */
+        HkVal n = ta;
+        if (tb != HK_NOVAL) {
+            HkVal rt = emit2(s, HK_OP_FMUL, r, tb, t);
+            n = ta == HK_NOVAL ? emit1(s, HK_OP_FNEG, rt, t)
+                               : emit2(s, HK_OP_FSUB, ta, rt, t);
+        }
+        return over(s, n, b, t);
+    }
+    case HK_OP_FNEG:
+        return ta == HK_NOVAL ? HK_NOVAL : emit1(s, HK_OP_FNEG, ta, t);
+    case HK_OP_FPEXT:
+    case HK_OP_FPTRUNC:
+    case HK_OP_TRANSPOSE:
+    case HK_OP_SUM:
+        return ta == HK_NOVAL ? HK_NOVAL : emit1(s, i->op, ta, t);
+    case HK_OP_EXTRACT: {
+        if (ta == HK_NOVAL)
+            return HK_NOVAL;
+        HkVal v = emit1(s, HK_OP_EXTRACT, ta, t);
+        HkInst *n = s->f->values[v].def;
+        n->nimm = i->nimm;
+        memcpy(n->imm, i->imm, sizeof n->imm);
+        return v;
+    }
+    case HK_OP_INSERT: {
+        if (ta == HK_NOVAL && tb == HK_NOVAL)
+            return HK_NOVAL;
+        HkVal fa = full(s, ta, type_of(s, a));
+        HkVal fb = full(s, tb, type_of(s, b));
+        HkVal v = emit2(s, HK_OP_INSERT, fa, fb, t);
+        HkInst *n = s->f->values[v].def;
+        n->nimm = i->nimm;
+        memcpy(n->imm, i->imm, sizeof n->imm);
+        return v;
+    }
+    case HK_OP_BUILD: {
+        int any = 0;
+        for (uint32_t k = 0; k < i->nops; k++)
+            any |= tan_of(s, i->ops[k]) != HK_NOVAL;
+        if (!any)
+            return HK_NOVAL;
+        HkVal *ops = hk_alloc(s->a, i->nops * sizeof *ops);
+        for (uint32_t k = 0; k < i->nops; k++)
+            ops[k] = full(s, tan_of(s, i->ops[k]), type_of(s, i->ops[k]));
+        return emit(s, HK_OP_BUILD, ops, i->nops, t);
+    }
+    case HK_OP_SELECT: {
+        HkVal tx = tan_of(s, b), ty = tan_of(s, i->ops[2]);
+        if (tx == HK_NOVAL && ty == HK_NOVAL)
+            return HK_NOVAL;
+        /* the tangent selects: the untaken side's never reaches it */
+        HkVal fx = full(s, tx, t);
+        HkVal fy = full(s, ty, t);
+        return sel(s, a, fx, fy, t);
+    }
+    case HK_OP_MINIMUM: return minmax(s, HK_P_OLT, a, b, t);
+    case HK_OP_MAXIMUM: return minmax(s, HK_P_OGT, a, b, t);
+    case HK_OP_CLIP: {
+        /* minimum(maximum(x, lo), hi), each by its rule */
+        HkVal m = emit2(s, HK_OP_MAXIMUM, a, b, t);
+        HkVal tm = minmax(s, HK_P_OGT, a, b, t);
+        HkVal thi = tan_of(s, i->ops[2]);
+        if (tm == HK_NOVAL && thi == HK_NOVAL)
+            return HK_NOVAL;
+        HkVal fm = full(s, tm, t), fh = full(s, thi, t);
+        HkVal sum = emit2(s, HK_OP_FADD, fm, fh, t);
+        HkVal mean = emit2(s, HK_OP_FMUL, sum, real(s, 0.5, hk_scalar(t.elem)), t);
+        HkVal pm = fcmp(s, HK_P_OLT, m, i->ops[2]);
+        HkVal ph = fcmp(s, HK_P_OLT, i->ops[2], m);
+        HkVal inner = sel(s, ph, fh, mean, t);
+        return sel(s, pm, fm, inner, t);
+    }
+    case HK_OP_DOT:
+    case HK_OP_CROSS:
+    case HK_OP_MATVEC:
+    case HK_OP_MATMUL:
+        /* bilinear: op(ta, b) + op(a, tb) */
+    {
+        HkVal p = ta == HK_NOVAL ? HK_NOVAL : emit2(s, i->op, ta, b, t);
+        HkVal q = tb == HK_NOVAL ? HK_NOVAL : emit2(s, i->op, a, tb, t);
+        return add(s, p, q, t);
+    }
+    case HK_OP_NORM:
+        /* dot(a, ta) / r: at 0, 0/0 (NaN) */
+        return ta == HK_NOVAL ? HK_NOVAL
+                              : emit2(s, HK_OP_FDIV, emit2(s, HK_OP_DOT, a, ta, t),
+                                      r, t);
+    case HK_OP_ATAN2:
+    case HK_OP_HYPOT:
+    case HK_OP_POW:
+        if (ta == HK_NOVAL && tb == HK_NOVAL)
+            return HK_NOVAL;
+        return math2(s, i, a, b, r);
+    default:
+        if (hk_ops[i->op].rule == HK_R_MATH1 || i->op == HK_OP_ABS)
+            return ta == HK_NOVAL ? HK_NOVAL : math1(s, i, a, r, ta);
+        return HK_NOVAL;
+    }
+}
+
+/* What this step refuses, by op; NULL when i is differentiated. */
+static const char *refused(const Jvp *s, const HkInst *i)
+{
+    switch (i->op) {
+    case HK_OP_LOOP:
+    case HK_OP_IF:
+    case HK_OP_DISPATCH:
+    case HK_OP_BREAK_IF:
+        return "control flow is not differentiated yet";
+    case HK_OP_CALL:
+        return "a call is differentiated after it is inlined";
+    case HK_OP_GATHER:
+    case HK_OP_ACCUM:
+    case HK_OP_BUMP:
+    case HK_OP_LANE_SUM:
+    case HK_OP_LANE_MAX:
+    case HK_OP_RAW_DEVICE:
+        return "this op is not differentiated yet";
+    case HK_OP_PROD:
+        return is_real(i->type) ? "prod is not differentiated yet" : NULL;
+    case HK_OP_LOAD:
+    case HK_OP_STORE:
+        if (i->has_index && i->slot >= 0 && (s->in[i->slot] || s->out[i->slot]))
+            return "an indexed access of an active slot is not differentiated yet";
+        return NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* The tangent store after a store to an active output slot. */
+static void store_tangent(Jvp *s, HkInst *i)
+{
+    HkVal v = i->ops[0];
+    s->base = s->f->slots[i->slot].name;
+    HkVal t = full(s, tan_of(s, v), s->f->slots[i->slot].type);
+    HkInst *n = hk_inst_new(s->f, HK_OP_STORE, s->loc);
+    hk_inst_set_ops(s->f, n, &t, 1);
+    n->slot = s->tslot[i->slot];
+    hk_insert_before(s->at, n);
+}
+
+/* Names tangent t "<base>.dot" when the rule made it (first: the values
+ * before the rule ran) and the name is free. */
+static void name_tangent(Jvp *s, HkVal t, uint32_t first)
+{
+    if (t < first)
+        return;
+    const char *want = hk_asprintf(s->a, "%s.dot", s->base);
+    size_t n = strlen(want);
+    if (hk_symtab_get(s->f->syms, want, n) != UINT32_MAX)
+        return;
+    const char *old = s->f->values[t].name;
+    hk_symtab_del(s->f->syms, old, strlen(old));
+    s->f->values[t].name = want;
+    hk_symtab_put(s->f->syms, want, n, t);
+}
+
+/* Refuses every node this step does not differentiate, before anything
+ * changes (the positions are the primal's); whether one was. */
+static int refuse_all(Jvp *s)
+{
+    for (const HkInst *i = s->f->body.first; i != NULL; i = i->next) {
+        const char *why = refused(s, i);
+        if (why != NULL)
+            refuse(s, i, why,
+                   i->op == HK_OP_CALL ? "run inline first (-passes=inline,jvp)"
+                                       : "differentiate a kernel without it");
+    }
+    return s->failed;
+}
+
+static void differentiate(Jvp *s, HkInst *i)
+{
+    s->at = i->next;
+    s->loc = i->loc;
+    if (i->op == HK_OP_STORE) {
+        if (i->slot >= 0 && s->out[i->slot])
+            store_tangent(s, i);
+        return;
+    }
+    if (i->nres != 1 || !is_real(i->type))
+        return;
+    HkVal r = i->res[0];
+    s->base = s->f->values[r].name;
+    uint32_t first = s->f->nvalues;
+    HkVal t = rule(s, i);
+    if (t == HK_NOVAL || r >= s->ntan)
+        return;
+    name_tangent(s, t, first);
+    s->tan[r] = t;
+}
+
+/* ---- activity ------------------------------------------------------------ */
+
+static int readable(HkRole role)
+{
+    return role == HK_ROLE_PER_SAMPLE || role == HK_ROLE_VEC_IN ||
+           role == HK_ROLE_MAT_IN || role == HK_ROLE_UNIFORM ||
+           role == HK_ROLE_MUTABLE;
+}
+
+/* Marks the slots a list ("a:b") names in mark; -1 after a diagnostic. */
+static int mark_list(Jvp *s, const char *list, const char *key, uint8_t *mark,
+                     int output)
+{
+    const char *p = list;
+    while (*p != '\0') {
+        const char *e = strchr(p, ':');
+        size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+        uint32_t id = hk_symtab_get(s->f->syms, p, n);
+        const char *name = hk_strndup(s->a, p, n);
+        if (id == UINT32_MAX || !(id & HK_SYM_SLOT)) {
+            hk_error(hk_run_diags(s->r), &s->f->module->src, s->f->loc,
+                     "'%s': jvp{%s=...} names '%s', which is not a slot of "
+                     "the kernel", s->f->name, key, name);
+            return -1;
+        }
+        const HkSlot *sl = &s->f->slots[id & ~HK_SYM_SLOT];
+        int ok = is_real(sl->type) &&
+                 (output ? sl->role == HK_ROLE_MUTABLE : readable(sl->role));
+        if (!ok) {
+            hk_error(hk_run_diags(s->r), &s->f->module->src, sl->loc,
+                     "'%s': jvp{%s=...} names slot '%s', which is not a real "
+                     "%s slot (%s)", s->f->name, key, name,
+                     output ? "output (mutable)"
+                            : "input (per_sample, vec_in, mat_in, uniform, mutable)",
+                     hk_roles[sl->role].name);
+            return -1;
+        }
+        mark[id & ~HK_SYM_SLOT] = 1;
+        p += n;
+        if (*p == ':')
+            p++;
+    }
+    return 0;
+}
+
+/* The active slots: the options' lists, else every real input and
+ * output; the real slots of other roles refuse (not yet differentiated)
+ * unless the lists leave them out. */
+static int activity(Jvp *s)
+{
+    uint32_t n = s->f->nslots;
+    const char *wrt = hk_option(s->r, "wrt", NULL);
+    const char *of = hk_option(s->r, "of", NULL);
+    if (wrt != NULL && mark_list(s, wrt, "wrt", s->in, 0) != 0)
+        return -1;
+    if (of != NULL && mark_list(s, of, "of", s->out, 1) != 0)
+        return -1;
+    for (uint32_t k = 0; k < n; k++) {
+        const HkSlot *sl = &s->f->slots[k];
+        if (!is_real(sl->type))
+            continue;
+        if (wrt == NULL && readable(sl->role))
+            s->in[k] = 1;
+        if (of == NULL && sl->role == HK_ROLE_MUTABLE)
+            s->out[k] = 1;
+        unsigned acc = hk_roles[sl->role].access;
+        int in_unread = (acc & HK_ACC_R) && !readable(sl->role) && wrt == NULL;
+        int out_unwritten =
+            (acc & HK_ACC_W) && sl->role != HK_ROLE_MUTABLE && of == NULL;
+        if (in_unread || out_unwritten) {
+            hk_error(hk_run_diags(s->r), &s->f->module->src, sl->loc,
+                     "'%s': jvp does not differentiate a real %s slot ('%s') "
+                     "yet; name the active slots with jvp{wrt=...,of=...}",
+                     s->f->name, hk_roles[sl->role].name, sl->name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- the pass ------------------------------------------------------------ */
+
+int hk_pass_jvp(HawkPassRun *r, HkFunc *f)
+{
+    if (!f->is_kernel)
+        return 0;
+    HkArena *a = f->module->arena;
+    Jvp s;
+    memset(&s, 0, sizeof s);
+    s.r = r;
+    s.f = f;
+    s.a = a;
+    uint32_t n = f->nslots;
+    s.in = hk_alloc(a, n + 1);
+    s.out = hk_alloc(a, n + 1);
+    s.tslot = hk_alloc(a, (n + 1) * sizeof *s.tslot);
+    if (activity(&s) != 0 || refuse_all(&s))
+        return 1;
+    const char *name = hk_asprintf(a, "%s_jvp", f->name);
+    if (hk_func_index(f->module, name, strlen(name)) < f->module->nfuncs) {
+        hk_error(hk_run_diags(r), &f->module->src, f->loc,
+                 "'%s': jvp names its kernel '%s', which the module already "
+                 "has", f->name, name);
+        return 1;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        s.tslot[k] = -1;
+        if (!s.in[k] && !s.out[k])
+            continue;
+        const HkSlot sl = f->slots[k];
+        s.tslot[k] = hk_slot_add(f, hk_asprintf(a, "%s.dot", sl.name), sl.role,
+                                 sl.type, sl.loc);
+        if (s.tslot[k] < 0) {
+            hk_error(hk_run_diags(r), &f->module->src, sl.loc,
+                     "'%s': jvp names the tangent of '%s' '%s.dot', which the "
+                     "kernel already has", f->name, sl.name, sl.name);
+            return 1;
+        }
+    }
+    s.ntan = f->nvalues;
+    s.tan = hk_alloc(a, (s.ntan + 1) * sizeof *s.tan);
+    for (uint32_t v = 0; v < s.ntan; v++)
+        s.tan[v] = HK_NOVAL;
+    HkInst *next;
+    for (HkInst *i = f->body.first; i != NULL; i = next) {
+        next = i->next;
+        differentiate(&s, i);
+    }
+    hk_symtab_del(f->module->fsyms, f->name, strlen(f->name));
+    uint32_t fi = 0;
+    while (f->module->funcs[fi] != f)
+        fi++;
+    f->name = name;
+    hk_symtab_put(f->module->fsyms, name, strlen(name), fi);
+    return 0;
+}

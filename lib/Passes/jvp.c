@@ -9,9 +9,11 @@
  * and index values and everything computed from inactive slots cost
  * nothing.  Active by default: every real slot a kernel reads
  * (per_sample, vec_in, mat_in, uniform, mutable) and every real slot it
- * writes (mutable); jvp{wrt=a:b,of=c} narrows them.  This step
- * differentiates straight-line kernels; a loop, branch, call, gather,
- * indexed access, accumulation or lane op is refused by name.
+ * writes (mutable); jvp{wrt=a:b,of=c} narrows them.  An if or dispatch
+ * is differentiated per branch: its tangents stay in the branch, and
+ * each real result with a tangent in some branch gets a tangent result.
+ * A loop, call, gather, indexed access, accumulation or lane op is
+ * refused by name.
  * docs/Passes.md, "jvp". */
 #include <math.h>
 #include <string.h>
@@ -26,13 +28,24 @@ typedef struct {
     uint32_t ntan;       /* values when the pass began */
     int32_t *tslot;      /* primal slot -> its tangent slot, or -1 */
     uint8_t *in, *out;   /* primal slot: active input, active output */
-    HkInst *at;          /* tangents are inserted before it */
+    HkInst *at;          /* tangents are inserted before it, */
+    HkBlock *blk;        /* or, when NULL, at the end of this block */
     HkLoc loc;
     const char *base;    /* the primal result's name: "<base>.dot" */
     int failed;
 } Jvp;
 
 /* ---- emitting ------------------------------------------------------------ */
+
+/* Puts new instruction i before s->at, or at the end of s->blk when the
+ * primal instruction was its block's last (a region without a yield). */
+static void place(Jvp *s, HkInst *i)
+{
+    if (s->at != NULL)
+        hk_insert_before(s->at, i);
+    else
+        hk_block_append(s->blk, i);
+}
 
 static HkType type_of(const Jvp *s, HkVal v)
 {
@@ -46,7 +59,7 @@ static HkVal emit(Jvp *s, HkOp op, const HkVal *ops, uint32_t n, HkType t)
     hk_inst_set_ops(s->f, i, ops, n);
     HkVal v = hk_inst_result(s->f, i, t,
                              hk_asprintf(s->a, "%s.dot.t", s->base));
-    hk_insert_before(s->at, i);
+    place(s, i);
     return v;
 }
 
@@ -69,7 +82,7 @@ static HkVal real(Jvp *s, double c, HkType t)
     i->cst.f = hk_alloc(s->a, sizeof *i->cst.f);
     i->cst.f[0] = c;
     HkVal v = hk_inst_result(s->f, i, t, hk_asprintf(s->a, "%s.dot.c", s->base));
-    hk_insert_before(s->at, i);
+    place(s, i);
     return v;
 }
 
@@ -84,7 +97,7 @@ static HkVal fcmp(Jvp *s, HkPred p, HkVal a, HkVal b)
     hk_inst_set_ops(s->f, i, ops, 2);
     HkVal v = hk_inst_result(s->f, i, hk_with_elem(t, HK_I1),
                              hk_asprintf(s->a, "%s.dot.m", s->base));
-    hk_insert_before(s->at, i);
+    place(s, i);
     return v;
 }
 
@@ -363,7 +376,7 @@ static HkVal rule(Jvp *s, HkInst *i)
             HkInst *n = hk_inst_new(s->f, HK_OP_LOAD, s->loc);
             n->slot = s->tslot[i->slot];
             HkVal v = hk_inst_result(s->f, n, t, hk_asprintf(s->a, "%s.dot", s->base));
-            hk_insert_before(s->at, n);
+            place(s, n);
             return v;
         }
     case HK_OP_FADD: {
@@ -489,10 +502,8 @@ static const char *refused(const Jvp *s, const HkInst *i)
 {
     switch (i->op) {
     case HK_OP_LOOP:
-    case HK_OP_IF:
-    case HK_OP_DISPATCH:
     case HK_OP_BREAK_IF:
-        return "control flow is not differentiated yet";
+        return "a loop is not differentiated yet";
     case HK_OP_CALL:
         return "a call is differentiated after it is inlined";
     case HK_OP_GATHER:
@@ -523,7 +534,7 @@ static void store_tangent(Jvp *s, HkInst *i)
     HkInst *n = hk_inst_new(s->f, HK_OP_STORE, s->loc);
     hk_inst_set_ops(s->f, n, &t, 1);
     n->slot = s->tslot[i->slot];
-    hk_insert_before(s->at, n);
+    place(s, n);
 }
 
 /* Names tangent t "<base>.dot" when the rule made it (first: the values
@@ -546,7 +557,8 @@ static void name_tangent(Jvp *s, HkVal t, uint32_t first)
  * changes (the positions are the primal's); whether one was. */
 static int refuse_all(Jvp *s)
 {
-    for (const HkInst *i = s->f->body.first; i != NULL; i = i->next) {
+    for (const HkInst *i = s->f->body.first; i != NULL;
+         i = hk_preorder_next(i)) {
         const char *why = refused(s, i);
         if (why != NULL)
             refuse(s, i, why,
@@ -556,9 +568,80 @@ static int refuse_all(Jvp *s)
     return s->failed;
 }
 
+static void differentiate(Jvp *s, HkInst *i);
+
+/* Every instruction of blk, in order (a region's tangents stay in it). */
+static void differentiate_block(Jvp *s, HkBlock *blk)
+{
+    HkInst *next;
+    for (HkInst *i = blk->first; i != NULL; i = next) {
+        next = i->next;
+        differentiate(s, i);
+    }
+}
+
+/* After the regions of if or dispatch i: each real result whose yields
+ * have a tangent in some region gets a tangent result, "<result>.dot",
+ * after the primal results; every region yields its tangent (a zero one
+ * as 0.0) after the primal values. */
+static void branch_results(Jvp *s, HkInst *i)
+{
+    uint32_t n = i->nres, m = 0;
+    uint8_t *need = hk_alloc(s->a, n + 1u);
+    for (uint32_t k = 0; k < n; k++) {
+        if (!is_real(type_of(s, i->res[k])))
+            continue;
+        for (uint32_t r = 0; r < i->nregions && !need[k]; r++) {
+            const HkInst *y = hk_block_yield(&i->regions[r]);
+            need[k] = y != NULL && k < y->nops &&
+                      tan_of(s, y->ops[k]) != HK_NOVAL;
+        }
+        m += need[k];
+    }
+    if (m == 0)
+        return;
+    for (uint32_t r = 0; r < i->nregions; r++) {
+        HkInst *y = i->regions[r].last;
+        HkVal *ops = hk_alloc(s->a, (n + m) * sizeof *ops);
+        memcpy(ops, y->ops, n * sizeof *ops);
+        s->at = y;
+        s->loc = y->loc;
+        uint32_t j = n;
+        for (uint32_t k = 0; k < n; k++) {
+            if (!need[k])
+                continue;
+            s->base = s->f->values[i->res[k]].name;
+            ops[j++] = full(s, tan_of(s, y->ops[k]), type_of(s, i->res[k]));
+        }
+        hk_inst_set_ops(s->f, y, ops, n + m);
+    }
+    HkVal *res = hk_alloc(s->a, (n + m) * sizeof *res);
+    memcpy(res, i->res, n * sizeof *res);
+    uint32_t j = n;
+    for (uint32_t k = 0; k < n; k++) {
+        if (!need[k])
+            continue;
+        HkVal p = i->res[k];
+        res[j] = hk_value_new(s->f, type_of(s, p),
+                              hk_asprintf(s->a, "%s.dot", s->f->values[p].name),
+                              HK_DEF_INST, i, j, i->loc);
+        s->tan[p] = res[j];
+        j++;
+    }
+    i->res = res;
+    i->nres = n + m;
+}
+
 static void differentiate(Jvp *s, HkInst *i)
 {
+    if (i->op == HK_OP_IF || i->op == HK_OP_DISPATCH) {
+        for (uint32_t r = 0; r < i->nregions; r++)
+            differentiate_block(s, &i->regions[r]);
+        branch_results(s, i);
+        return;
+    }
     s->at = i->next;
+    s->blk = i->block;
     s->loc = i->loc;
     if (i->op == HK_OP_STORE) {
         if (i->slot >= 0 && s->out[i->slot])
@@ -700,11 +783,7 @@ int hk_pass_jvp(HawkPassRun *r, HkFunc *f)
     s.tan = hk_alloc(a, (s.ntan + 1) * sizeof *s.tan);
     for (uint32_t v = 0; v < s.ntan; v++)
         s.tan[v] = HK_NOVAL;
-    HkInst *next;
-    for (HkInst *i = f->body.first; i != NULL; i = next) {
-        next = i->next;
-        differentiate(&s, i);
-    }
+    differentiate_block(&s, &f->body);
     hk_symtab_del(f->module->fsyms, f->name, strlen(f->name));
     uint32_t fi = 0;
     while (f->module->funcs[fi] != f)

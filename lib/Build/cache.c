@@ -106,8 +106,9 @@ static int read_bytes(HkArena *a, const char *path, const char **data,
                : -1;
 }
 
-/* Copies src to dst whole (a temporary file and a rename), its digest
- * into *digest when not NULL; 0, or -1. */
+/* Copies src to dst whole (a temporary file and a rename), the digest
+ * of the bytes copied into *digest (the entry's index records it); 0, or
+ * -1. */
 static int copy_file(HkArena *a, const char *src, const char *dst,
                      const char **digest)
 {
@@ -115,8 +116,7 @@ static int copy_file(HkArena *a, const char *src, const char *dst,
     size_t len;
     if (read_bytes(a, src, &data, &len) != 0)
         return -1;
-    if (digest != NULL)
-        *digest = hk_sha256_hex(a, data, len);
+    *digest = hk_sha256_hex(a, data, len);
     return hk_write_whole(a, dst, data, len, &why);
 }
 

@@ -20,11 +20,25 @@
 #include "digest.h"
 #include "driver.h"
 
-/* The local headers text names (#include "x.h"), appended to names
- * (capacity cap, count *n) when not there yet: hawk's units include their
- * own header and the runtime unit's, by bare name. */
-static void add_includes(HkArena *a, const char *text, const char **names,
-                         uint32_t cap, uint32_t *n)
+/* The names a check's key holds, each once: a growing list and a hash
+ * set of it. */
+typedef struct {
+    const char **names;
+    uint32_t n, cap;
+    HkSymtab *seen;
+} Names;
+
+static void add_name(HkArena *a, Names *l, const char *name)
+{
+    if (!hk_symtab_put(l->seen, name, strlen(name), l->n))
+        return;
+    l->names = hk_grow(a, l->names, &l->cap, l->n + 1, sizeof *l->names);
+    l->names[l->n++] = name;
+}
+
+/* The local headers text names (#include "x.h"): hawk's units include
+ * their own header and the runtime unit's, by bare name. */
+static void add_includes(HkArena *a, const char *text, Names *l)
 {
     static const char tag[] = "#include \"";
     for (const char *p = strstr(text, tag); p != NULL;
@@ -35,12 +49,7 @@ static void add_includes(HkArena *a, const char *text, const char **names,
         const char *e = strchr(s, '"');
         if (e == NULL || memchr(s, '\n', (size_t)(e - s)) != NULL)
             continue;
-        const char *name = hk_strndup(a, s, (size_t)(e - s));
-        uint32_t k = 0;
-        while (k < *n && strcmp(names[k], name) != 0)
-            k++;
-        if (k == *n && *n < cap)
-            names[(*n)++] = name;
+        add_name(a, l, hk_strndup(a, s, (size_t)(e - s)));
     }
 }
 
@@ -54,25 +63,21 @@ const char *hk_check_key(HkArena *a, const char *dir, const char *tool_version,
     for (const char *const *v = argv; *v != NULL; v++)
         hk_buf_printf(&b, "arg %zu %s\n", strlen(*v), *v);
     /* the files named, then the headers they include, each once */
-    uint32_t nf = 0, cap = 0;
+    Names l = {NULL, 0, 0, hk_symtab_new(a)};
     for (const char *const *f = files; *f != NULL; f++)
-        cap++;
-    cap = 4u * cap + 8u;
-    const char **names = hk_alloc(a, cap * sizeof *names);
-    for (const char *const *f = files; *f != NULL; f++)
-        names[nf++] = *f;
-    for (uint32_t k = 0; k < nf; k++) {
+        add_name(a, &l, *f);
+    for (uint32_t k = 0; k < l.n; k++) {
         const char *text = NULL, *why = NULL;
         size_t len = 0;
-        if (hk_read_whole(a, hk_path_join(a, dir, names[k]), &text, &len,
+        if (hk_read_whole(a, hk_path_join(a, dir, l.names[k]), &text, &len,
                           &why) != 0 ||
             text == NULL) {
-            hk_buf_printf(&b, "file %s absent\n", names[k]);
+            hk_buf_printf(&b, "file %s absent\n", l.names[k]);
             continue;
         }
-        hk_buf_printf(&b, "file %s %zu\n", names[k], len);
+        hk_buf_printf(&b, "file %s %zu\n", l.names[k], len);
         hk_buf_put(&b, text, len);
-        add_includes(a, text, names, cap, &nf);
+        add_includes(a, text, &l);
     }
     return hk_sha256_hex(a, b.data, b.len);
 }

@@ -177,11 +177,12 @@ static HkVal tan_of(const Jvp *s, HkVal v)
     return v < s->ntan ? s->tan[v] : HK_NOVAL;
 }
 
-/* min and max: the tangent of the operand chosen; at a tie (and when
+/* min and max of a and b, whose tangents are ta and tb: the tangent of
+ * the operand chosen; at a tie (and when
  * neither compares, a NaN) the mean of both, the same in both modes. */
-static HkVal minmax(Jvp *s, HkPred lt, HkVal a, HkVal b, HkType rt)
+static HkVal minmax(Jvp *s, HkPred lt, HkVal a, HkVal b, HkVal ta, HkVal tb,
+                    HkType rt)
 {
-    HkVal ta = tan_of(s, a), tb = tan_of(s, b);
     if (ta == HK_NOVAL && tb == HK_NOVAL)
         return HK_NOVAL;
     HkVal fa = full(s, ta, rt), fb = full(s, tb, rt);
@@ -452,22 +453,13 @@ static HkVal rule(Jvp *s, HkInst *i)
         HkVal fy = full(s, ty, t);
         return sel(s, a, fx, fy, t);
     }
-    case HK_OP_MINIMUM: return minmax(s, HK_P_OLT, a, b, t);
-    case HK_OP_MAXIMUM: return minmax(s, HK_P_OGT, a, b, t);
+    case HK_OP_MINIMUM: return minmax(s, HK_P_OLT, a, b, ta, tb, t);
+    case HK_OP_MAXIMUM: return minmax(s, HK_P_OGT, a, b, ta, tb, t);
     case HK_OP_CLIP: {
         /* minimum(maximum(x, lo), hi), each by its rule */
         HkVal m = emit2(s, HK_OP_MAXIMUM, a, b, t);
-        HkVal tm = minmax(s, HK_P_OGT, a, b, t);
-        HkVal thi = tan_of(s, i->ops[2]);
-        if (tm == HK_NOVAL && thi == HK_NOVAL)
-            return HK_NOVAL;
-        HkVal fm = full(s, tm, t), fh = full(s, thi, t);
-        HkVal sum = emit2(s, HK_OP_FADD, fm, fh, t);
-        HkVal mean = emit2(s, HK_OP_FMUL, sum, real(s, 0.5, hk_scalar(t.elem)), t);
-        HkVal pm = fcmp(s, HK_P_OLT, m, i->ops[2]);
-        HkVal ph = fcmp(s, HK_P_OLT, i->ops[2], m);
-        HkVal inner = sel(s, ph, fh, mean, t);
-        return sel(s, pm, fm, inner, t);
+        HkVal tm = minmax(s, HK_P_OGT, a, b, ta, tb, t);
+        return minmax(s, HK_P_OLT, m, i->ops[2], tm, tan_of(s, i->ops[2]), t);
     }
     case HK_OP_DOT:
     case HK_OP_CROSS:
@@ -784,10 +776,8 @@ int hk_pass_jvp(HawkPassRun *r, HkFunc *f)
     for (uint32_t v = 0; v < s.ntan; v++)
         s.tan[v] = HK_NOVAL;
     differentiate_block(&s, &f->body);
+    uint32_t fi = hk_func_index(f->module, f->name, strlen(f->name));
     hk_symtab_del(f->module->fsyms, f->name, strlen(f->name));
-    uint32_t fi = 0;
-    while (f->module->funcs[fi] != f)
-        fi++;
     f->name = name;
     hk_symtab_put(f->module->fsyms, name, strlen(name), fi);
     return 0;

@@ -92,13 +92,14 @@ static void clone_names(HkArena *a, HkFunc *nf, const HkFunc *f)
     }
 }
 
-static HkFunc *clone_func(HkModule *nm, const HkFunc *f)
+static HkFunc *clone_func(HkModule *nm, const HkFunc *f, const char *name)
 {
     HkArena *a = nm->arena;
-    HkFunc *nf = hk_func_new(nm, f->name, f->is_kernel, f->loc);
+    HkFunc *nf = hk_func_new(nm, name, f->is_kernel, f->loc);
     nf->src_begin = f->src_begin;
     nf->src_end = f->src_end;
     nf->derived = f->derived;
+    nf->jvp_made = f->jvp_made;
     clone_names(a, nf, f);
     nf->params = dup(a, f->params, f->nparams * sizeof *f->params);
     nf->nparams = f->nparams;
@@ -151,7 +152,7 @@ HkModule *hk_module_clone_kernel(HkArena *a, const HkModule *m, const HkFunc *k)
         index[i] = UINT32_MAX;
         if (f == k || (seen[i] && !f->is_kernel)) {
             index[i] = nm->nfuncs;
-            clone_func(nm, f);
+            clone_func(nm, f, f->name);
         }
     }
     for (uint32_t i = 0; i < nm->nfuncs; i++)
@@ -160,4 +161,11 @@ HkModule *hk_module_clone_kernel(HkArena *a, const HkModule *m, const HkFunc *k)
             if (c->op == HK_OP_CALL && c->callee < m->nfuncs)
                 c->callee = index[c->callee];
     return nm;
+}
+
+HkFunc *hk_func_copy(HkModule *m, const HkFunc *f, const char *name)
+{
+    HkFunc *nf = clone_func(m, f, name);
+    nf->derived = 1;
+    return nf;
 }

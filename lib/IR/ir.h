@@ -365,6 +365,7 @@ struct HkFunc {
     uint32_t src_begin, src_end;  /* byte span of the definition's text */
     int derived;           /* a transform ran on it after parsing: its IR
                               is no longer what its source text says */
+    int jvp_made;          /* a func the jvp pass made: <primal>_jvp */
 
     HkSlot *slots;         /* kernels */
     uint32_t nslots, cap_slots;
@@ -448,6 +449,11 @@ void hk_inst_remove(HkInst *i);      /* unlinks; memory stays in the arena */
  * m's order); values keep their indices, instructions
  * their serials and locations, and the source is shared (clone.c). */
 HkModule *hk_module_clone_kernel(HkArena *a, const HkModule *m, const HkFunc *k);
+
+/* A deep copy of f in m (f's module or another) named name, appended to
+ * m's functions; values keep their indices and instructions their
+ * serials, as in hk_module_clone_kernel (clone.c). */
+HkFunc *hk_func_copy(HkModule *m, const HkFunc *f, const char *name);
 
 /* Replace every use of from with to in every instruction of f. */
 void hk_replace_all_uses(HkFunc *f, HkVal from, HkVal to);

@@ -19,6 +19,7 @@ typedef struct {
     uint32_t *uses;
     uint8_t *effectful;     /* by serial: region ops with an effect inside */
     uint32_t nserials;
+    uint32_t floor;         /* instructions of lower serials stay */
     HkInst **work;
     uint32_t nwork, capwork;
 } Dce;
@@ -57,7 +58,7 @@ static int all_unused(const Dce *s, const HkInst *i)
 
 static int is_dead(const Dce *s, const HkInst *i)
 {
-    if (!removable_kind(i) || own_effect(i))
+    if (!removable_kind(i) || own_effect(i) || i->serial < s->floor)
         return 0;
     /* A serial out of range (never in IR built by hk_inst_new) is kept. */
     if (i->nregions != 0 &&
@@ -127,11 +128,10 @@ static void remove_dead(Dce *s, HkInst *i)
         drop_block(s, &i->regions[r]);
 }
 
-int hk_pass_dce(HawkPassRun *r, HkFunc *f)
+void hk_dce_from(HkFunc *f, uint32_t floor)
 {
-    (void)r;
     Dce s = {f, hk_use_counts(f), hk_alloc(f->module->arena, f->nserials + 1u),
-             f->nserials, NULL, 0, 0};
+             f->nserials, floor, NULL, 0, 0};
     scan(&s, &f->body);
     while (s.nwork != 0) {
         HkInst *i = s.work[--s.nwork];
@@ -139,5 +139,11 @@ int hk_pass_dce(HawkPassRun *r, HkFunc *f)
         if (i->block != NULL)
             remove_dead(&s, i);
     }
+}
+
+int hk_pass_dce(HawkPassRun *r, HkFunc *f)
+{
+    (void)r;
+    hk_dce_from(f, 0);
     return 0;
 }

@@ -12,8 +12,10 @@
  * writes (mutable); jvp{wrt=a:b,of=c} narrows them.  An if or dispatch
  * is differentiated per branch: its tangents stay in the branch, and
  * each real result with a tangent in some branch gets a tangent result.
- * A loop, call, gather, indexed access, accumulation or lane op is
- * refused by name.
+ * A loop carries a tangent beside each carried value that may depend on
+ * an active input (found before anything changes, to a fixed point over
+ * the trips).  A tangent nothing reads is removed at the end.  A call,
+ * an indexed access of an active slot or a lane op is refused by name.
  * docs/Passes.md, "jvp". */
 #include <math.h>
 #include <string.h>
@@ -25,6 +27,7 @@ typedef struct {
     HkFunc *f;
     HkArena *a;
     HkVal *tan;          /* value -> its tangent, HK_NOVAL for zero */
+    uint8_t *act;        /* value -> may depend on an active input */
     uint32_t ntan;       /* values when the pass began */
     int32_t *tslot;      /* primal slot -> its tangent slot, or -1 */
     uint8_t *in, *out;   /* primal slot: active input, active output */
@@ -337,14 +340,16 @@ static HkVal math2(Jvp *s, const HkInst *i, HkVal x, HkVal y, HkVal r)
 
 /* ---- refusals ------------------------------------------------------------ */
 
-static void refuse(Jvp *s, const HkInst *at, const char *why, const char *fix)
+/* Refuses node at of g (the kernel itself, or a func it calls). */
+static void refuse(Jvp *s, HkFunc *g, const HkInst *at, const char *why)
 {
-    const HkPositions *p = hk_positions(s->r, s->f);
-    const char *pos = p != NULL && at != NULL ? hk_pos(p, at) : "kernel";
-    hk_error(hk_run_diags(s->r), &s->f->module->src,
-             at != NULL ? at->loc : s->f->loc,
-             "'%s': jvp refuses node %s (%s): %s; %s", s->f->name, pos,
-             at != NULL ? hk_ops[at->op].mnemonic : "kernel", why, fix);
+    const HkPositions *p = hk_positions(s->r, g);
+    const char *pos = p != NULL ? hk_pos(p, at) : "?";
+    const char *in = g == s->f ? ""
+                     : hk_asprintf(s->a, " of func '%s'", g->name);
+    hk_error(hk_run_diags(s->r), &s->f->module->src, at->loc,
+             "'%s': jvp refuses node %s (%s)%s: %s; differentiate a kernel "
+             "without it", s->f->name, pos, hk_ops[at->op].mnemonic, in, why);
     s->failed = 1;
 }
 
@@ -492,17 +497,9 @@ static HkVal rule(Jvp *s, HkInst *i)
 /* What this step refuses, by op; NULL when i is differentiated. */
 static const char *refused(const Jvp *s, const HkInst *i)
 {
+    if (hk_ops[i->op].rule == HK_R_LANE)
+        return "a reduction over the samples is not differentiated";
     switch (i->op) {
-    case HK_OP_LOOP:
-    case HK_OP_BREAK_IF:
-        return "a loop is not differentiated yet";
-    case HK_OP_CALL:
-        return "a call is differentiated after it is inlined";
-    case HK_OP_GATHER:
-    case HK_OP_ACCUM:
-    case HK_OP_BUMP:
-    case HK_OP_LANE_SUM:
-    case HK_OP_LANE_MAX:
     case HK_OP_RAW_DEVICE:
         return "this op is not differentiated yet";
     case HK_OP_PROD:
@@ -545,19 +542,130 @@ static void name_tangent(Jvp *s, HkVal t, uint32_t first)
     hk_symtab_put(s->f->syms, want, n, t);
 }
 
+/* Refuses g's derivative's name, <g>_jvp, when the module has a func of
+ * that name jvp did not make. */
+static void name_free(Jvp *s, const HkFunc *g)
+{
+    HkModule *m = g->module;
+    const char *name = hk_asprintf(s->a, "%s_jvp", g->name);
+    uint32_t idx = hk_func_index(m, name, strlen(name));
+    if (idx == UINT32_MAX || m->funcs[idx]->jvp_made)
+        return;
+    hk_error(hk_run_diags(s->r), &m->src, m->funcs[idx]->loc,
+             "'%s': jvp names the derivative of func '%s' '%s', which the "
+             "module already has", s->f->name, g->name, name);
+    s->failed = 1;
+}
+
+/* Refuses every node of g, and of the funcs it calls (each once: seen,
+ * by function index), that jvp does not differentiate. */
+static void refuse_in(Jvp *s, HkFunc *g, uint8_t *seen)
+{
+    HkModule *m = g->module;
+    for (const HkInst *i = g->body.first; i != NULL; i = hk_preorder_next(i)) {
+        const char *why = refused(s, i);
+        if (why != NULL)
+            refuse(s, g, i, why);
+        if (i->op == HK_OP_CALL && i->callee < m->nfuncs && !seen[i->callee]) {
+            seen[i->callee] = 1;
+            name_free(s, m->funcs[i->callee]);
+            refuse_in(s, m->funcs[i->callee], seen);
+        }
+    }
+}
+
 /* Refuses every node this step does not differentiate, before anything
  * changes (the positions are the primal's); whether one was. */
 static int refuse_all(Jvp *s)
 {
-    for (const HkInst *i = s->f->body.first; i != NULL;
-         i = hk_preorder_next(i)) {
-        const char *why = refused(s, i);
-        if (why != NULL)
-            refuse(s, i, why,
-                   i->op == HK_OP_CALL ? "run inline first (-passes=inline,jvp)"
-                                       : "differentiate a kernel without it");
-    }
+    refuse_in(s, s->f, hk_alloc(s->a, s->f->module->nfuncs + 1u));
     return s->failed;
+}
+
+/* ---- which values may carry a tangent ----------------------------------- */
+
+/* Marks v active; whether it was not. */
+static int mark(Jvp *s, HkVal v)
+{
+    if (s->act[v])
+        return 0;
+    s->act[v] = 1;
+    return 1;
+}
+
+static int any_active(const Jvp *s, const HkInst *i, uint32_t from)
+{
+    for (uint32_t k = from; k < i->nops; k++)
+        if (s->act[i->ops[k]])
+            return 1;
+    return 0;
+}
+
+static int act_block(Jvp *s, const HkBlock *b);
+
+/* Marks result (or carried value) k of region op i active when some
+ * region's yield k is; whether anything changed. */
+static int act_yields(Jvp *s, const HkInst *i, const HkVal *vals)
+{
+    int ch = 0;
+    for (uint32_t r = 0; r < i->nregions; r++) {
+        const HkInst *y = hk_block_yield(&i->regions[r]);
+        for (uint32_t k = 0; y != NULL && k < y->nops && k < i->nres; k++)
+            if (is_real(type_of(s, vals[k])) && s->act[y->ops[k]])
+                ch |= mark(s, vals[k]);
+    }
+    return ch;
+}
+
+/* One step of the activity of i's results; whether anything changed. */
+static int act_inst(Jvp *s, const HkInst *i)
+{
+    int ch = 0;
+    switch (i->op) {
+    case HK_OP_LOOP: {
+        uint32_t first = i->has_count ? 1u : 0u;
+        for (uint32_t k = 0; k < i->nres; k++)
+            if (is_real(type_of(s, i->iters[k])) && s->act[i->ops[first + k]])
+                ch |= mark(s, i->iters[k]);
+        ch |= act_block(s, &i->regions[0]);
+        ch |= act_yields(s, i, i->iters);
+        for (uint32_t k = 0; k < i->nres; k++)
+            if (s->act[i->iters[k]])
+                ch |= mark(s, i->res[k]);
+        return ch;
+    }
+    case HK_OP_IF:
+    case HK_OP_DISPATCH:
+        for (uint32_t r = 0; r < i->nregions; r++)
+            ch |= act_block(s, &i->regions[r]);
+        return ch | act_yields(s, i, i->res);
+    case HK_OP_LOAD:
+        return i->slot >= 0 && s->in[i->slot] ? mark(s, i->res[0]) : 0;
+    case HK_OP_CALL:
+        for (uint32_t k = 0; k < i->nres && any_active(s, i, 0); k++)
+            if (is_real(type_of(s, i->res[k])))
+                ch |= mark(s, i->res[k]);
+        return ch;
+    case HK_OP_CONST:
+    case HK_OP_SITOFP:
+    case HK_OP_UITOFP:
+    case HK_OP_RANDOM:
+    case HK_OP_FLOOR:
+    case HK_OP_CEIL:
+        return 0;
+    default:
+        if (i->nres == 1 && is_real(i->type) && any_active(s, i, 0))
+            return mark(s, i->res[0]);
+        return 0;
+    }
+}
+
+static int act_block(Jvp *s, const HkBlock *b)
+{
+    int ch = 0;
+    for (const HkInst *i = b->first; i != NULL; i = i->next)
+        ch |= act_inst(s, i);
+    return ch;
 }
 
 static void differentiate(Jvp *s, HkInst *i);
@@ -572,26 +680,13 @@ static void differentiate_block(Jvp *s, HkBlock *blk)
     }
 }
 
-/* After the regions of if or dispatch i: each real result whose yields
- * have a tangent in some region gets a tangent result, "<result>.dot",
- * after the primal results; every region yields its tangent (a zero one
- * as 0.0) after the primal values. */
-static void branch_results(Jvp *s, HkInst *i)
+/* After the regions of region op i: each result k that need marks gets
+ * a tangent result, "<result>.dot", after the primal results (m of
+ * them), and every region yields its tangent (a zero one as 0.0) after
+ * the primal values. */
+static void extend_results(Jvp *s, HkInst *i, const uint8_t *need, uint32_t m)
 {
-    uint32_t n = i->nres, m = 0;
-    uint8_t *need = hk_alloc(s->a, n + 1u);
-    for (uint32_t k = 0; k < n; k++) {
-        if (!is_real(type_of(s, i->res[k])))
-            continue;
-        for (uint32_t r = 0; r < i->nregions && !need[k]; r++) {
-            const HkInst *y = hk_block_yield(&i->regions[r]);
-            need[k] = y != NULL && k < y->nops &&
-                      tan_of(s, y->ops[k]) != HK_NOVAL;
-        }
-        m += need[k];
-    }
-    if (m == 0)
-        return;
+    uint32_t n = i->nres;
     for (uint32_t r = 0; r < i->nregions; r++) {
         HkInst *y = i->regions[r].last;
         HkVal *ops = hk_alloc(s->a, (n + m) * sizeof *ops);
@@ -624,8 +719,216 @@ static void branch_results(Jvp *s, HkInst *i)
     i->nres = n + m;
 }
 
+/* After the regions of if or dispatch i: each real result whose yields
+ * have a tangent in some region gets a tangent result. */
+static void branch_results(Jvp *s, HkInst *i)
+{
+    uint32_t n = i->nres, m = 0;
+    uint8_t *need = hk_alloc(s->a, n + 1u);
+    for (uint32_t k = 0; k < n; k++) {
+        if (!is_real(type_of(s, i->res[k])))
+            continue;
+        for (uint32_t r = 0; r < i->nregions && !need[k]; r++) {
+            const HkInst *y = hk_block_yield(&i->regions[r]);
+            need[k] = y != NULL && k < y->nops &&
+                      tan_of(s, y->ops[k]) != HK_NOVAL;
+        }
+        m += need[k];
+    }
+    if (m > 0)
+        extend_results(s, i, need, m);
+}
+
+/* ---- calls and funcs ------------------------------------------------------ */
+
+static HkFunc *jvp_func(Jvp *s, HkFunc *g);
+
+/* Appends to i's results a tangent "<result>.dot" for each real one
+ * (after the primal results, in order) and records them. */
+static void tangent_results(Jvp *s, HkInst *i)
+{
+    uint32_t n = i->nres, m = 0;
+    for (uint32_t k = 0; k < n; k++)
+        m += (uint32_t)is_real(type_of(s, i->res[k]));
+    HkVal *res = hk_alloc(s->a, (n + m) * sizeof *res);
+    memcpy(res, i->res, n * sizeof *res);
+    for (uint32_t k = 0, j = n; k < n; k++) {
+        HkVal p = i->res[k];
+        if (!is_real(type_of(s, p)))
+            continue;
+        res[j] = hk_value_new(s->f, type_of(s, p),
+                              hk_asprintf(s->a, "%s.dot", s->f->values[p].name),
+                              HK_DEF_INST, i, j, i->loc);
+        s->tan[p] = res[j++];
+    }
+    i->res = res;
+    i->nres = n + m;
+}
+
+/* A call with an active argument calls the callee's derivative func
+ * instead, @<callee>_jvp: the arguments, then the tangent of each real
+ * one (0.0 when it has none); the results, then the tangent of each
+ * real one. */
+static void differentiate_call(Jvp *s, HkInst *i)
+{
+    if (!any_active(s, i, 0))
+        return;
+    HkFunc *g = s->f->module->funcs[i->callee];
+    HkFunc *gj = jvp_func(s, g);
+    if (gj == NULL)
+        return;
+    uint32_t n = i->nops, m = gj->nparams - n;
+    HkVal *ops = hk_alloc(s->a, (n + m) * sizeof *ops);
+    memcpy(ops, i->ops, n * sizeof *ops);
+    s->at = i;
+    s->loc = i->loc;
+    for (uint32_t k = 0, j = n; k < n; k++) {
+        HkVal v = i->ops[k];
+        if (!is_real(type_of(s, v)))
+            continue;
+        s->base = s->f->values[v].name;
+        ops[j++] = full(s, tan_of(s, v), type_of(s, v));
+    }
+    hk_inst_set_ops(s->f, i, ops, n + m);
+    i->callee = hk_func_index(s->f->module, gj->name, strlen(gj->name));
+    tangent_results(s, i);
+}
+
+/* The tangent parameters of h: "<param>.dot" after the primal ones, one
+ * per real parameter, active from the start. */
+static void tangent_params(Jvp *t)
+{
+    HkFunc *h = t->f;
+    uint32_t n = h->nparams, m = 0;
+    for (uint32_t k = 0; k < n; k++)
+        m += (uint32_t)is_real(type_of(t, h->params[k]));
+    HkVal *params = hk_alloc(t->a, (n + m) * sizeof *params);
+    memcpy(params, h->params, n * sizeof *params);
+    for (uint32_t k = 0, j = n; k < n; k++) {
+        HkVal p = h->params[k];
+        if (!is_real(type_of(t, p)))
+            continue;
+        params[j] = hk_value_new(h, type_of(t, p),
+                                 hk_asprintf(t->a, "%s.dot", h->values[p].name),
+                                 HK_DEF_PARAM, NULL, j, h->values[p].loc);
+        t->tan[p] = params[j++];
+        t->act[p] = 1;
+    }
+    h->params = params;
+    h->nparams = n + m;
+}
+
+/* The ret of h returns the tangent of each real result after the
+ * primal results (0.0 when it has none). */
+static void tangent_ret(Jvp *t)
+{
+    HkFunc *h = t->f;
+    HkInst *ret = h->body.last;
+    uint32_t n = h->nrtypes, m = 0;
+    for (uint32_t k = 0; k < n; k++)
+        m += (uint32_t)is_real(h->rtypes[k]);
+    HkVal *ops = hk_alloc(t->a, (n + m) * sizeof *ops);
+    HkType *rt = hk_alloc(t->a, (n + m) * sizeof *rt);
+    memcpy(ops, ret->ops, n * sizeof *ops);
+    memcpy(rt, h->rtypes, n * sizeof *rt);
+    t->at = ret;
+    t->loc = ret->loc;
+    for (uint32_t k = 0, j = n; k < n; k++) {
+        if (!is_real(h->rtypes[k]))
+            continue;
+        t->base = h->values[ret->ops[k]].name;
+        rt[j] = h->rtypes[k];
+        ops[j++] = full(t, tan_of(t, ret->ops[k]), h->rtypes[k]);
+    }
+    hk_inst_set_ops(h, ret, ops, n + m);
+    h->rtypes = rt;
+    h->nrtypes = n + m;
+}
+
+/* The derivative func of g, @<g>_jvp, made once per module: g's copy
+ * with every real parameter and result active; NULL after a
+ * diagnostic. */
+static HkFunc *jvp_func(Jvp *s, HkFunc *g)
+{
+    HkModule *m = g->module;
+    const char *name = hk_asprintf(s->a, "%s_jvp", g->name);
+    uint32_t idx = hk_func_index(m, name, strlen(name));
+    if (idx != UINT32_MAX)  /* made before: refuse_in refused any other */
+        return m->funcs[idx];
+    HkFunc *h = hk_func_copy(m, g, name);
+    h->jvp_made = 1;
+    Jvp t;
+    memset(&t, 0, sizeof t);
+    t.r = s->r;
+    t.f = h;
+    t.a = s->a;
+    t.in = t.out = hk_alloc(s->a, 1);
+    t.ntan = h->nvalues;
+    t.tan = hk_alloc(s->a, (t.ntan + 1) * sizeof *t.tan);
+    for (uint32_t v = 0; v < t.ntan; v++)
+        t.tan[v] = HK_NOVAL;
+    t.act = hk_alloc(s->a, t.ntan + 1u);
+    tangent_params(&t);
+    while (act_block(&t, &h->body))
+        ;
+    uint32_t floor = h->nserials;
+    differentiate_block(&t, &h->body);
+    tangent_ret(&t);
+    hk_dce_from(h, floor);
+    s->failed |= t.failed;
+    return h;
+}
+
+/* Loop i: each carried value that may depend on an active input gets a
+ * carried tangent "<carried>.dot" after the primal ones, entering as the
+ * init's tangent (0.0 when it has none), yielded as the yield's and
+ * leaving as a result "<result>.dot".  The tangents ride the primal's
+ * trips, so every trip bound and break_if position holds for them. */
+static void differentiate_loop(Jvp *s, HkInst *i)
+{
+    uint32_t n = i->nres, m = 0, first = i->has_count ? 1u : 0u;
+    for (uint32_t k = 0; k < n; k++)
+        m += s->act[i->iters[k]];
+    if (m == 0) {
+        differentiate_block(s, &i->regions[0]);
+        return;
+    }
+    HkVal *ops = hk_alloc(s->a, (i->nops + m) * sizeof *ops);
+    HkVal *iters = hk_alloc(s->a, (n + m) * sizeof *iters);
+    memcpy(ops, i->ops, i->nops * sizeof *ops);
+    memcpy(iters, i->iters, n * sizeof *iters);
+    s->at = i;
+    s->loc = i->loc;
+    for (uint32_t k = 0, j = n; k < n; k++) {
+        HkVal c = i->iters[k];
+        if (!s->act[c])
+            continue;
+        s->base = s->f->values[c].name;
+        ops[first + j] = full(s, tan_of(s, i->ops[first + k]), type_of(s, c));
+        iters[j] = hk_value_new(s->f, type_of(s, c),
+                                hk_asprintf(s->a, "%s.dot", s->base),
+                                HK_DEF_ITER, i, j, i->loc);
+        s->tan[c] = iters[j++];
+    }
+    hk_inst_set_ops(s->f, i, ops, i->nops + m);
+    i->iters = iters;
+    differentiate_block(s, &i->regions[0]);
+    uint8_t *need = hk_alloc(s->a, n + 1u);
+    for (uint32_t k = 0; k < n; k++)
+        need[k] = s->act[iters[k]];
+    extend_results(s, i, need, m);
+}
+
 static void differentiate(Jvp *s, HkInst *i)
 {
+    if (i->op == HK_OP_LOOP) {
+        differentiate_loop(s, i);
+        return;
+    }
+    if (i->op == HK_OP_CALL) {
+        differentiate_call(s, i);
+        return;
+    }
     if (i->op == HK_OP_IF || i->op == HK_OP_DISPATCH) {
         for (uint32_t r = 0; r < i->nregions; r++)
             differentiate_block(s, &i->regions[r]);
@@ -775,7 +1078,13 @@ int hk_pass_jvp(HawkPassRun *r, HkFunc *f)
     s.tan = hk_alloc(a, (s.ntan + 1) * sizeof *s.tan);
     for (uint32_t v = 0; v < s.ntan; v++)
         s.tan[v] = HK_NOVAL;
+    s.act = hk_alloc(a, s.ntan + 1u);
+    while (act_block(&s, &f->body))
+        ;
+    uint32_t floor = f->nserials;
     differentiate_block(&s, &f->body);
+    /* a tangent only a comparison or an inactive output read is dead */
+    hk_dce_from(f, floor);
     uint32_t fi = hk_func_index(f->module, f->name, strlen(f->name));
     hk_symtab_del(f->module->fsyms, f->name, strlen(f->name));
     f->name = name;

@@ -112,6 +112,12 @@ const char *hk_option(const HawkPassRun *run, const char *key, const char *def);
 /* An integer option; returns 0 and sets *out, or -1 with a diagnostic. */
 int hk_option_int(HawkPassRun *run, const char *key, int64_t def, int64_t *out);
 
+/* ---- dce.c ------------------------------------------------------------- */
+
+/* Removes the dead instructions of f whose serial is floor or above (the
+ * ones a transform added): what dce removes, the older code kept. */
+void hk_dce_from(HkFunc *f, uint32_t floor);
+
 /* ---- inline.c, mathlib.c: bodies copied in place ----------------------- */
 
 /* Copies g's body (g of any module; its calls resolved in g's module)

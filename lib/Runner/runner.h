@@ -45,6 +45,32 @@ typedef struct {
 int runner_kernel(HawkContext *ctx, HawkModule *m, HawkFunction *f,
                   const RunnerOptions *o, RunnerResult *res);
 
+/* What a derivative check found (derivcheck.c). */
+typedef struct {
+    uint32_t outputs;         /* active real outputs: none, nothing ran */
+    uint64_t checked;         /* output values compared */
+    uint64_t skipped;         /* not finite, or not smooth within the step */
+    uint64_t failed;          /* compared beyond the tolerance */
+    double worst;             /* the largest |t - d| / (1 + |d|) */
+    double step, tol;         /* the central differences' step h, and
+                                 the tolerance */
+    /* the first failure: the member, sample, component and both values */
+    const char *fail_member;
+    int64_t fail_sample;
+    uint32_t fail_comp;
+    double fail_jvp, fail_diff;
+} RunnerDerivResult;
+
+/* Differentiates kernel f forward (the jvp pass, on a copy of m; or the
+ * kernel <f>_jvp m holds, as it is) and checks the derivative kernel's tangents against central differences
+ * of its primal outputs over o->samples seeded samples (the host unit;
+ * o->seed, o->rounds and o->math are read).  Returns 0 when every
+ * compared value is within the tolerance; 1 after a failure recorded in
+ * res, or with diagnostics appended to ctx (a kernel jvp refuses, or
+ * one where no value could be compared). */
+int runner_derivatives(HawkContext *ctx, HawkModule *m, HawkFunction *f,
+                       const RunnerOptions *o, RunnerDerivResult *res);
+
 /* The args struct of kernel f as the runner fills it, one line per member
  * ("<name>_args_t: size S align A", then "  <member> offset O size S
  * align A <plane|length|value> <elem> xC[ written]"), from ctx's arena;

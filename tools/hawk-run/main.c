@@ -54,6 +54,62 @@ static int run_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
     return rc;
 }
 
+/* Whether m holds a kernel named by the first n bytes of name. */
+static int primal_of(HawkModule *m, const char *name, size_t n)
+{
+    for (size_t k = 0; k < hawk_module_function_count(m); k++) {
+        const HawkFunction *g = hawk_module_function(m, k);
+        const char *gn = hawk_function_name(g);
+        if (hawk_function_is_kernel(g) && strlen(gn) == n &&
+            memcmp(gn, name, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* -check-derivatives: kernel f's jvp against central differences; one
+ * line.  Returns 0 or 1. */
+static int check_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
+                        HawkFunction *f)
+{
+    RunnerOptions o = {cfg->cflags, cfg->samples, cfg->rounds, cfg->seed,
+                       cfg->exact_nan, stdout, cfg->math, NULL, NULL, NULL};
+    const char *name = hawk_function_name(f);
+    size_t len = strlen(name);
+    if (len > 4 && strcmp(name + len - 4, "_jvp") == 0 &&
+        primal_of(m, name, len - 4)) {
+        printf("%s: checked as the derivative of %.*s\n", name, (int)(len - 4),
+               name);
+        return 0;
+    }
+    RunnerDerivResult res;
+    size_t from = hawk_diag_count(ctx);
+    int rc = runner_derivatives(ctx, m, f, &o, &res);
+    if (hawk_diag_count(ctx) > from) {
+        tool_print_diags(RUN_TOOL, ctx, from);
+        return 1;
+    }
+    if (res.outputs == 0) {
+        printf("%s: no real output to differentiate: nothing compared\n",
+               hawk_function_name(f));
+        fflush(stdout);
+        return 0;
+    }
+    printf("%s: jvp against central differences: %" PRIu64 " value%s "
+           "compared, %" PRIu64 " skipped, largest error %.2g (step %.3g, "
+           "tolerance %.3g): %s\n",
+           hawk_function_name(f), res.checked, res.checked == 1 ? "" : "s",
+           res.skipped, res.worst, res.step, res.tol,
+           rc == 0 ? "ok" : "FAILED");
+    if (rc != 0)
+        printf("  %" PRIu64 " beyond the tolerance; the first: %s sample %"
+               PRId64 " component %" PRIu32 ": jvp %.17g, differences %.17g\n",
+               res.failed, res.fail_member, res.fail_sample, res.fail_comp,
+               res.fail_jvp, res.fail_diff);
+    fflush(stdout);
+    return rc;
+}
+
 /* The name an input is reported by. */
 static const char *input_name(const char *input)
 {
@@ -73,8 +129,9 @@ static int run_module(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
              strcmp(cfg->kernel, hawk_function_name(f)) != 0))
             continue;
         (*seen)++;
-        rc |= cfg->print_layout ? print_layout(ctx, m, f)
-                                : run_kernel(cfg, ctx, m, f);
+        rc |= cfg->print_layout        ? print_layout(ctx, m, f)
+              : cfg->check_derivatives ? check_kernel(cfg, ctx, m, f)
+                                       : run_kernel(cfg, ctx, m, f);
     }
     if (*seen == before && cfg->kernel == NULL)
         return tool_error(RUN_TOOL, "'%s' holds no kernel", input_name(input));

@@ -77,6 +77,7 @@ static int set_math(void *st, const ToolOpt *row, const char *v)
 }
 TOOL_FLAG_FN(set_exact_nan, RunConfig, exact_nan)
 TOOL_FLAG_FN(set_print_layout, RunConfig, print_layout)
+TOOL_FLAG_FN(set_check_derivatives, RunConfig, check_derivatives)
 TOOL_FLAG_FN(set_help, RunConfig, help)
 TOOL_FLAG_FN(set_version, RunConfig, version)
 
@@ -103,6 +104,8 @@ static const ToolOpt run_table[] = {
      "processor in the loop: run the harness through PROGRAM (qemu-arm, a board's runner)"},
     {"print-layout", TOOL_FLAG, set_print_layout, NULL,
      "print each kernel's args struct layout (offsets, sizes) and run nothing"},
+    {"check-derivatives", TOOL_FLAG, set_check_derivatives, NULL,
+     "differentiate each kernel (jvp) and check its tangents against central differences of the kernel on the host build"},
     TOOL_COMMON_OPTS(set_help, set_version),
 };
 

@@ -21,6 +21,8 @@ typedef struct {
     uint64_t seed;            /* -seed=S */
     int exact_nan;            /* -exact-nan: NaN sign and payload count */
     int print_layout;         /* -print-layout: the args layout only */
+    int check_derivatives;    /* -check-derivatives: jvp against central
+                                 differences instead of the comparison */
     const char *math;         /* -math=hawk|libm, or NULL */
     const char *build_dir;    /* -build=DIR, or NULL */
     const char *cc;           /* -cc=PROGRAM: processor in the loop */

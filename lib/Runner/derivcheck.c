@@ -28,28 +28,42 @@ static const double STEP_F32 = 0x1p-7, TOL_F32 = 2e-3;
  * tolerance: then their own error (truncation and rounding) is a small
  * part of it, and a value beyond it is the tangent's. */
 static const double SMOOTH = 0.1;
+/* The dot-product test's tolerance, relative to the sum of the
+ * magnitudes of its terms. */
+static const double DOT_F64 = 1e-11, DOT_F32 = 1e-4;
 /* Magnitudes of the drawn points and directions. */
 static const double POINT_MAG = 2.0, DIR_MAG = 1.0;
 
 /* One active slot: its primal member and its tangent member. */
 typedef struct {
     const HkAbiField *x, *t;
+    const char *slot;         /* the primal slot's name */
     int input, output;
 } Active;
 
+/* A derivative kernel built for the host: the JIT's entry and the args
+ * struct it takes. */
 typedef struct {
-    HawkContext *ctx;
-    const RunnerOptions *o;
-    HkFunc *kernel;           /* the derivative kernel */
+    HkFunc *kernel;
     HkLowered low;
     HkAbiLayout abi;
     HkHostJit *jit;
     HkHostEntry entry;
+} Unit;
+
+typedef struct {
+    HawkContext *ctx;
+    const RunnerOptions *o;
+    Unit j;                   /* the jvp kernel */
+    Unit v;                   /* the vjp kernel; v.kernel NULL: none */
     Active *pairs;
     uint32_t npairs;
-    double step, tol;
+    double step, tol, dot_tol;
     RunnerDerivResult *res;
 } Check;
+
+static const char *slot_of(const Unit *u, const HkAbiField *f);
+static const HkAbiField *member(const Unit *u, const char *slot);
 
 static int is_real(HkElem e)
 {
@@ -121,16 +135,17 @@ static int per_value(const HkAbiField *f)
 static void find_pairs(Check *c)
 {
     HkArena *a = c->ctx->arena;
-    c->pairs = hk_alloc(a, (c->abi.nfields + 1) * sizeof *c->pairs);
-    for (uint32_t k = 0; k < c->abi.nfields; k++) {
-        const HkAbiField *x = &c->abi.fields[k];
+    c->pairs = hk_alloc(a, (c->j.abi.nfields + 1) * sizeof *c->pairs);
+    for (uint32_t k = 0; k < c->j.abi.nfields; k++) {
+        const HkAbiField *x = &c->j.abi.fields[k];
         if (!is_real(x->elem) || !per_value(x))
             continue;
         const HkAbiField *t =
-            hk_abi_field(&c->abi, hk_asprintf(a, "%s_dot", x->name));
+            hk_abi_field(&c->j.abi, hk_asprintf(a, "%s_dot", x->name));
         if (t == NULL || t->elem != x->elem || t->comps != x->comps)
             continue;
         Active *p = &c->pairs[c->npairs++];
+        p->slot = slot_of(&c->j, x);
         p->x = x;
         p->t = t;
         p->input = read_role(x->role);
@@ -153,11 +168,11 @@ static double uniform(HkRng *r, double mag)
  * compares 0 with 0. */
 static void draw(const Check *c, HkLaunch *l, const HkLaunchShape *s, HkRng *r)
 {
-    uint8_t *tangent = hk_alloc(c->ctx->arena, c->abi.nfields + 1u);
+    uint8_t *tangent = hk_alloc(c->ctx->arena, c->j.abi.nfields + 1u);
     for (uint32_t k = 0; k < c->npairs; k++)
-        tangent[c->pairs[k].t - c->abi.fields] = 1;
-    for (uint32_t k = 0; k < c->abi.nfields; k++) {
-        const HkAbiField *f = &c->abi.fields[k];
+        tangent[c->pairs[k].t - c->j.abi.fields] = 1;
+    for (uint32_t k = 0; k < c->j.abi.nfields; k++) {
+        const HkAbiField *f = &c->j.abi.fields[k];
         if (f->role == HK_ROLE_TERMINATED && f->kind == HK_ABI_PLANE)
             memset(at(l, s, f, 0, 0), 0, (size_t)s->n * f->elem_bytes);
         if (!is_real(f->elem) || !per_value(f))
@@ -187,11 +202,11 @@ static int run_at(const Check *c, const HkLaunch *l, const HkLaunchShape *s,
                 put(x, p->x->elem, get(x, p->x->elem) + h * v);
             }
     }
-    int32_t st = c->entry(out->args, 0, s->n, s->n);
+    int32_t st = c->j.entry(out->args, 0, s->n, s->n);
     if (st == 0)
         return 0;
-    hk_error(&c->ctx->diags, &c->kernel->module->src, c->kernel->loc,
-             "'%s': the derivative kernel returned status %d", c->kernel->name,
+    hk_error(&c->ctx->diags, &c->j.kernel->module->src, c->j.kernel->loc,
+             "'%s': the derivative kernel returned status %d", c->j.kernel->name,
              (int)st);
     return 1;
 }
@@ -226,11 +241,182 @@ static void compare_value(Check *c, const Active *p, const HkLaunch *run,
     }
 }
 
+/* ---- the dot-product test ------------------------------------------------ */
+
+/* Copies member f of launch l into member g (the same slot's) of launch
+ * m, both of n samples. */
+static void copy_member(const HkLaunch *l, const HkLaunchShape *ls,
+                        const HkAbiField *f, HkLaunch *m,
+                        const HkLaunchShape *ms, const HkAbiField *g)
+{
+    size_t bytes = (size_t)f->comps * (size_t)rows(f, ls->n) * f->elem_bytes;
+    memcpy(at(m, ms, g, 0, 0), at(l, ls, f, 0, 0), bytes);
+}
+
+/* Cell j of the shared plane f. */
+static unsigned char *cell(const HkLaunch *l, const HkLaunchShape *s,
+                           const HkAbiField *f, uint32_t j)
+{
+    for (uint32_t p = 0; p < s->nplanes; p++)
+        if (s->planes[p].field == f)
+            return l->data[p] + (size_t)j * f->elem_bytes;
+    return NULL;
+}
+
+/* The vjp launch beside jvp launch l: the same primal members, each
+ * active output's cotangent w drawn in [-1, 1] (kept in w), every other
+ * cotangent member zero, a uniform's shared plane of one cell per
+ * component. */
+static void vjp_launch(const Check *c, const HkLaunch *l, const HkLaunchShape *s,
+                       HkRng *r, HkLaunch *m, HkLaunchShape *ms)
+{
+    const Unit *v = &c->v;
+    hk_launch_shape_init(ms, &v->abi, s->n, r);
+    /* a uniform's cotangent plane: one cell per component of the uniform */
+    for (uint32_t p = 0; p < ms->nplanes; p++) {
+        HkPlaneShape *ps = &ms->planes[p];
+        if (ps->field->addr != HK_ABI_FLAT_LEN)
+            continue;
+        const char *slot = slot_of(v, ps->field);
+        size_t n = strlen(slot);
+        const HkAbiField *u = n > 4 && strcmp(slot + n - 4, ".bar") == 0
+                                  ? member(&c->j, hk_strndup(c->ctx->arena, slot, n - 4))
+                                  : NULL;
+        if (u == NULL)
+            continue;
+        ms->lens[ps->field - v->abi.fields + 1] = (int64_t)u->comps;
+        ps->nelem = u->comps;
+        ps->bytes = ps->nelem * ps->field->elem_bytes;
+    }
+    hk_launch_fill(m, ms, r);
+    for (uint32_t k = 0; k < v->abi.nfields; k++) {
+        const HkAbiField *g = &v->abi.fields[k];
+        const HkAbiField *f = g->kind != HK_ABI_LEN ? member(&c->j, slot_of(v, g)) : NULL;
+        if (f != NULL && per_value(f) && per_value(g) && f->comps == g->comps)
+            copy_member(l, s, f, m, ms, g);
+        else if (g->addr == HK_ABI_FLAT_LEN)
+            for (uint32_t p = 0; p < ms->nplanes; p++)
+                if (ms->planes[p].field == g)
+                    memset(m->data[p], 0, ms->planes[p].bytes);
+    }
+    for (uint32_t k = 0; k < c->npairs; k++) {
+        const Active *p = &c->pairs[k];
+        const HkAbiField *b = member(v, hk_asprintf(c->ctx->arena, "%s.bar", p->slot));
+        if (b == NULL || !per_value(b))
+            continue;
+        for (uint32_t j = 0; j < b->comps; j++)
+            for (int64_t i = 0; i < rows(b, s->n); i++)
+                put(at(m, ms, b, i, j), b->elem, p->output ? uniform(r, DIR_MAG) : 0.0);
+    }
+}
+
+/* jvp run at l with the tangents of one kind of input zeroed: uniforms
+ * (per_sample 1) or the per-sample ones (0). */
+static int jvp_only(const Check *c, const HkLaunch *l, const HkLaunchShape *s,
+                    int per_sample, HkLaunch *out)
+{
+    hk_launch_clone(out, l, s);
+    for (uint32_t k = 0; k < c->npairs; k++) {
+        const Active *p = &c->pairs[k];
+        if (!p->input || (p->t->kind == HK_ABI_VALUE) != per_sample)
+            continue;
+        for (uint32_t j = 0; j < p->t->comps; j++)
+            for (int64_t i = 0; i < rows(p->t, s->n); i++)
+                put(at(out, s, p->t, i, j), p->t->elem, 0.0);
+    }
+    return c->j.entry(out->args, 0, s->n, s->n) != 0;
+}
+
+/* Records one side-by-side of <J v, w> (lhs) and <v, J^T w> (rhs), with
+ * the magnitude of their terms; sample -1 for the uniforms' sum. */
+static void dot_compare(Check *c, double lhs, double rhs, double mag,
+                        int64_t sample)
+{
+    RunnerDerivResult *r = c->res;
+    if (!isfinite(lhs) || !isfinite(rhs) || !isfinite(mag)) {
+        r->dot_skipped++;
+        return;
+    }
+    double err = fabs(lhs - rhs) / (mag > 0.0 ? mag : 1.0);
+    r->dot_checked++;
+    if (err > r->dot_worst)
+        r->dot_worst = err;
+    if (err > c->dot_tol && r->dot_failed++ == 0) {
+        r->dot_fail_sample = sample;
+        r->dot_fail_lhs = lhs;
+        r->dot_fail_rhs = rhs;
+    }
+}
+
+/* <J v, w> = <v, J^T w>: per sample over the per-sample inputs (jvp with
+ * the uniforms' tangents zeroed), then once over the launch for the
+ * uniforms (jvp with the per-sample tangents zeroed against the uniform
+ * cotangents, which sum over the samples). */
+static int dot_round(Check *c, const HkLaunch *l, const HkLaunchShape *s,
+                     HkRng *r)
+{
+    const Unit *v = &c->v;
+    HkLaunchShape ms;
+    HkLaunch m, w, ja, jb;
+    vjp_launch(c, l, s, r, &m, &ms);
+    hk_launch_clone(&w, &m, &ms);
+    int rc = jvp_only(c, l, s, 1, &ja) | jvp_only(c, l, s, 0, &jb) |
+             (v->entry(m.args, 0, s->n, s->n) != 0);
+    double ul = 0.0, ur = 0.0, um = 0.0;
+    int uniforms = 0;
+    for (int64_t i = 0; i < s->n && rc == 0; i++) {
+        double lhs = 0.0, rhs = 0.0, mag = 0.0;
+        for (uint32_t k = 0; k < c->npairs; k++) {
+            const Active *p = &c->pairs[k];
+            const HkAbiField *b = member(v, hk_asprintf(c->ctx->arena, "%s.bar", p->slot));
+            if (b == NULL)
+                continue;
+            for (uint32_t j = 0; j < p->x->comps; j++) {
+                if (p->output) {
+                    double wv = get(at(&w, &ms, b, i, j), b->elem);
+                    double ta = get(at(&ja, s, p->t, i, j), p->t->elem);
+                    double tb = get(at(&jb, s, p->t, i, j), p->t->elem);
+                    lhs += ta * wv;
+                    mag += fabs(ta * wv);
+                    ul += tb * wv;
+                    um += fabs(tb * wv);
+                }
+                if (p->input && p->t->kind != HK_ABI_VALUE) {
+                    double vv = get(at(l, s, p->t, i, j), p->t->elem);
+                    double xb = get(at(&m, &ms, b, i, j), b->elem);
+                    rhs += vv * xb;
+                    mag += fabs(vv * xb);
+                }
+                if (p->input && p->t->kind == HK_ABI_VALUE && i == 0) {
+                    double vv = get(at(l, s, p->t, 0, j), p->t->elem);
+                    double ub = get(cell(&m, &ms, b, j), b->elem);
+                    ur += vv * ub;
+                    um += fabs(vv * ub);
+                    uniforms = 1;
+                }
+            }
+        }
+        dot_compare(c, lhs, rhs, mag, i);
+    }
+    if (rc == 0 && uniforms)
+        dot_compare(c, ul, ur, um, -1);
+    hk_launch_free(&ja, s);
+    hk_launch_free(&jb, s);
+    hk_launch_free(&w, &ms);
+    hk_launch_free(&m, &ms);
+    hk_launch_shape_free(&ms);
+    if (rc != 0)
+        hk_error(&c->ctx->diags, &c->v.kernel->module->src, c->v.kernel->loc,
+                 "'%s': a derivative kernel returned an error status",
+                 c->v.kernel->name);
+    return rc;
+}
+
 static int round_of(Check *c, HkRng *rng, int64_t n)
 {
     HkLaunchShape s;
     HkLaunch l;
-    hk_launch_shape_init(&s, &c->abi, n, rng);
+    hk_launch_shape_init(&s, &c->j.abi, n, rng);
     hk_launch_fill(&l, &s, rng);
     draw(c, &l, &s, rng);
     const double steps[5] = {0.0, c->step, -c->step, c->step / 2, -c->step / 2};
@@ -246,6 +432,8 @@ static int round_of(Check *c, HkRng *rng, int64_t n)
             for (int64_t i = 0; i < rows(p->x, n); i++)
                 compare_value(c, p, run, &s, i, j);
     }
+    if (rc == 0 && c->v.kernel != NULL)
+        rc = dot_round(c, &l, &s, rng);
     for (int k = 0; k < made; k++)
         hk_launch_free(&run[k], &s);
     hk_launch_free(&l, &s);
@@ -253,26 +441,74 @@ static int round_of(Check *c, HkRng *rng, int64_t n)
     return rc;
 }
 
-/* ---- the kernel ---------------------------------------------------------- */
+/* ---- the kernels --------------------------------------------------------- */
 
-/* The derivative kernel of f: the kernel <f>_jvp when m has one (a
- * derivative written by hand, or by an earlier run, is checked as it
- * is), else the jvp pass's, made in a copy of f's module (f's own module
- * is left as it was); NULL with the pass's diagnostics in ctx. */
-static HkFunc *derivative(HawkContext *ctx, HkModule *m, HkFunc *f)
+/* Forgets the diagnostics from index from on (a refusal reported as a
+ * note of the check, not as an error of the run). */
+static const char *take_diags(HawkContext *ctx, uint32_t from)
 {
-    const char *given = hk_asprintf(ctx->arena, "%s_jvp", f->name);
-    uint32_t g = hk_func_index(m, given, strlen(given));
+    HkDiags *d = &ctx->diags;
+    const char *first = from < d->n ? d->items[from].message : "refused";
+    for (uint32_t k = from; k < d->n; k++)
+        d->errors -= d->items[k].severity == HAWK_ERROR;
+    d->n = from;
+    return first;
+}
+
+/* The derivative kernel <f>_<pass> of f: the kernel of that name when
+ * m has one (a derivative written by hand, or by an earlier run, is
+ * checked as it is), else the pass's, made in a copy of f's module (f's
+ * own module is left as it was); NULL with the pass's diagnostics in
+ * ctx. */
+static HkFunc *derivative(HawkContext *ctx, HkModule *m, HkFunc *f,
+                          const char *pass)
+{
+    const char *name = hk_asprintf(ctx->arena, "%s_%s", f->name, pass);
+    uint32_t g = hk_func_index(m, name, strlen(name));
     if (g < m->nfuncs && m->funcs[g]->is_kernel)
         return m->funcs[g];
     HkModule *nm = hk_module_clone_kernel(ctx->arena, m, f);
     HawkPassManager *pm = hawk_pass_manager_create(ctx);
-    if (pm == NULL || hawk_pass_manager_parse(pm, "jvp") != 0 ||
+    if (pm == NULL || hawk_pass_manager_parse(pm, pass) != 0 ||
         hawk_pass_manager_run(pm, nm) != 0)
         return NULL;
-    const char *name = hk_asprintf(ctx->arena, "%s_jvp", f->name);
     uint32_t k = hk_func_index(nm, name, strlen(name));
     return k < nm->nfuncs ? nm->funcs[k] : NULL;
+}
+
+/* Lowers kernel k and builds its host unit into u; 0, or 1 with
+ * diagnostics in ctx. */
+static int unit_build(HawkContext *ctx, HkFunc *k, const char *math, Unit *u)
+{
+    static const HkLoc noloc = {0, 0, 0};
+    const char *keys[] = {"math"};
+    const char *vals[] = {math};
+    u->kernel = k;
+    if (hk_lower(ctx, k->module, k, keys, vals, math != NULL ? 1u : 0u,
+                 &u->low) != 0)
+        return 1;
+    if (hk_abi_layout(ctx->arena, u->low.kernel, u->low.iface, &u->abi) != 0) {
+        hk_error(&ctx->diags, NULL, noloc, "'%s': no C layout for its interface",
+                 k->name);
+        return 1;
+    }
+    return hk_host_jit(&u->low, &u->jit, &u->entry, &ctx->diags) != 0;
+}
+
+/* The slot member f of u comes from. */
+static const char *slot_of(const Unit *u, const HkAbiField *f)
+{
+    return u->low.kernel->slots[u->low.iface->rows[f->row].slot].name;
+}
+
+/* The plane or value member of u's slot named slot, or NULL. */
+static const HkAbiField *member(const Unit *u, const char *slot)
+{
+    for (uint32_t k = 0; k < u->abi.nfields; k++)
+        if (u->abi.fields[k].kind != HK_ABI_LEN &&
+            strcmp(slot_of(u, &u->abi.fields[k]), slot) == 0)
+            return &u->abi.fields[k];
+    return NULL;
 }
 
 /* The step and tolerance: f32's when an active member is f32. */
@@ -280,61 +516,74 @@ static void width(Check *c)
 {
     c->step = STEP_F64;
     c->tol = TOL_F64;
+    c->dot_tol = DOT_F64;
     for (uint32_t k = 0; k < c->npairs; k++)
         if (c->pairs[k].x->elem == HK_F32) {
             c->step = STEP_F32;
             c->tol = TOL_F32;
+            c->dot_tol = DOT_F32;
         }
+}
+
+/* The vjp kernel of f for the dot-product test, when vjp takes f: else
+ * v.kernel stays NULL and res->vjp_note says why. */
+static int build_vjp(Check *c, HkModule *m, HkFunc *f)
+{
+    uint32_t from = c->ctx->diags.n;
+    HkFunc *k = derivative(c->ctx, m, f, "vjp");
+    if (k == NULL) {
+        c->res->vjp_note = take_diags(c->ctx, from);
+        return 0;
+    }
+    for (uint32_t i = 0; i < c->npairs; i++)
+        if (c->pairs[i].x->addr == HK_ABI_FLAT_LEN) {
+            c->res->vjp_note = "a runtime-length plane is not compared";
+            return 0;
+        }
+    if (unit_build(c->ctx, k, c->o->math, &c->v) != 0)
+        return 1;
+    return 0;
 }
 
 int runner_derivatives(HawkContext *ctx, HkModule *m, HkFunc *f,
                        const RunnerOptions *o, RunnerDerivResult *res)
 {
-    static const HkLoc noloc = {0, 0, 0};
     memset(res, 0, sizeof *res);
     Check c;
     memset(&c, 0, sizeof c);
     c.ctx = ctx;
     c.o = o;
     c.res = res;
-    c.kernel = derivative(ctx, m, f);
-    if (c.kernel == NULL)
-        return 1;
-    const char *keys[] = {"math"};
-    const char *vals[] = {o->math};
-    if (hk_lower(ctx, c.kernel->module, c.kernel, keys, vals,
-                 o->math != NULL ? 1u : 0u, &c.low) != 0)
-        return 1;
-    if (hk_abi_layout(ctx->arena, c.low.kernel, c.low.iface, &c.abi) != 0) {
-        hk_error(&ctx->diags, NULL, noloc, "'%s': no C layout for its interface",
-                 c.kernel->name);
-        return 1;
+    HkFunc *k = derivative(ctx, m, f, "jvp");
+    int rc = k == NULL || unit_build(ctx, k, o->math, &c.j) != 0;
+    if (rc == 0) {
+        find_pairs(&c);
+        width(&c);
+        res->step = c.step;
+        res->tol = c.tol;
+        res->dot_tol = c.dot_tol;
+        for (uint32_t i = 0; i < c.npairs; i++)
+            res->outputs += (uint32_t)c.pairs[i].output;
     }
-    if (hk_host_jit(&c.low, &c.jit, &c.entry, &ctx->diags) != 0)
-        return 1;
-    find_pairs(&c);
-    width(&c);
-    for (uint32_t k = 0; k < c.npairs; k++)
-        res->outputs += (uint32_t)c.pairs[k].output;
-    if (res->outputs == 0) {
-        hk_host_jit_free(c.jit);
-        return 0;
+    if (rc == 0 && res->outputs > 0)
+        rc = build_vjp(&c, m, f);
+    if (rc == 0 && res->outputs > 0) {
+        HkRng rng;
+        hk_rng_init(&rng, o->seed, f->name);
+        int64_t rounds = o->rounds < o->samples ? o->rounds : o->samples;
+        for (int64_t r = 0; r < rounds && rc == 0; r++)
+            rc = round_of(&c, &rng, o->samples / rounds + (r < o->samples % rounds));
     }
-    res->step = c.step;
-    res->tol = c.tol;
-    HkRng rng;
-    hk_rng_init(&rng, o->seed, f->name);
-    int64_t rounds = o->rounds < o->samples ? o->rounds : o->samples;
-    int rc = 0;
-    for (int64_t r = 0; r < rounds && rc == 0; r++)
-        rc = round_of(&c, &rng, o->samples / rounds + (r < o->samples % rounds));
-    hk_host_jit_free(c.jit);
-    if (rc == 0 && res->checked == 0) {
+    hk_host_jit_free(c.j.jit);
+    hk_host_jit_free(c.v.jit);
+    if (rc != 0 || res->outputs == 0)
+        return rc;
+    if (res->checked == 0) {
         hk_error(&ctx->diags, &m->src, f->loc,
                  "'%s': no derivative value could be compared (%llu skipped: "
                  "not finite or not smooth within the step)", f->name,
                  (unsigned long long)res->skipped);
         return 1;
     }
-    return rc != 0 || res->failed != 0;
+    return res->failed != 0 || res->dot_failed != 0;
 }

@@ -59,6 +59,15 @@ typedef struct {
     int64_t fail_sample;
     uint32_t fail_comp;
     double fail_jvp, fail_diff;
+    /* the dot-product test <J v, w> = <v, J^T w> against the vjp kernel:
+     * why it did not run (NULL when it ran), values compared and
+     * skipped, failures, the largest relative error, the tolerance and
+     * the first failure (sample -1: the uniforms' sum) */
+    const char *vjp_note;
+    uint64_t dot_checked, dot_skipped, dot_failed;
+    double dot_worst, dot_tol;
+    int64_t dot_fail_sample;
+    double dot_fail_lhs, dot_fail_rhs;
 } RunnerDerivResult;
 
 /* Differentiates kernel f forward (the jvp pass, on a copy of m; or the

@@ -76,7 +76,8 @@ static int check_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
                        cfg->exact_nan, stdout, cfg->math, NULL, NULL, NULL};
     const char *name = hawk_function_name(f);
     size_t len = strlen(name);
-    if (len > 4 && strcmp(name + len - 4, "_jvp") == 0 &&
+    if (len > 4 && (strcmp(name + len - 4, "_jvp") == 0 ||
+                    strcmp(name + len - 4, "_vjp") == 0) &&
         primal_of(m, name, len - 4)) {
         printf("%s: checked as the derivative of %.*s\n", name, (int)(len - 4),
                name);
@@ -100,12 +101,27 @@ static int check_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
            "tolerance %.3g): %s\n",
            hawk_function_name(f), res.checked, res.checked == 1 ? "" : "s",
            res.skipped, res.worst, res.step, res.tol,
-           rc == 0 ? "ok" : "FAILED");
-    if (rc != 0)
+           res.failed == 0 ? "ok" : "FAILED");
+    if (res.failed != 0)
         printf("  %" PRIu64 " beyond the tolerance; the first: %s sample %"
                PRId64 " component %" PRIu32 ": jvp %.17g, differences %.17g\n",
                res.failed, res.fail_member, res.fail_sample, res.fail_comp,
                res.fail_jvp, res.fail_diff);
+    if (res.vjp_note != NULL) {
+        printf("%s: vjp not compared: %s\n", hawk_function_name(f), res.vjp_note);
+    } else {
+        printf("%s: vjp against jvp, <J v, w> = <v, J^T w>: %" PRIu64
+               " compared, %" PRIu64 " skipped, largest error %.2g "
+               "(tolerance %.3g): %s\n",
+               hawk_function_name(f), res.dot_checked, res.dot_skipped,
+               res.dot_worst, res.dot_tol, res.dot_failed ? "FAILED" : "ok");
+        if (res.dot_failed)
+            printf("  %" PRIu64 " beyond the tolerance; the first: %s%" PRId64
+                   ": <J v, w> %.17g, <v, J^T w> %.17g\n", res.dot_failed,
+                   res.dot_fail_sample < 0 ? "the uniforms' sum over the samples" : "sample ",
+                   res.dot_fail_sample < 0 ? (int64_t)0 : res.dot_fail_sample,
+                   res.dot_fail_lhs, res.dot_fail_rhs);
+    }
     fflush(stdout);
     return rc;
 }

@@ -1,0 +1,77 @@
+/* diff.h -- what the differentiation passes (jvp.c, vjp.c) share: the
+ * state of one differentiation, the rules of every op (diff_rules.c) and
+ * the activity of slots and values (diff_activity.c). */
+#ifndef HAWK_DIFF_H
+#define HAWK_DIFF_H
+
+#include "embedded.h"
+
+typedef struct Diff Diff;
+
+struct Diff {
+    HawkPassRun *r;
+    const char *pass;    /* "jvp" or "vjp", for messages */
+    const char *sfx;     /* "dot" or "bar": new values are <base>.<sfx>.* */
+    HkFunc *f;
+    HkArena *a;
+    HkVal *tan;          /* value -> its tangent, HK_NOVAL for zero */
+    uint8_t *act;        /* value -> may depend on an active input */
+    uint32_t ntan;       /* values when the pass began */
+    int32_t *tslot;      /* primal slot -> its tangent slot, or -1 */
+    uint8_t *in, *out;   /* primal slot: active input, active output */
+    HkInst *at;          /* tangents are inserted before it, */
+    HkBlock *blk;        /* or, when NULL, at the end of this block */
+    HkLoc loc;
+    const char *base;    /* the primal result's name: "<base>.dot" */
+    int failed;
+};
+
+/* ---- diff_rules.c -------------------------------------------------------- */
+
+/* Puts new instruction i before s->at, or at the end of s->blk when
+ * s->at is NULL. */
+void hk_diff_place(Diff *s, HkInst *i);
+HkType hk_diff_type(const Diff *s, HkVal v);
+int hk_diff_is_real(HkType t);
+/* The tangent recorded for v, HK_NOVAL for zero. */
+HkVal hk_diff_tan(const Diff *s, HkVal v);
+/* A new instruction at the insertion point; its one result of type t,
+ * named "<base>.dot.t". */
+HkVal hk_diff_emit(Diff *s, HkOp op, const HkVal *ops, uint32_t n, HkType t);
+HkVal hk_diff_emit1(Diff *s, HkOp op, HkVal a, HkType t);
+HkVal hk_diff_emit2(Diff *s, HkOp op, HkVal a, HkVal b, HkType t);
+/* The real constant c of type t. */
+HkVal hk_diff_real(Diff *s, double c, HkType t);
+HkVal hk_diff_fcmp(Diff *s, HkPred p, HkVal a, HkVal b);
+/* select c, a, b of type t, per component under a tensor condition. */
+HkVal hk_diff_sel(Diff *s, HkVal c, HkVal a, HkVal b, HkType t);
+/* Tangent t as a value of type rt (HK_NOVAL: 0.0; a rank-0 one under a
+ * tensor type broadcast). */
+HkVal hk_diff_full(Diff *s, HkVal t, HkType rt);
+/* ta + tb, f t and t / d, a zero (HK_NOVAL) tangent kept zero. */
+HkVal hk_diff_add(Diff *s, HkVal ta, HkVal tb, HkType rt);
+HkVal hk_diff_scale(Diff *s, HkVal f, HkVal t, HkType rt);
+HkVal hk_diff_over(Diff *s, HkVal t, HkVal d, HkType rt);
+/* min or max of a and b (lt orders them) with tangents ta and tb. */
+HkVal hk_diff_minmax(Diff *s, HkPred lt, HkVal a, HkVal b, HkVal ta, HkVal tb,
+                     HkType rt);
+/* The tangent of i's one real result from its operands' tangents
+ * (s->tan), or HK_NOVAL for zero. */
+HkVal hk_diff_rule(Diff *s, HkInst *i);
+/* Why op i is not differentiated, or NULL. */
+const char *hk_diff_refused(const Diff *s, const HkInst *i);
+
+/* ---- diff_activity.c ----------------------------------------------------- */
+
+/* Whether an operand of i from index from on is active. */
+int hk_diff_any_active(const Diff *s, const HkInst *i, uint32_t from);
+/* One sweep of the activity of every value of b (s->act); whether any
+ * changed: the caller repeats it to a fixed point. */
+int hk_diff_act_block(Diff *s, const HkBlock *b);
+/* Whether a slot of role r is read (an input a derivative may follow). */
+int hk_diff_readable(HkRole r);
+/* The active slots (s->in, s->out): the options wrt= and of=, else every
+ * real input and output; 0, or -1 after a diagnostic. */
+int hk_diff_slots(Diff *s);
+
+#endif

@@ -1,0 +1,175 @@
+/* diff_activity.c -- which slots and values a differentiation follows
+ * (jvp, vjp): the active slots, from the options or by role, and the
+ * values that may depend on an active input, found to a fixed point over
+ * loops' trips before anything changes.  docs/Passes.md, "jvp". */
+#include <string.h>
+
+#include "diff.h"
+
+/* ---- which values may carry a derivative -------------------------------- */
+
+/* Marks v active; whether it was not. */
+static int mark(Diff *s, HkVal v)
+{
+    if (s->act[v])
+        return 0;
+    s->act[v] = 1;
+    return 1;
+}
+
+int hk_diff_any_active(const Diff *s, const HkInst *i, uint32_t from)
+{
+    for (uint32_t k = from; k < i->nops; k++)
+        if (s->act[i->ops[k]])
+            return 1;
+    return 0;
+}
+
+
+/* Marks result (or carried value) k of region op i active when some
+ * region's yield k is; whether anything changed. */
+static int act_yields(Diff *s, const HkInst *i, const HkVal *vals)
+{
+    int ch = 0;
+    for (uint32_t r = 0; r < i->nregions; r++) {
+        const HkInst *y = hk_block_yield(&i->regions[r]);
+        for (uint32_t k = 0; y != NULL && k < y->nops && k < i->nres; k++)
+            if (hk_diff_is_real(hk_diff_type(s, vals[k])) && s->act[y->ops[k]])
+                ch |= mark(s, vals[k]);
+    }
+    return ch;
+}
+
+/* One step of the activity of i's results; whether anything changed. */
+static int act_inst(Diff *s, const HkInst *i)
+{
+    int ch = 0;
+    switch (i->op) {
+    case HK_OP_LOOP: {
+        uint32_t first = i->has_count ? 1u : 0u;
+        for (uint32_t k = 0; k < i->nres; k++)
+            if (hk_diff_is_real(hk_diff_type(s, i->iters[k])) && s->act[i->ops[first + k]])
+                ch |= mark(s, i->iters[k]);
+        ch |= hk_diff_act_block(s, &i->regions[0]);
+        ch |= act_yields(s, i, i->iters);
+        for (uint32_t k = 0; k < i->nres; k++)
+            if (s->act[i->iters[k]])
+                ch |= mark(s, i->res[k]);
+        return ch;
+    }
+    case HK_OP_IF:
+    case HK_OP_DISPATCH:
+        for (uint32_t r = 0; r < i->nregions; r++)
+            ch |= hk_diff_act_block(s, &i->regions[r]);
+        return ch | act_yields(s, i, i->res);
+    case HK_OP_LOAD:
+        return i->slot >= 0 && s->in[i->slot] ? mark(s, i->res[0]) : 0;
+    case HK_OP_CALL:
+        for (uint32_t k = 0; k < i->nres && hk_diff_any_active(s, i, 0); k++)
+            if (hk_diff_is_real(hk_diff_type(s, i->res[k])))
+                ch |= mark(s, i->res[k]);
+        return ch;
+    case HK_OP_CONST:
+    case HK_OP_SITOFP:
+    case HK_OP_UITOFP:
+    case HK_OP_RANDOM:
+    case HK_OP_FLOOR:
+    case HK_OP_CEIL:
+        return 0;
+    default:
+        if (i->nres == 1 && hk_diff_is_real(i->type) && hk_diff_any_active(s, i, 0))
+            return mark(s, i->res[0]);
+        return 0;
+    }
+}
+
+int hk_diff_act_block(Diff *s, const HkBlock *b)
+{
+    int ch = 0;
+    for (const HkInst *i = b->first; i != NULL; i = i->next)
+        ch |= act_inst(s, i);
+    return ch;
+}
+
+
+/* ---- activity ------------------------------------------------------------ */
+
+int hk_diff_readable(HkRole role)
+{
+    return role == HK_ROLE_PER_SAMPLE || role == HK_ROLE_VEC_IN ||
+           role == HK_ROLE_MAT_IN || role == HK_ROLE_UNIFORM ||
+           role == HK_ROLE_MUTABLE;
+}
+
+/* Marks the slots a list ("a:b") names in mark; -1 after a diagnostic. */
+static int mark_list(Diff *s, const char *list, const char *key, uint8_t *mark,
+                     int output)
+{
+    const char *p = list;
+    while (*p != '\0') {
+        const char *e = strchr(p, ':');
+        size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
+        uint32_t id = hk_symtab_get(s->f->syms, p, n);
+        const char *name = hk_strndup(s->a, p, n);
+        if (id == UINT32_MAX || !(id & HK_SYM_SLOT)) {
+            hk_error(hk_run_diags(s->r), &s->f->module->src, s->f->loc,
+                     "'%s': %s{%s=...} names '%s', which is not a slot of "
+                     "the kernel", s->f->name, s->pass, key, name);
+            return -1;
+        }
+        const HkSlot *sl = &s->f->slots[id & ~HK_SYM_SLOT];
+        int ok = hk_diff_is_real(sl->type) &&
+                 (output ? sl->role == HK_ROLE_MUTABLE : hk_diff_readable(sl->role));
+        if (!ok) {
+            hk_error(hk_run_diags(s->r), &s->f->module->src, sl->loc,
+                     "'%s': %s{%s=...} names slot '%s', which is not a real "
+                     "%s slot (%s)", s->f->name, s->pass, key, name,
+                     output ? "output (mutable)"
+                            : "input (per_sample, vec_in, mat_in, uniform, mutable)",
+                     hk_roles[sl->role].name);
+            return -1;
+        }
+        mark[id & ~HK_SYM_SLOT] = 1;
+        p += n;
+        if (*p == ':')
+            p++;
+    }
+    return 0;
+}
+
+/* The active slots: the options' lists, else every real input and
+ * output; the real slots of other roles refuse (not yet differentiated)
+ * unless the lists leave them out. */
+int hk_diff_slots(Diff *s)
+{
+    uint32_t n = s->f->nslots;
+    const char *wrt = hk_option(s->r, "wrt", NULL);
+    const char *of = hk_option(s->r, "of", NULL);
+    if (wrt != NULL && mark_list(s, wrt, "wrt", s->in, 0) != 0)
+        return -1;
+    if (of != NULL && mark_list(s, of, "of", s->out, 1) != 0)
+        return -1;
+    for (uint32_t k = 0; k < n; k++) {
+        const HkSlot *sl = &s->f->slots[k];
+        if (!hk_diff_is_real(sl->type))
+            continue;
+        if (wrt == NULL && hk_diff_readable(sl->role))
+            s->in[k] = 1;
+        if (of == NULL && sl->role == HK_ROLE_MUTABLE)
+            s->out[k] = 1;
+        unsigned acc = hk_roles[sl->role].access;
+        int in_unread = (acc & HK_ACC_R) && !hk_diff_readable(sl->role) && wrt == NULL;
+        int out_unwritten =
+            (acc & HK_ACC_W) && sl->role != HK_ROLE_MUTABLE && of == NULL;
+        if (in_unread || out_unwritten) {
+            hk_error(hk_run_diags(s->r), &s->f->module->src, sl->loc,
+                     "'%s': %s does not differentiate a real %s slot ('%s') "
+                     "yet; name the active slots with %s{wrt=...,of=...}",
+                     s->f->name, s->pass, hk_roles[sl->role].name, sl->name,
+                     s->pass);
+            return -1;
+        }
+    }
+    return 0;
+}
+

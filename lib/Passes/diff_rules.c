@@ -1,0 +1,478 @@
+/* diff_rules.c -- the derivative rules of every differentiable op, one
+ * table both modes share: the tangent of an instruction's result from
+ * its operands' tangents (forward, jvp.c); reverse mode (vjp.c) applies
+ * the same rule to one seeded operand at a time, which is its transpose
+ * for an elementwise op.  The emitting helpers place new instructions
+ * where the caller points (Diff.at, Diff.blk).  docs/Passes.md, "jvp",
+ * gives the table and the values at the kinks. */
+#include <math.h>
+#include <string.h>
+
+#include "diff.h"
+
+
+/* Puts new instruction i before s->at, or at the end of s->blk when the
+ * primal instruction was its block's last (a region without a yield). */
+void hk_diff_place(Diff *s, HkInst *i)
+{
+    if (s->at != NULL)
+        hk_insert_before(s->at, i);
+    else
+        hk_block_append(s->blk, i);
+}
+
+HkType hk_diff_type(const Diff *s, HkVal v)
+{
+    return s->f->values[v].type;
+}
+
+/* A new instruction before s->at; its one result of type t. */
+HkVal hk_diff_emit(Diff *s, HkOp op, const HkVal *ops, uint32_t n, HkType t)
+{
+    HkInst *i = hk_inst_new(s->f, op, s->loc);
+    hk_inst_set_ops(s->f, i, ops, n);
+    HkVal v = hk_inst_result(s->f, i, t,
+                             hk_asprintf(s->a, "%s.%s.t", s->base, s->sfx));
+    hk_diff_place(s, i);
+    return v;
+}
+
+HkVal hk_diff_emit1(Diff *s, HkOp op, HkVal a, HkType t)
+{
+    return hk_diff_emit(s, op, &a, 1, t);
+}
+
+HkVal hk_diff_emit2(Diff *s, HkOp op, HkVal a, HkVal b, HkType t)
+{
+    HkVal ops[2] = {a, b};
+    return hk_diff_emit(s, op, ops, 2, t);
+}
+
+/* The real constant c of type t (one literal fills every component). */
+HkVal hk_diff_real(Diff *s, double c, HkType t)
+{
+    HkInst *i = hk_inst_new(s->f, HK_OP_CONST, s->loc);
+    i->cst.n = 1;
+    i->cst.f = hk_alloc(s->a, sizeof *i->cst.f);
+    i->cst.f[0] = c;
+    /* "<base>.<sfx>.c" ('c' for constant: not a file name) */
+    HkVal v = hk_inst_result(s->f, i, t,
+                             hk_asprintf(s->a, "%s.%s.%c", s->base, s->sfx, 'c'));
+    hk_diff_place(s, i);
+    return v;
+}
+
+HkVal hk_diff_fcmp(Diff *s, HkPred p, HkVal a, HkVal b)
+{
+    HkType t = hk_diff_type(s, a);
+    if (hk_diff_type(s, b).rank > t.rank)
+        t = hk_diff_type(s, b);
+    HkInst *i = hk_inst_new(s->f, HK_OP_FCMP, s->loc);
+    i->pred = p;
+    HkVal ops[2] = {a, b};
+    hk_inst_set_ops(s->f, i, ops, 2);
+    HkVal v = hk_inst_result(s->f, i, hk_with_elem(t, HK_I1),
+                             hk_asprintf(s->a, "%s.%s.m", s->base, s->sfx));
+    hk_diff_place(s, i);
+    return v;
+}
+
+/* Component k of v (an extract; v itself when rank 0). */
+static HkVal comp(Diff *s, HkVal v, uint32_t k)
+{
+    HkType t = hk_diff_type(s, v);
+    if (t.rank == 0)
+        return v;
+    HkVal r = hk_diff_emit1(s, HK_OP_EXTRACT, v, hk_scalar(t.elem));
+    HkInst *n = s->f->values[r].def;
+    n->nimm = t.rank;
+    n->imm[0] = t.rank == 1 ? (int64_t)k : (int64_t)(k / t.dim[1]);
+    n->imm[1] = t.rank == 1 ? 0 : (int64_t)(k % t.dim[1]);
+    return r;
+}
+
+/* select c, a, b of type t.  The C target selects on a rank-0 condition
+ * only, so a tensor one selects component by component and builds the
+ * result. */
+HkVal hk_diff_sel(Diff *s, HkVal c, HkVal a, HkVal b, HkType t)
+{
+    if (t.rank == 0 || hk_diff_type(s, c).rank == 0) {
+        HkVal ops[3] = {c, a, b};
+        return hk_diff_emit(s, HK_OP_SELECT, ops, 3, t);
+    }
+    uint32_t n = hk_components(t);
+    HkVal *parts = hk_alloc(s->a, n * sizeof *parts);
+    for (uint32_t k = 0; k < n; k++) {
+        HkVal ck = comp(s, c, k);
+        HkVal ak = comp(s, a, k);
+        HkVal bk = comp(s, b, k);
+        HkVal ops[3] = {ck, ak, bk};
+        parts[k] = hk_diff_emit(s, HK_OP_SELECT, ops, 3, hk_scalar(t.elem));
+    }
+    return hk_diff_emit(s, HK_OP_BUILD, parts, n, t);
+}
+
+/* Tangent t as a value of type rt: a zero tangent (HK_NOVAL) as the
+ * constant 0, a rank-0 one under a tensor result broadcast by adding
+ * the zero tensor. */
+HkVal hk_diff_full(Diff *s, HkVal t, HkType rt)
+{
+    if (t == HK_NOVAL)
+        return hk_diff_real(s, 0.0, rt);
+    if (hk_type_eq(hk_diff_type(s, t), rt))
+        return t;
+    return hk_diff_emit2(s, HK_OP_FADD, t, hk_diff_real(s, 0.0, rt), rt);
+}
+
+/* ta + tb, either zero. */
+HkVal hk_diff_add(Diff *s, HkVal ta, HkVal tb, HkType rt)
+{
+    if (ta == HK_NOVAL)
+        return tb;
+    if (tb == HK_NOVAL)
+        return ta;
+    return hk_diff_emit2(s, HK_OP_FADD, ta, tb, rt);
+}
+
+/* f * t for a tangent t (zero stays zero). */
+HkVal hk_diff_scale(Diff *s, HkVal f, HkVal t, HkType rt)
+{
+    return t == HK_NOVAL ? HK_NOVAL : hk_diff_emit2(s, HK_OP_FMUL, f, t, rt);
+}
+
+/* t / d for a tangent t. */
+HkVal hk_diff_over(Diff *s, HkVal t, HkVal d, HkType rt)
+{
+    return t == HK_NOVAL ? HK_NOVAL : hk_diff_emit2(s, HK_OP_FDIV, t, d, rt);
+}
+
+
+/* ---- the rules ----------------------------------------------------------- */
+
+HkVal hk_diff_tan(const Diff *s, HkVal v)
+{
+    return v < s->ntan ? s->tan[v] : HK_NOVAL;
+}
+
+/* min and max of a and b, whose tangents are ta and tb: the tangent of
+ * the operand chosen; at a tie (and when
+ * neither compares, a NaN) the mean of both, the same in both modes. */
+HkVal hk_diff_minmax(Diff *s, HkPred lt, HkVal a, HkVal b, HkVal ta, HkVal tb,
+                    HkType rt)
+{
+    if (ta == HK_NOVAL && tb == HK_NOVAL)
+        return HK_NOVAL;
+    HkVal fa = hk_diff_full(s, ta, rt), fb = hk_diff_full(s, tb, rt);
+    HkVal sum = hk_diff_emit2(s, HK_OP_FADD, fa, fb, rt);
+    HkVal mean = hk_diff_emit2(s, HK_OP_FMUL, sum, hk_diff_real(s, 0.5, hk_scalar(rt.elem)), rt);
+    HkVal pa = hk_diff_fcmp(s, lt, a, b), pb = hk_diff_fcmp(s, lt, b, a);
+    HkVal inner = hk_diff_sel(s, pb, fb, mean, rt);
+    return hk_diff_sel(s, pa, fa, inner, rt);
+}
+
+/* (1 - x)(1 + x): 1 - x^2, exact near |x| = 1 where 1 - x x is not. */
+static HkVal one_minus_sq(Diff *s, HkVal x, HkType t)
+{
+    HkVal one = hk_diff_real(s, 1.0, hk_scalar(t.elem));
+    HkVal lo = hk_diff_emit2(s, HK_OP_FSUB, one, x, t);
+    HkVal hi = hk_diff_emit2(s, HK_OP_FADD, one, x, t);
+    return hk_diff_emit2(s, HK_OP_FMUL, lo, hi, t);
+}
+
+/* The math ops of one operand x with result r: the derivative's factor
+ * times tx (or tx over a divisor). */
+static HkVal math1(Diff *s, const HkInst *i, HkVal x, HkVal r, HkVal tx)
+{
+    HkType t = i->type;
+    HkType e = hk_scalar(t.elem);
+    switch (i->op) {
+    case HK_OP_EXP: return hk_diff_scale(s, r, tx, t);
+    case HK_OP_EXPM1: return hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FADD, r, hk_diff_real(s, 1.0, e), t), tx, t);
+    case HK_OP_LOG: return hk_diff_over(s, tx, x, t);
+    case HK_OP_LOG2:
+        return hk_diff_over(s, tx, hk_diff_emit2(s, HK_OP_FMUL, x, hk_diff_real(s, log(2.0), e), t), t);
+    case HK_OP_LOG10:
+        return hk_diff_over(s, tx, hk_diff_emit2(s, HK_OP_FMUL, x, hk_diff_real(s, log(10.0), e), t), t);
+    case HK_OP_LOG1P: return hk_diff_over(s, tx, hk_diff_emit2(s, HK_OP_FADD, x, hk_diff_real(s, 1.0, e), t), t);
+    case HK_OP_SQRT:  /* tx / (2 r): at 0, tx/0 (inf, or NaN for tx 0) */
+        return hk_diff_over(s, hk_diff_scale(s, hk_diff_real(s, 0.5, e), tx, t), r, t);
+    case HK_OP_RSQRT:  /* -r / (2 x) tx */
+    {
+        HkVal q = hk_diff_emit2(s, HK_OP_FDIV, r, x, t);
+        HkVal h = hk_diff_scale(s, hk_diff_real(s, -0.5, e), tx, t);
+        return hk_diff_scale(s, q, h, t);
+    }
+    case HK_OP_SIN: return hk_diff_scale(s, hk_diff_emit1(s, HK_OP_COS, x, t), tx, t);
+    case HK_OP_COS:
+        return hk_diff_scale(s, hk_diff_emit1(s, HK_OP_FNEG, hk_diff_emit1(s, HK_OP_SIN, x, t), t), tx, t);
+    case HK_OP_TAN: {
+        HkVal rr = hk_diff_emit2(s, HK_OP_FMUL, r, r, t);
+        HkVal one = hk_diff_real(s, 1.0, e);
+        return hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FADD, one, rr, t), tx, t);
+    }
+    case HK_OP_SINH: return hk_diff_scale(s, hk_diff_emit1(s, HK_OP_COSH, x, t), tx, t);
+    case HK_OP_COSH: return hk_diff_scale(s, hk_diff_emit1(s, HK_OP_SINH, x, t), tx, t);
+    case HK_OP_TANH: {
+        HkVal rr = hk_diff_emit2(s, HK_OP_FMUL, r, r, t);
+        HkVal one = hk_diff_real(s, 1.0, e);
+        return hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FSUB, one, rr, t), tx, t);
+    }
+    case HK_OP_ATAN: {
+        HkVal xx = hk_diff_emit2(s, HK_OP_FMUL, x, x, t);
+        HkVal one = hk_diff_real(s, 1.0, e);
+        return hk_diff_over(s, tx, hk_diff_emit2(s, HK_OP_FADD, one, xx, t), t);
+    }
+    case HK_OP_ASIN:
+    case HK_OP_ACOS: {
+        /* +-tx / sqrt((1 - x)(1 + x)): the product is exact near 1 */
+        HkVal q = one_minus_sq(s, x, t);
+        HkVal d = hk_diff_over(s, tx, hk_diff_emit1(s, HK_OP_SQRT, q, t), t);
+        return i->op == HK_OP_ACOS ? hk_diff_emit1(s, HK_OP_FNEG, d, t) : d;
+    }
+    case HK_OP_ASINH: {
+        HkVal xx = hk_diff_emit2(s, HK_OP_FMUL, x, x, t);
+        HkVal one = hk_diff_real(s, 1.0, e);
+        HkVal q = hk_diff_emit2(s, HK_OP_FADD, xx, one, t);
+        return hk_diff_over(s, tx, hk_diff_emit1(s, HK_OP_SQRT, q, t), t);
+    }
+    case HK_OP_ACOSH: {
+        HkVal one = hk_diff_real(s, 1.0, e);
+        HkVal lo = hk_diff_emit2(s, HK_OP_FSUB, x, one, t);
+        HkVal hi = hk_diff_emit2(s, HK_OP_FADD, x, one, t);
+        HkVal q = hk_diff_emit2(s, HK_OP_FMUL, lo, hi, t);
+        return hk_diff_over(s, tx, hk_diff_emit1(s, HK_OP_SQRT, q, t), t);
+    }
+    case HK_OP_ATANH: {
+        HkVal q = one_minus_sq(s, x, t);
+        return hk_diff_over(s, tx, q, t);
+    }
+    case HK_OP_ABS: {
+        /* sign(x) tx, sign(0) = 0: the subgradient 0 at the kink */
+        HkVal zero = hk_diff_real(s, 0.0, e);
+        HkVal ftx = hk_diff_full(s, tx, t);
+        HkVal neg = hk_diff_emit1(s, HK_OP_FNEG, ftx, t);
+        HkVal zt = hk_diff_real(s, 0.0, t);
+        HkVal inner = hk_diff_sel(s, hk_diff_fcmp(s, HK_P_OLT, x, zero), neg, zt, t);
+        return hk_diff_sel(s, hk_diff_fcmp(s, HK_P_OGT, x, zero), ftx, inner, t);
+    }
+    case HK_OP_FLOOR:
+    case HK_OP_CEIL:
+        return HK_NOVAL;  /* flat between the integers */
+    default:
+        return HK_NOVAL;
+    }
+}
+
+/* atan2, hypot and pow of x and y with result r. */
+static HkVal math2(Diff *s, const HkInst *i, HkVal x, HkVal y, HkVal r)
+{
+    HkType t = i->type;
+    HkType e = hk_scalar(t.elem);
+    HkVal tx = hk_diff_tan(s, x), ty = hk_diff_tan(s, y);
+    switch (i->op) {
+    case HK_OP_ATAN2: {
+        /* atan2 %y, %x (C's order): (x ty - y tx) / (x^2 + y^2); here the
+         * first operand, x, is atan2's y */
+        HkVal yv = x, xv = y, ty_ = tx, tx_ = ty;
+        HkVal p = hk_diff_scale(s, xv, ty_, t);
+        HkVal q = hk_diff_scale(s, yv, tx_, t);
+        HkVal n = p == HK_NOVAL ? hk_diff_emit1(s, HK_OP_FNEG, q, t)
+                  : q == HK_NOVAL ? p
+                                  : hk_diff_emit2(s, HK_OP_FSUB, p, q, t);
+        HkVal xx = hk_diff_emit2(s, HK_OP_FMUL, xv, xv, t);
+        HkVal yy = hk_diff_emit2(s, HK_OP_FMUL, yv, yv, t);
+        HkVal d = hk_diff_emit2(s, HK_OP_FADD, xx, yy, t);
+        return hk_diff_over(s, n, d, t);
+    }
+    case HK_OP_HYPOT:
+    {
+        HkVal px = hk_diff_scale(s, x, tx, t);
+        HkVal py = hk_diff_scale(s, y, ty, t);
+        return hk_diff_over(s, hk_diff_add(s, px, py, t), r, t);
+    }
+    case HK_OP_POW: {
+        /* y x^(y-1) tx + (x == 0 ? 0 : r log x) ty */
+        HkVal dx = HK_NOVAL, dy = HK_NOVAL;
+        if (tx != HK_NOVAL) {
+            HkVal ym1 = hk_diff_emit2(s, HK_OP_FSUB, y, hk_diff_real(s, 1.0, e), hk_diff_type(s, y));
+            HkVal pw = hk_diff_emit2(s, HK_OP_POW, x, ym1, t);
+            dx = hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FMUL, y, pw, t), tx, t);
+        }
+        if (ty != HK_NOVAL) {
+            HkVal l = hk_diff_emit2(s, HK_OP_FMUL, r, hk_diff_emit1(s, HK_OP_LOG, x, hk_diff_type(s, x)), t);
+            HkVal z = hk_diff_real(s, 0.0, e);
+            HkVal at0 = hk_diff_fcmp(s, HK_P_OEQ, x, z);
+            HkVal zt = hk_diff_real(s, 0.0, t);
+            dy = hk_diff_scale(s, hk_diff_sel(s, at0, zt, l, t), ty, t);
+        }
+        return hk_diff_add(s, dx, dy, t);
+    }
+    default:
+        return HK_NOVAL;
+    }
+}
+
+
+/* ---- one instruction ----------------------------------------------------- */
+
+int hk_diff_is_real(HkType t)
+{
+    return t.elem == HK_F32 || t.elem == HK_F64;
+}
+
+/* The tangent of i's one real result, or HK_NOVAL for zero. */
+HkVal hk_diff_rule(Diff *s, HkInst *i)
+{
+    HkType t = i->type;
+    HkVal r = i->res[0];
+    HkVal a = i->nops > 0 ? i->ops[0] : HK_NOVAL;
+    HkVal b = i->nops > 1 ? i->ops[1] : HK_NOVAL;
+    HkVal ta = a != HK_NOVAL ? hk_diff_tan(s, a) : HK_NOVAL;
+    HkVal tb = b != HK_NOVAL ? hk_diff_tan(s, b) : HK_NOVAL;
+    switch (i->op) {
+    case HK_OP_CONST:
+    case HK_OP_SITOFP:
+    case HK_OP_UITOFP:
+    case HK_OP_RANDOM:
+        return HK_NOVAL;
+    case HK_OP_LOAD:
+        if (i->slot < 0 || !s->in[i->slot])
+            return HK_NOVAL;
+        {
+            HkInst *n = hk_inst_new(s->f, HK_OP_LOAD, s->loc);
+            n->slot = s->tslot[i->slot];
+            HkVal v = hk_inst_result(s->f, n, t, hk_asprintf(s->a, "%s.dot", s->base));
+            hk_diff_place(s, n);
+            return v;
+        }
+    case HK_OP_FADD: {
+        HkVal sum = hk_diff_add(s, ta, tb, t);
+        return sum == HK_NOVAL ? HK_NOVAL : hk_diff_full(s, sum, t);
+    }
+    case HK_OP_FSUB:
+        if (tb == HK_NOVAL)
+            return ta == HK_NOVAL ? HK_NOVAL : hk_diff_full(s, ta, t);
+        if (ta == HK_NOVAL)
+            return hk_diff_full(s, hk_diff_emit1(s, HK_OP_FNEG, tb, hk_diff_type(s, tb)), t);
+        return hk_diff_emit2(s, HK_OP_FSUB, ta, tb, t);
+    case HK_OP_FMUL:
+    {
+        HkVal p = hk_diff_scale(s, b, ta, t);
+        HkVal q = hk_diff_scale(s, a, tb, t);
+        return hk_diff_add(s, p, q, t);
+    }
+    case HK_OP_FDIV: {
+        /* (ta - r tb) / b */
+        HkVal n = ta;
+        if (tb != HK_NOVAL) {
+            HkVal rt = hk_diff_emit2(s, HK_OP_FMUL, r, tb, t);
+            n = ta == HK_NOVAL ? hk_diff_emit1(s, HK_OP_FNEG, rt, t)
+                               : hk_diff_emit2(s, HK_OP_FSUB, ta, rt, t);
+        }
+        return hk_diff_over(s, n, b, t);
+    }
+    case HK_OP_FNEG:
+        return ta == HK_NOVAL ? HK_NOVAL : hk_diff_emit1(s, HK_OP_FNEG, ta, t);
+    case HK_OP_FPEXT:
+    case HK_OP_FPTRUNC:
+    case HK_OP_TRANSPOSE:
+    case HK_OP_SUM:
+        return ta == HK_NOVAL ? HK_NOVAL : hk_diff_emit1(s, i->op, ta, t);
+    case HK_OP_EXTRACT: {
+        if (ta == HK_NOVAL)
+            return HK_NOVAL;
+        HkVal v = hk_diff_emit1(s, HK_OP_EXTRACT, ta, t);
+        HkInst *n = s->f->values[v].def;
+        n->nimm = i->nimm;
+        memcpy(n->imm, i->imm, sizeof n->imm);
+        return v;
+    }
+    case HK_OP_INSERT: {
+        if (ta == HK_NOVAL && tb == HK_NOVAL)
+            return HK_NOVAL;
+        HkVal fa = hk_diff_full(s, ta, hk_diff_type(s, a));
+        HkVal fb = hk_diff_full(s, tb, hk_diff_type(s, b));
+        HkVal v = hk_diff_emit2(s, HK_OP_INSERT, fa, fb, t);
+        HkInst *n = s->f->values[v].def;
+        n->nimm = i->nimm;
+        memcpy(n->imm, i->imm, sizeof n->imm);
+        return v;
+    }
+    case HK_OP_BUILD: {
+        int any = 0;
+        for (uint32_t k = 0; k < i->nops; k++)
+            any |= hk_diff_tan(s, i->ops[k]) != HK_NOVAL;
+        if (!any)
+            return HK_NOVAL;
+        HkVal *ops = hk_alloc(s->a, i->nops * sizeof *ops);
+        for (uint32_t k = 0; k < i->nops; k++)
+            ops[k] = hk_diff_full(s, hk_diff_tan(s, i->ops[k]), hk_diff_type(s, i->ops[k]));
+        return hk_diff_emit(s, HK_OP_BUILD, ops, i->nops, t);
+    }
+    case HK_OP_SELECT: {
+        HkVal tx = hk_diff_tan(s, b), ty = hk_diff_tan(s, i->ops[2]);
+        if (tx == HK_NOVAL && ty == HK_NOVAL)
+            return HK_NOVAL;
+        /* the tangent selects: the untaken side's never reaches it */
+        HkVal fx = hk_diff_full(s, tx, t);
+        HkVal fy = hk_diff_full(s, ty, t);
+        return hk_diff_sel(s, a, fx, fy, t);
+    }
+    case HK_OP_MINIMUM: return hk_diff_minmax(s, HK_P_OLT, a, b, ta, tb, t);
+    case HK_OP_MAXIMUM: return hk_diff_minmax(s, HK_P_OGT, a, b, ta, tb, t);
+    case HK_OP_CLIP: {
+        /* minimum(maximum(x, lo), hi), each by its rule */
+        HkVal m = hk_diff_emit2(s, HK_OP_MAXIMUM, a, b, t);
+        HkVal tm = hk_diff_minmax(s, HK_P_OGT, a, b, ta, tb, t);
+        return hk_diff_minmax(s, HK_P_OLT, m, i->ops[2], tm, hk_diff_tan(s, i->ops[2]), t);
+    }
+    case HK_OP_DOT:
+    case HK_OP_CROSS:
+    case HK_OP_MATVEC:
+    case HK_OP_MATMUL:
+        /* bilinear: op(ta, b) + op(a, tb) */
+    {
+        HkVal p = ta == HK_NOVAL ? HK_NOVAL : hk_diff_emit2(s, i->op, ta, b, t);
+        HkVal q = tb == HK_NOVAL ? HK_NOVAL : hk_diff_emit2(s, i->op, a, tb, t);
+        return hk_diff_add(s, p, q, t);
+    }
+    case HK_OP_NORM:
+        /* dot(a, ta) / r: at 0, 0/0 (NaN) */
+        return ta == HK_NOVAL ? HK_NOVAL
+                              : hk_diff_emit2(s, HK_OP_FDIV, hk_diff_emit2(s, HK_OP_DOT, a, ta, t),
+                                      r, t);
+    case HK_OP_ATAN2:
+    case HK_OP_HYPOT:
+    case HK_OP_POW:
+        if (ta == HK_NOVAL && tb == HK_NOVAL)
+            return HK_NOVAL;
+        return math2(s, i, a, b, r);
+    default:
+        if (hk_ops[i->op].rule == HK_R_MATH1 || i->op == HK_OP_ABS)
+            return ta == HK_NOVAL ? HK_NOVAL : math1(s, i, a, r, ta);
+        return HK_NOVAL;
+    }
+}
+
+/* What this step refuses, by op; NULL when i is differentiated. */
+
+const char *hk_diff_refused(const Diff *s, const HkInst *i)
+{
+    if (hk_ops[i->op].rule == HK_R_LANE)
+        return "a reduction over the samples is not differentiated";
+    switch (i->op) {
+    case HK_OP_RAW_DEVICE:
+        return "this op is not differentiated yet";
+    case HK_OP_PROD:
+        return hk_diff_is_real(i->type) ? "prod is not differentiated yet" : NULL;
+    case HK_OP_LOAD:
+    case HK_OP_STORE:
+        if (i->has_index && i->slot >= 0 && (s->in[i->slot] || s->out[i->slot]))
+            return "an indexed access of an active slot is not differentiated yet";
+        return NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* The tangent store after a store to an active output slot. */

@@ -1,0 +1,421 @@
+/* vjp.c -- reverse-mode differentiation: a kernel becomes its vector-
+ * Jacobian product, <name>_vjp, which keeps every primal slot and
+ * computation and adds a cotangent slot <slot>.bar beside each active
+ * slot: an active output's holds the cotangent w the caller gives, an
+ * active input's receives J^T w (a mutable slot active both ways has one,
+ * read then written).  After the primal, the reverse sweep visits the
+ * instructions last to first and gives each active operand its share of
+ * the result's adjoint: for an elementwise op the forward rule of
+ * diff_rules.c with that operand's tangent seeded by the adjoint (the
+ * rule is linear in the tangents and its Jacobian diagonal, so that is
+ * its transpose), summed when the operand was broadcast; the structural
+ * ops (sum, transpose, extract, insert, build, dot, norm, cross, matvec,
+ * matmul, fpext, fptrunc) by their own transposes.  A straight line
+ * needs no tape: every primal value is still there.  A uniform's
+ * cotangent sums over the samples: it is a shared accum_out plane, one
+ * cell per component.  docs/Passes.md, "vjp". */
+#include <string.h>
+
+#include "diff.h"
+
+typedef struct {
+    Diff d;
+    HkVal *adj;          /* value -> its adjoint so far, HK_NOVAL for zero */
+    HkVal *sadj;         /* slot -> the adjoint of what was read from it */
+    int32_t *bslot;      /* slot -> its cotangent slot, or -1 */
+    HkInst **store;      /* slot -> its one store, or NULL */
+} Vjp;
+
+static HkType type_of(const Vjp *v, HkVal x)
+{
+    return hk_diff_type(&v->d, x);
+}
+
+/* ---- adjoints ------------------------------------------------------------ */
+
+/* c summed to type t when it is of a higher rank (t was broadcast). */
+static HkVal fit(Vjp *v, HkVal c, HkType t)
+{
+    if (c == HK_NOVAL || type_of(v, c).rank == t.rank)
+        return c;
+    return hk_diff_emit1(&v->d, HK_OP_SUM, c, t);
+}
+
+/* Adds contribution c to the adjoint *slot of a value of type t. */
+static void add_to(Vjp *v, HkVal *slot, HkVal c, HkType t)
+{
+    c = fit(v, c, t);
+    if (c == HK_NOVAL)
+        return;
+    *slot = *slot == HK_NOVAL ? c : hk_diff_emit2(&v->d, HK_OP_FADD, *slot, c, t);
+}
+
+static void add_adj(Vjp *v, HkVal x, HkVal c)
+{
+    if (x < v->d.ntan && v->d.act[x]) {
+        v->d.base = v->d.f->values[x].name;
+        add_to(v, &v->adj[x], c, type_of(v, x));
+    }
+}
+
+/* ---- transposes ---------------------------------------------------------- */
+
+/* An op with static component indices (extract, insert) on a and b. */
+static HkVal with_imm(Vjp *v, const HkInst *i, HkOp op, HkVal a, HkVal b,
+                      HkType t)
+{
+    HkVal r = b == HK_NOVAL ? hk_diff_emit1(&v->d, op, a, t)
+                            : hk_diff_emit2(&v->d, op, a, b, t);
+    HkInst *n = v->d.f->values[r].def;
+    n->nimm = i->nimm;
+    memcpy(n->imm, i->imm, sizeof n->imm);
+    return r;
+}
+
+/* Component k of x, row-major (x itself at rank 0). */
+static HkVal part(Vjp *v, HkVal x, uint32_t k)
+{
+    HkType t = type_of(v, x);
+    if (t.rank == 0)
+        return x;
+    HkVal r = hk_diff_emit1(&v->d, HK_OP_EXTRACT, x, hk_scalar(t.elem));
+    HkInst *n = v->d.f->values[r].def;
+    n->nimm = t.rank;
+    n->imm[0] = t.rank == 1 ? (int64_t)k : (int64_t)(k / t.dim[1]);
+    n->imm[1] = t.rank == 1 ? 0 : (int64_t)(k % t.dim[1]);
+    return r;
+}
+
+/* The outer product R x^T of vectors R (N) and x (M): an N x M matrix. */
+static HkVal outer(Vjp *v, HkVal R, HkVal x, HkType mt)
+{
+    uint32_t n = mt.dim[0], m = mt.dim[1];
+    HkVal *c = hk_alloc(v->d.a, (size_t)n * m * sizeof *c);
+    for (uint32_t r = 0; r < n; r++) {
+        HkVal ri = part(v, R, r);
+        for (uint32_t k = 0; k < m; k++)
+            c[r * m + k] = hk_diff_emit2(&v->d, HK_OP_FMUL, ri, part(v, x, k),
+                                         hk_scalar(mt.elem));
+    }
+    return hk_diff_emit(&v->d, HK_OP_BUILD, c, n * m, mt);
+}
+
+/* The ops whose transpose is not the seeded forward rule; whether i is
+ * one (its operands' shares then given). */
+static int structural(Vjp *v, HkInst *i, HkVal R)
+{
+    HkVal a = i->nops > 0 ? i->ops[0] : HK_NOVAL;
+    HkVal b = i->nops > 1 ? i->ops[1] : HK_NOVAL;
+    HkType ta = a != HK_NOVAL ? type_of(v, a) : i->type;
+    HkType tb = b != HK_NOVAL ? type_of(v, b) : i->type;
+    Diff *d = &v->d;
+    switch (i->op) {
+    case HK_OP_SUM:
+        add_adj(v, a, hk_diff_full(d, R, ta));
+        return 1;
+    case HK_OP_TRANSPOSE:
+        add_adj(v, a, hk_diff_emit1(d, HK_OP_TRANSPOSE, R, ta));
+        return 1;
+    case HK_OP_FPEXT:
+        add_adj(v, a, hk_diff_emit1(d, HK_OP_FPTRUNC, R, ta));
+        return 1;
+    case HK_OP_FPTRUNC:
+        add_adj(v, a, hk_diff_emit1(d, HK_OP_FPEXT, R, ta));
+        return 1;
+    case HK_OP_EXTRACT:
+        add_adj(v, a, with_imm(v, i, HK_OP_INSERT, hk_diff_real(d, 0.0, ta), R, ta));
+        return 1;
+    case HK_OP_INSERT:
+        if (d->act[a])
+            add_adj(v, a, with_imm(v, i, HK_OP_INSERT, R, hk_diff_real(d, 0.0, tb), ta));
+        if (d->act[b])
+            add_adj(v, b, with_imm(v, i, HK_OP_EXTRACT, R, HK_NOVAL, tb));
+        return 1;
+    case HK_OP_BUILD:
+        for (uint32_t k = 0; k < i->nops; k++)
+            if (d->act[i->ops[k]])
+                add_adj(v, i->ops[k], part(v, R, k));
+        return 1;
+    case HK_OP_DOT:
+        if (d->act[a])
+            add_adj(v, a, hk_diff_emit2(d, HK_OP_FMUL, R, b, ta));
+        if (d->act[b])
+            add_adj(v, b, hk_diff_emit2(d, HK_OP_FMUL, R, a, tb));
+        return 1;
+    case HK_OP_NORM: {
+        HkVal q = hk_diff_emit2(d, HK_OP_FDIV, R, i->res[0], i->type);
+        add_adj(v, a, hk_diff_emit2(d, HK_OP_FMUL, q, a, ta));
+        return 1;
+    }
+    case HK_OP_CROSS:
+        if (d->act[a])
+            add_adj(v, a, hk_diff_emit2(d, HK_OP_CROSS, b, R, ta));
+        if (d->act[b])
+            add_adj(v, b, hk_diff_emit2(d, HK_OP_CROSS, R, a, tb));
+        return 1;
+    case HK_OP_MATVEC:
+        if (d->act[a])
+            add_adj(v, a, outer(v, R, b, ta));
+        if (d->act[b]) {
+            HkType tt = ta;
+            tt.dim[0] = ta.dim[1];
+            tt.dim[1] = ta.dim[0];
+            HkVal at = hk_diff_emit1(d, HK_OP_TRANSPOSE, a, tt);
+            add_adj(v, b, hk_diff_emit2(d, HK_OP_MATVEC, at, R, tb));
+        }
+        return 1;
+    case HK_OP_MATMUL:
+        if (d->act[a]) {
+            HkType bt = tb;
+            bt.dim[0] = tb.dim[1];
+            bt.dim[1] = tb.dim[0];
+            HkVal btv = hk_diff_emit1(d, HK_OP_TRANSPOSE, b, bt);
+            add_adj(v, a, hk_diff_emit2(d, HK_OP_MATMUL, R, btv, ta));
+        }
+        if (d->act[b]) {
+            HkType at = ta;
+            at.dim[0] = ta.dim[1];
+            at.dim[1] = ta.dim[0];
+            HkVal atv = hk_diff_emit1(d, HK_OP_TRANSPOSE, a, at);
+            add_adj(v, b, hk_diff_emit2(d, HK_OP_MATMUL, atv, R, tb));
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Gives each active operand of i its share of R, the adjoint of i's
+ * result.  An elementwise op: the forward rule with that operand's
+ * tangent seeded by R and every other tangent zero (an operand named
+ * twice is seeded once, its shares summed by the rule). */
+static void transpose(Vjp *v, HkInst *i, HkVal R)
+{
+    Diff *d = &v->d;
+    d->base = d->f->values[i->res[0]].name;
+    if (structural(v, i, R))
+        return;
+    for (uint32_t k = 0; k < i->nops; k++) {
+        HkVal a = i->ops[k];
+        int seen = 0;
+        for (uint32_t j = 0; j < k; j++)
+            seen |= i->ops[j] == a;
+        if (seen || a >= d->ntan || !d->act[a] || !hk_diff_is_real(type_of(v, a)))
+            continue;
+        d->tan[a] = R;
+        d->base = d->f->values[i->res[0]].name;
+        HkVal c = hk_diff_rule(d, i);
+        d->tan[a] = HK_NOVAL;
+        add_adj(v, a, c);
+    }
+}
+
+/* ---- the sweep ----------------------------------------------------------- */
+
+static void reverse(Vjp *v, HkInst *i)
+{
+    Diff *d = &v->d;
+    if (i->op == HK_OP_LOAD) {
+        if (i->slot >= 0 && d->in[i->slot] && v->adj[i->res[0]] != HK_NOVAL) {
+            d->base = d->f->slots[i->slot].name;
+            add_to(v, &v->sadj[i->slot], v->adj[i->res[0]],
+                   d->f->slots[i->slot].type);
+        }
+        return;
+    }
+    if (i->nres != 1 || i->res[0] >= d->ntan || !hk_diff_is_real(i->type))
+        return;
+    HkVal R = v->adj[i->res[0]];
+    if (R != HK_NOVAL)
+        transpose(v, i, R);
+}
+
+/* The cotangents of the active outputs, read first: a stored value's
+ * adjoint starts as its slot's cotangent; an output never stored is
+ * its input, whose adjoint it is. */
+static void seed(Vjp *v)
+{
+    Diff *d = &v->d;
+    for (uint32_t k = 0; k < d->f->nslots; k++) {
+        if (!d->out[k])
+            continue;
+        const HkSlot *sl = &d->f->slots[k];
+        d->base = sl->name;
+        HkInst *n = hk_inst_new(d->f, HK_OP_LOAD, d->loc);
+        n->slot = v->bslot[k];
+        HkVal w = hk_inst_result(d->f, n, sl->type,
+                                 hk_asprintf(d->a, "%s.bar.w", sl->name));
+        hk_diff_place(d, n);
+        if (v->store[k] != NULL)
+            add_adj(v, v->store[k]->ops[0], w);
+        else if (d->in[k])
+            add_to(v, &v->sadj[k], w, sl->type);
+    }
+}
+
+/* Writes each active input's cotangent: a store into its mutable
+ * cotangent slot, or, for a uniform, an accum per component into cell
+ * c of its shared plane (the sum over the samples). */
+static void finish(Vjp *v)
+{
+    Diff *d = &v->d;
+    for (uint32_t k = 0; k < d->f->nslots; k++) {
+        if (!d->in[k])
+            continue;
+        const HkSlot *sl = &d->f->slots[k];
+        d->base = sl->name;
+        HkVal g = hk_diff_full(d, v->sadj[k], sl->type);
+        if (sl->role != HK_ROLE_UNIFORM) {
+            HkInst *n = hk_inst_new(d->f, HK_OP_STORE, d->loc);
+            hk_inst_set_ops(d->f, n, &g, 1);
+            n->slot = v->bslot[k];
+            hk_diff_place(d, n);
+            continue;
+        }
+        uint32_t nc = hk_components(sl->type);
+        for (uint32_t c = 0; c < nc; c++) {
+            HkInst *ci = hk_inst_new(d->f, HK_OP_CONST, d->loc);
+            ci->cst.n = 1;
+            ci->cst.i = hk_alloc(d->a, sizeof *ci->cst.i);
+            ci->cst.i[0] = c;
+            HkVal at = hk_inst_result(d->f, ci, hk_scalar(HK_I64),
+                                      hk_asprintf(d->a, "%s.bar.k", sl->name));
+            hk_diff_place(d, ci);
+            HkVal ops[2] = {part(v, g, c), at};
+            HkInst *n = hk_inst_new(d->f, HK_OP_ACCUM, d->loc);
+            hk_inst_set_ops(d->f, n, ops, 2);
+            n->slot = v->bslot[k];
+            n->has_index = 1;
+            hk_diff_place(d, n);
+        }
+    }
+}
+
+/* ---- refusals ------------------------------------------------------------ */
+
+static void refuse(Vjp *v, const HkInst *at, const char *why)
+{
+    Diff *d = &v->d;
+    const HkPositions *p = hk_positions(d->r, d->f);
+    hk_error(hk_run_diags(d->r), &d->f->module->src, at->loc,
+             "'%s': vjp refuses node %s (%s): %s; differentiate a kernel "
+             "without it", d->f->name, p != NULL ? hk_pos(p, at) : "?",
+             hk_ops[at->op].mnemonic, why);
+    d->failed = 1;
+}
+
+/* What reverse mode does not take yet, beyond the shared refusals: a
+ * region or call, a store to an active output inside a region or a
+ * second one, a load of an active slot after a store to it. */
+static int refuse_all(Vjp *v)
+{
+    Diff *d = &v->d;
+    uint8_t *stored = hk_alloc(d->a, d->f->nslots + 1u);
+    for (const HkInst *i = d->f->body.first; i != NULL; i = hk_preorder_next(i)) {
+        const char *why = hk_diff_refused(d, i);
+        if (why == NULL && (i->op == HK_OP_LOOP || i->op == HK_OP_IF ||
+                            i->op == HK_OP_DISPATCH || i->op == HK_OP_CALL))
+            why = "reverse mode does not differentiate it yet";
+        int top = i->block == &d->f->body;
+        int active = i->slot >= 0 && (d->in[i->slot] || d->out[i->slot]);
+        if (why == NULL && i->op == HK_OP_STORE && active) {
+            if (!top)
+                why = "a store to an active output inside a region";
+            else if (stored[i->slot])
+                why = "a second store to an active output";
+            stored[i->slot] = 1;
+            v->store[i->slot] = (HkInst *)i;
+        }
+        if (why == NULL && i->op == HK_OP_LOAD && active && stored[i->slot])
+            why = "a load of an active slot after a store to it";
+        if (why != NULL)
+            refuse(v, i, why);
+    }
+    return d->failed;
+}
+
+/* ---- the pass ------------------------------------------------------------ */
+
+/* The cotangent slot of active slot k: <slot>.bar, mutable of the
+ * slot's type, or for a uniform a shared accum_out of its element. */
+static int add_bar(Vjp *v, uint32_t k)
+{
+    Diff *d = &v->d;
+    const HkSlot sl = d->f->slots[k];
+    int uni = sl.role == HK_ROLE_UNIFORM;
+    HkType t = sl.type;
+    if (uni) {
+        t = hk_scalar(sl.type.elem);
+        t.rank = 1;
+        t.dim[0] = HK_DYN;
+    }
+    v->bslot[k] = hk_slot_add(d->f, hk_asprintf(d->a, "%s.bar", sl.name),
+                              uni ? HK_ROLE_ACCUM_OUT : HK_ROLE_MUTABLE, t,
+                              sl.loc);
+    if (v->bslot[k] >= 0)
+        return 0;
+    hk_error(hk_run_diags(d->r), &d->f->module->src, sl.loc,
+             "'%s': vjp names the cotangent of '%s' '%s.bar', which the "
+             "kernel already has", d->f->name, sl.name, sl.name);
+    return -1;
+}
+
+int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
+{
+    if (!f->is_kernel)
+        return 0;
+    HkArena *a = f->module->arena;
+    Vjp v;
+    memset(&v, 0, sizeof v);
+    Diff *d = &v.d;
+    d->r = r;
+    d->pass = "vjp";
+    d->sfx = "bar";
+    d->f = f;
+    d->a = a;
+    uint32_t n = f->nslots;
+    d->in = hk_alloc(a, n + 1);
+    d->out = hk_alloc(a, n + 1);
+    d->tslot = hk_alloc(a, (n + 1) * sizeof *d->tslot);
+    v.bslot = hk_alloc(a, (n + 1) * sizeof *v.bslot);
+    v.store = hk_alloc(a, (n + 1) * sizeof *v.store);
+    v.sadj = hk_alloc(a, (n + 1) * sizeof *v.sadj);
+    if (hk_diff_slots(d) != 0 || refuse_all(&v))
+        return 1;
+    const char *name = hk_asprintf(a, "%s_vjp", f->name);
+    if (hk_func_index(f->module, name, strlen(name)) < f->module->nfuncs) {
+        hk_error(hk_run_diags(r), &f->module->src, f->loc,
+                 "'%s': vjp names its kernel '%s', which the module already "
+                 "has", f->name, name);
+        return 1;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        v.bslot[k] = -1;
+        v.sadj[k] = HK_NOVAL;
+        if ((d->in[k] || d->out[k]) && add_bar(&v, k) != 0)
+            return 1;
+    }
+    d->ntan = f->nvalues;
+    d->tan = hk_alloc(a, (d->ntan + 1) * sizeof *d->tan);
+    v.adj = hk_alloc(a, (d->ntan + 1) * sizeof *v.adj);
+    for (uint32_t x = 0; x < d->ntan; x++)
+        d->tan[x] = v.adj[x] = HK_NOVAL;
+    d->act = hk_alloc(a, d->ntan + 1u);
+    while (hk_diff_act_block(d, &f->body))
+        ;
+    HkInst *ret = f->body.last;
+    HkInst *last = ret->prev;
+    d->at = ret;
+    d->loc = ret->loc;
+    uint32_t floor = f->nserials;
+    seed(&v);
+    for (HkInst *i = last; i != NULL; i = i->prev)
+        reverse(&v, i);
+    finish(&v);
+    hk_dce_from(f, floor);
+    uint32_t fi = hk_func_index(f->module, f->name, strlen(f->name));
+    hk_symtab_del(f->module->fsyms, f->name, strlen(f->name));
+    f->name = name;
+    hk_symtab_put(f->module->fsyms, name, strlen(name), fi);
+    return 0;
+}

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "uses.h"
 
 typedef struct {
     Diff d;
@@ -210,11 +211,292 @@ static void transpose(Vjp *v, HkInst *i, HkVal R)
     }
 }
 
+static void reverse(Vjp *v, HkInst *i);
+
+/* ---- branches: recomputed in the reverse sweep --------------------------- */
+
+/* The values a branch's reverse needs from outside the region op (the
+ * real active operands of its instructions and yields, first use first)
+ * and the active input slots it loads: what each reverse branch yields
+ * its shares of. */
+typedef struct {
+    HkVal *vals;
+    uint32_t nvals;
+    int32_t *slots;
+    uint32_t nslots;
+} Outer;
+
+/* Grows the per-value tables to the function's values, after clones. */
+static void grow(Vjp *v)
+{
+    Diff *d = &v->d;
+    uint32_t n = d->f->nvalues;
+    if (n <= d->ntan)
+        return;
+    HkVal *tan = hk_alloc(d->a, (n + 1) * sizeof *tan);
+    HkVal *adj = hk_alloc(d->a, (n + 1) * sizeof *adj);
+    uint8_t *act = hk_alloc(d->a, n + 1u);
+    memcpy(tan, d->tan, d->ntan * sizeof *tan);
+    memcpy(adj, v->adj, d->ntan * sizeof *adj);
+    memcpy(act, d->act, d->ntan);
+    for (uint32_t x = d->ntan; x < n; x++)
+        tan[x] = adj[x] = HK_NOVAL;
+    d->tan = tan;
+    v->adj = adj;
+    d->act = act;
+    d->ntan = n;
+}
+
+static void outer_of(Vjp *v, const HkInst *i, Outer *o)
+{
+    Diff *d = &v->d;
+    uint32_t n = d->f->nvalues;
+    uint8_t *inside = hk_alloc(d->a, n + 1u), *seen = hk_alloc(d->a, n + 1u);
+    uint8_t *sseen = hk_alloc(d->a, d->f->nslots + 1u);
+    memset(o, 0, sizeof *o);
+    o->vals = hk_alloc(d->a, (n + 1) * sizeof *o->vals);
+    o->slots = hk_alloc(d->a, (d->f->nslots + 1) * sizeof *o->slots);
+    for (uint32_t r = 0; r < i->nregions; r++)
+        for (const HkInst *x = i->regions[r].first; x != NULL; x = x->next)
+            for (uint32_t k = 0; k < x->nres; k++)
+                inside[x->res[k]] = 1;
+    for (uint32_t r = 0; r < i->nregions; r++)
+        for (const HkInst *x = i->regions[r].first; x != NULL; x = x->next) {
+            if (x->op == HK_OP_LOAD && x->slot >= 0 && d->in[x->slot] &&
+                !sseen[x->slot]) {
+                sseen[x->slot] = 1;
+                o->slots[o->nslots++] = x->slot;
+            }
+            for (uint32_t k = 0; k < x->nops; k++) {
+                HkVal u = x->ops[k];
+                if (inside[u] || seen[u] || !d->act[u] ||
+                    !hk_diff_is_real(type_of(v, u)))
+                    continue;
+                seen[u] = 1;
+                o->vals[o->nvals++] = u;
+            }
+        }
+}
+
+/* Copies the instructions of branch b but its yield into nb, all but
+ * those with an effect (store, accum, bump: the primal ran them), each
+ * result a new value "<name>.re"; map takes each old value to its copy. */
+static void recompute(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
+                      uint32_t nmap)
+{
+    Diff *d = &v->d;
+    for (const HkInst *x = b->first; x != NULL; x = x->next) {
+        if (x->op == HK_OP_YIELD ||
+            (hk_ops[x->op].flags & HK_F_SIDE) != 0)
+            continue;
+        HkInst *c = hk_inst_copy_shell(d->a, x, d->f->nserials++);
+        HkVal *ops = hk_alloc(d->a, (x->nops + 1) * sizeof *ops);
+        for (uint32_t k = 0; k < x->nops; k++)
+            ops[k] = hk_valmap_get(map, nmap, x->ops[k]);
+        hk_inst_set_ops(d->f, c, ops, x->nops);
+        for (uint32_t k = 0; k < x->nres; k++) {
+            const HkValue *old = &d->f->values[x->res[k]];
+            HkVal nv = hk_inst_result(d->f, c, old->type,
+                                      hk_asprintf(d->a, "%s.re", old->name));
+            map[x->res[k]] = nv;
+        }
+        hk_block_append(nb, c);
+    }
+}
+
+/* The reverse of branch b of region op i into the empty region nb: b
+ * recomputed, each result's adjoint given to b's yielded value, the
+ * sweep over the copies, and a yield of the shares of every outer value
+ * and slot (0.0 for none).  The outer adjoints are local to the branch:
+ * saved, cleared and put back. */
+static void reverse_branch(Vjp *v, const HkInst *i, const HkBlock *b,
+                           HkBlock *nb, const Outer *o)
+{
+    Diff *d = &v->d;
+    HkVal *saved = hk_alloc(d->a, (o->nvals + o->nslots + 1) * sizeof *saved);
+    for (uint32_t k = 0; k < o->nvals; k++) {
+        saved[k] = v->adj[o->vals[k]];
+        v->adj[o->vals[k]] = HK_NOVAL;
+    }
+    for (uint32_t k = 0; k < o->nslots; k++) {
+        saved[o->nvals + k] = v->sadj[o->slots[k]];
+        v->sadj[o->slots[k]] = HK_NOVAL;
+    }
+    uint32_t nmap = d->f->nvalues;
+    HkVal *map = hk_valmap_new(d->f, nmap);
+    if (b != NULL)
+        recompute(v, b, nb, map, nmap);
+    grow(v);
+    for (uint32_t x = 0; x < nmap; x++)
+        if (map[x] != HK_NOVAL)
+            d->act[map[x]] = d->act[x];
+    d->at = NULL;
+    d->blk = nb;
+    HkInst *last = nb->last;
+    const HkInst *y = b != NULL ? hk_block_yield(b) : NULL;
+    for (uint32_t k = 0; y != NULL && k < i->nres && k < y->nops; k++)
+        if (v->adj[i->res[k]] != HK_NOVAL)
+            add_adj(v, hk_valmap_get(map, nmap, y->ops[k]), v->adj[i->res[k]]);
+    for (HkInst *x = last; x != NULL; x = x->prev)
+        reverse(v, x);
+    uint32_t n = o->nvals + o->nslots;
+    HkVal *ops = hk_alloc(d->a, (n + 1) * sizeof *ops);
+    for (uint32_t k = 0; k < o->nvals; k++) {
+        d->base = d->f->values[o->vals[k]].name;
+        ops[k] = hk_diff_full(d, v->adj[o->vals[k]], type_of(v, o->vals[k]));
+        v->adj[o->vals[k]] = saved[k];
+    }
+    for (uint32_t k = 0; k < o->nslots; k++) {
+        const HkSlot *sl = &d->f->slots[o->slots[k]];
+        d->base = sl->name;
+        ops[o->nvals + k] = hk_diff_full(d, v->sadj[o->slots[k]], sl->type);
+        v->sadj[o->slots[k]] = saved[o->nvals + k];
+    }
+    HkInst *yi = hk_inst_new(d->f, HK_OP_YIELD, d->loc);
+    hk_inst_set_ops(d->f, yi, ops, n);
+    hk_block_append(nb, yi);
+}
+
+/* A new two-region if on cond whose results take the outer values' and
+ * slots' types, named "<name>.bar.s". */
+static HkInst *new_if(Vjp *v, HkVal cond, const Outer *o)
+{
+    Diff *d = &v->d;
+    uint32_t n = o->nvals + o->nslots;
+    HkInst *ni = hk_inst_new(d->f, HK_OP_IF, d->loc);
+    hk_inst_set_ops(d->f, ni, &cond, 1);
+    hk_inst_add_regions(d->f, ni, 2);
+    HkType *types = hk_alloc(d->a, (n + 1) * sizeof *types);
+    const char **names = hk_alloc(d->a, (n + 1) * sizeof *names);
+    for (uint32_t k = 0; k < o->nvals; k++) {
+        types[k] = type_of(v, o->vals[k]);
+        names[k] = hk_asprintf(d->a, "%s.bar.s", d->f->values[o->vals[k]].name);
+    }
+    for (uint32_t k = 0; k < o->nslots; k++) {
+        types[o->nvals + k] = d->f->slots[o->slots[k]].type;
+        names[o->nvals + k] =
+            hk_asprintf(d->a, "%s.bar.s", d->f->slots[o->slots[k]].name);
+    }
+    hk_inst_set_results(d->f, ni, types, names, n);
+    if (n == 1)
+        ni->type = types[0];
+    return ni;
+}
+
+/* An i64 (the selector's type) constant c, placed at the insertion
+ * point. */
+static HkVal int_const(Vjp *v, int64_t c, HkType t)
+{
+    Diff *d = &v->d;
+    HkInst *ci = hk_inst_new(d->f, HK_OP_CONST, d->loc);
+    ci->cst.n = 1;
+    ci->cst.i = hk_alloc(d->a, sizeof *ci->cst.i);
+    ci->cst.i[0] = c;
+    HkVal r = hk_inst_result(d->f, ci, t, hk_asprintf(d->a, "%s.bar.k", d->base));
+    hk_diff_place(d, ci);
+    return r;
+}
+
+/* The reverse of dispatch i from case c on, as an if on "case == c"
+ * whose else holds the rest; the case is k, the selector held to
+ * [0, K - 1].  The new if is placed at the insertion point. */
+static HkInst *case_chain(Vjp *v, const HkInst *i, const Outer *o, HkVal k,
+                          uint32_t c)
+{
+    Diff *d = &v->d;
+    d->base = d->f->values[i->res[0]].name;
+    HkType kt = type_of(v, k);
+    HkVal cv = int_const(v, (int64_t)c, kt);
+    HkVal ops[2] = {k, cv};
+    HkVal eq = hk_diff_emit(d, HK_OP_ICMP, ops, 2, hk_scalar(HK_I1));
+    d->f->values[eq].def->pred = HK_P_EQ;
+    HkInst *ni = new_if(v, eq, o);
+    hk_diff_place(d, ni);
+    reverse_branch(v, i, &i->regions[c], &ni->regions[0], o);
+    if (c + 2 == i->nregions) {
+        reverse_branch(v, i, &i->regions[c + 1], &ni->regions[1], o);
+        return ni;
+    }
+    d->at = NULL;
+    d->blk = &ni->regions[1];
+    HkInst *inner = case_chain(v, i, o, k, c + 1);
+    HkInst *yi = hk_inst_new(d->f, HK_OP_YIELD, d->loc);
+    hk_inst_set_ops(d->f, yi, inner->res, inner->nres);
+    hk_block_append(&ni->regions[1], yi);
+    return ni;
+}
+
+/* The reverse of if or dispatch i at the insertion point: a branch on
+ * the same condition (a dispatch: the case it ran, by a chain of ifs,
+ * since a dispatch also counts its case) whose branches recompute the
+ * primal branch and sweep it, yielding each outer value's and slot's
+ * share, then added to their adjoints.  Recomputing the branch, rather
+ * than keeping its values, needs no storage: a branch holds no loop. */
+static void reverse_region(Vjp *v, HkInst *i)
+{
+    Diff *d = &v->d;
+    int any = 0;
+    for (uint32_t k = 0; k < i->nres; k++)
+        any |= i->res[k] < d->ntan && v->adj[i->res[k]] != HK_NOVAL;
+    if (!any)
+        return;
+    Outer o;
+    outer_of(v, i, &o);
+    if (o.nvals + o.nslots == 0)
+        return;
+    HkInst *at = d->at;
+    HkBlock *blk = d->blk;
+    HkInst *ni;
+    d->base = d->f->values[i->res[0]].name;
+    if (i->op == HK_OP_IF) {
+        ni = new_if(v, i->ops[0], &o);
+        hk_diff_place(d, ni);
+        for (uint32_t r = 0; r < 2; r++)
+            reverse_branch(v, i, r < i->nregions ? &i->regions[r] : NULL,
+                           &ni->regions[r], &o);
+    } else if (i->nregions == 1) {
+        HkInst *t = hk_inst_new(d->f, HK_OP_CONST, d->loc);
+        t->cst.n = 1;
+        t->cst.i = hk_alloc(d->a, sizeof *t->cst.i);
+        t->cst.i[0] = 1;
+        HkVal tv = hk_inst_result(d->f, t, hk_scalar(HK_I1),
+                                  hk_asprintf(d->a, "%s.bar.k", d->base));
+        hk_diff_place(d, t);
+        ni = new_if(v, tv, &o);
+        hk_diff_place(d, ni);
+        reverse_branch(v, i, &i->regions[0], &ni->regions[0], &o);
+        reverse_branch(v, i, NULL, &ni->regions[1], &o);
+    } else {
+        HkVal sel = i->ops[0];
+        HkType st = type_of(v, sel);
+        HkVal lo = int_const(v, 0, st);
+        HkVal hi = int_const(v, (int64_t)i->nregions - 1, st);
+        HkVal k = hk_diff_emit2(d, HK_OP_MAXIMUM, sel, lo, st);
+        k = hk_diff_emit2(d, HK_OP_MINIMUM, k, hi, st);
+        ni = case_chain(v, i, &o, k, 0);
+    }
+    d->at = at;
+    d->blk = blk;
+    for (uint32_t k = 0; k < o.nvals; k++) {
+        d->base = d->f->values[o.vals[k]].name;
+        add_to(v, &v->adj[o.vals[k]], ni->res[k], type_of(v, o.vals[k]));
+    }
+    for (uint32_t k = 0; k < o.nslots; k++) {
+        d->base = d->f->slots[o.slots[k]].name;
+        add_to(v, &v->sadj[o.slots[k]], ni->res[o.nvals + k],
+               d->f->slots[o.slots[k]].type);
+    }
+}
+
 /* ---- the sweep ----------------------------------------------------------- */
 
 static void reverse(Vjp *v, HkInst *i)
 {
     Diff *d = &v->d;
+    if (i->op == HK_OP_IF || i->op == HK_OP_DISPATCH) {
+        reverse_region(v, i);
+        return;
+    }
     if (i->op == HK_OP_LOAD) {
         if (i->slot >= 0 && d->in[i->slot] && v->adj[i->res[0]] != HK_NOVAL) {
             d->base = d->f->slots[i->slot].name;
@@ -305,18 +587,32 @@ static void refuse(Vjp *v, const HkInst *at, const char *why)
 }
 
 /* What reverse mode does not take yet, beyond the shared refusals: a
- * region or call, a store to an active output inside a region or a
- * second one, a load of an active slot after a store to it. */
+ * loop or call, an if or dispatch inside a region, a store to an active
+ * output inside a region or a second one, a load of an active slot after
+ * a store to it; and in a branch (recomputed in the reverse sweep), a
+ * random draw or a load of a slot the kernel stores. */
 static int refuse_all(Vjp *v)
 {
     Diff *d = &v->d;
     uint8_t *stored = hk_alloc(d->a, d->f->nslots + 1u);
+    uint8_t *written = hk_alloc(d->a, d->f->nslots + 1u);
+    for (const HkInst *i = d->f->body.first; i != NULL; i = hk_preorder_next(i))
+        if (i->op == HK_OP_STORE && i->slot >= 0)
+            written[i->slot] = 1;
     for (const HkInst *i = d->f->body.first; i != NULL; i = hk_preorder_next(i)) {
         const char *why = hk_diff_refused(d, i);
-        if (why == NULL && (i->op == HK_OP_LOOP || i->op == HK_OP_IF ||
-                            i->op == HK_OP_DISPATCH || i->op == HK_OP_CALL))
-            why = "reverse mode does not differentiate it yet";
         int top = i->block == &d->f->body;
+        if (why == NULL && (i->op == HK_OP_LOOP || i->op == HK_OP_CALL))
+            why = "reverse mode does not differentiate it yet";
+        if (why == NULL && !top &&
+            (i->op == HK_OP_IF || i->op == HK_OP_DISPATCH))
+            why = "reverse mode does not differentiate a branch inside a branch yet";
+        if (why == NULL && !top && i->op == HK_OP_RANDOM)
+            why = "a branch is recomputed in reverse, and a random draw cannot be";
+        if (why == NULL && !top && i->op == HK_OP_LOAD && i->slot >= 0 &&
+            written[i->slot])
+            why = "a branch is recomputed in reverse, after the kernel's "
+                  "stores, so it cannot load a slot the kernel stores";
         int active = i->slot >= 0 && (d->in[i->slot] || d->out[i->slot]);
         if (why == NULL && i->op == HK_OP_STORE && active) {
             if (!top)

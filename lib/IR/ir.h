@@ -366,6 +366,7 @@ struct HkFunc {
     int derived;           /* a transform ran on it after parsing: its IR
                               is no longer what its source text says */
     int jvp_made;          /* a func the jvp pass made: <primal>_jvp */
+    int vjp_made;          /* a func the vjp pass made: <primal>_vjp */
 
     HkSlot *slots;         /* kernels */
     uint32_t nslots, cap_slots;

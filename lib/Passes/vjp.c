@@ -294,12 +294,16 @@ static void recompute(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
         for (uint32_t k = 0; k < x->nops; k++)
             ops[k] = hk_valmap_get(map, nmap, x->ops[k]);
         hk_inst_set_ops(d->f, c, ops, x->nops);
+        HkType *types = hk_alloc(d->a, (x->nres + 1) * sizeof *types);
+        const char **names = hk_alloc(d->a, (x->nres + 1) * sizeof *names);
         for (uint32_t k = 0; k < x->nres; k++) {
             const HkValue *old = &d->f->values[x->res[k]];
-            HkVal nv = hk_inst_result(d->f, c, old->type,
-                                      hk_asprintf(d->a, "%s.re", old->name));
-            map[x->res[k]] = nv;
+            types[k] = old->type;
+            names[k] = hk_asprintf(d->a, "%s.re", old->name);
         }
+        hk_inst_set_results(d->f, c, types, names, x->nres);
+        for (uint32_t k = 0; k < x->nres; k++)
+            map[x->res[k]] = c->res[k];
         hk_block_append(nb, c);
     }
 }
@@ -488,6 +492,142 @@ static void reverse_region(Vjp *v, HkInst *i)
     }
 }
 
+/* ---- calls and funcs ------------------------------------------------------ */
+
+static HkFunc *vjp_func(Vjp *v, HkFunc *g);
+
+/* A call with an adjoint on a result calls the callee's reverse
+ * derivative, @<callee>_vjp: the arguments, then each real result's
+ * adjoint (0.0 for none); it returns each real argument's share. */
+static void reverse_call(Vjp *v, HkInst *i)
+{
+    Diff *d = &v->d;
+    int any = 0;
+    for (uint32_t k = 0; k < i->nres; k++)
+        any |= i->res[k] < d->ntan && v->adj[i->res[k]] != HK_NOVAL;
+    if (!any || !hk_diff_any_active(d, i, 0))
+        return;
+    HkFunc *g = d->f->module->funcs[i->callee];
+    HkFunc *gv = vjp_func(v, g);
+    if (gv == NULL)
+        return;
+    uint32_t n = i->nops, m = gv->nparams - n;
+    HkVal *ops = hk_alloc(d->a, (n + m + 1) * sizeof *ops);
+    memcpy(ops, i->ops, n * sizeof *ops);
+    for (uint32_t k = 0, j = n; k < i->nres; k++) {
+        HkVal r = i->res[k];
+        if (!hk_diff_is_real(type_of(v, r)))
+            continue;
+        d->base = d->f->values[r].name;
+        ops[j++] = hk_diff_full(d, v->adj[r], type_of(v, r));
+    }
+    HkInst *c = hk_inst_new(d->f, HK_OP_CALL, d->loc);
+    hk_inst_set_ops(d->f, c, ops, n + m);
+    c->callee = hk_func_index(d->f->module, gv->name, strlen(gv->name));
+    HkType *types = hk_alloc(d->a, (gv->nrtypes + 1) * sizeof *types);
+    const char **names = hk_alloc(d->a, (gv->nrtypes + 1) * sizeof *names);
+    HkVal *to = hk_alloc(d->a, (gv->nrtypes + 1) * sizeof *to);
+    for (uint32_t k = 0, j = 0; k < n; k++) {
+        if (!hk_diff_is_real(type_of(v, i->ops[k])))
+            continue;
+        to[j] = i->ops[k];
+        types[j] = type_of(v, i->ops[k]);
+        names[j++] = hk_asprintf(d->a, "%s.bar.s", d->f->values[i->ops[k]].name);
+    }
+    hk_inst_set_results(d->f, c, types, names, gv->nrtypes);
+    if (gv->nrtypes == 1)
+        c->type = types[0];
+    hk_diff_place(d, c);
+    HkVal *res = c->res;
+    grow(v);
+    for (uint32_t j = 0; j < gv->nrtypes; j++)
+        add_adj(v, to[j], res[j]);
+}
+
+/* The reverse derivative func of g, @<g>_vjp, made once per module: g's
+ * copy taking, after g's parameters, the adjoint "<value>.bar" of each
+ * real result (named after the value g returns there) and returning the
+ * share of each real parameter, after recomputing g's body and sweeping
+ * it; NULL after a diagnostic. */
+static HkFunc *vjp_func(Vjp *v, HkFunc *g)
+{
+    HkModule *m = g->module;
+    Diff *d = &v->d;
+    const char *name = hk_asprintf(d->a, "%s_vjp", g->name);
+    uint32_t idx = hk_func_index(m, name, strlen(name));
+    if (idx != UINT32_MAX)  /* made before: refuse_all refused any other */
+        return m->funcs[idx];
+    HkFunc *h = hk_func_copy(m, g, name);
+    h->vjp_made = 1;
+    Vjp w;
+    memset(&w, 0, sizeof w);
+    w.d.r = d->r;
+    w.d.pass = d->pass;
+    w.d.sfx = d->sfx;
+    w.d.f = h;
+    w.d.a = d->a;
+    w.d.in = w.d.out = hk_alloc(d->a, 1);
+    w.d.ntan = h->nvalues;
+    w.d.tan = hk_alloc(d->a, (w.d.ntan + 1) * sizeof *w.d.tan);
+    w.adj = hk_alloc(d->a, (w.d.ntan + 1) * sizeof *w.adj);
+    for (uint32_t x = 0; x < w.d.ntan; x++)
+        w.d.tan[x] = w.adj[x] = HK_NOVAL;
+    w.d.act = hk_alloc(d->a, w.d.ntan + 1u);
+    for (uint32_t k = 0; k < h->nparams; k++)
+        w.d.act[h->params[k]] = 1;
+    while (hk_diff_act_block(&w.d, &h->body))
+        ;
+    HkInst *ret = h->body.last;
+    HkInst *last = ret->prev;
+    w.d.at = ret;
+    w.d.loc = ret->loc;
+    uint32_t floor = h->nserials;
+    /* the results' adjoints: new parameters after g's */
+    uint32_t np = h->nparams, nr = 0;
+    for (uint32_t k = 0; k < h->nrtypes; k++)
+        nr += (uint32_t)hk_diff_is_real(h->rtypes[k]);
+    HkVal *params = hk_alloc(d->a, (np + nr + 1) * sizeof *params);
+    memcpy(params, h->params, np * sizeof *params);
+    for (uint32_t k = 0, j = np; k < h->nrtypes; k++) {
+        if (!hk_diff_is_real(h->rtypes[k]))
+            continue;
+        HkVal rv = ret->ops[k];
+        params[j] = hk_value_new(h, h->rtypes[k],
+                                 hk_asprintf(d->a, "%s.bar", h->values[rv].name),
+                                 HK_DEF_PARAM, NULL, j, ret->loc);
+        grow(&w);
+        add_adj(&w, rv, params[j++]);
+    }
+    for (HkInst *x = last; x != NULL; x = x->prev)
+        reverse(&w, x);
+    /* the parameters' shares, returned */
+    uint32_t nq = 0;
+    for (uint32_t k = 0; k < np; k++)
+        nq += (uint32_t)hk_diff_is_real(type_of(&w, h->params[k]));
+    HkVal *ops = hk_alloc(d->a, (nq + 1) * sizeof *ops);
+    HkType *rt = hk_alloc(d->a, (nq + 1) * sizeof *rt);
+    for (uint32_t k = 0, j = 0; k < np; k++) {
+        HkVal p = h->params[k];
+        if (!hk_diff_is_real(type_of(&w, p)))
+            continue;
+        w.d.base = h->values[p].name;
+        rt[j] = type_of(&w, p);
+        ops[j] = hk_diff_full(&w.d, w.adj[p], rt[j]);
+        j++;
+    }
+    hk_inst_set_ops(h, ret, ops, nq);
+    h->params = params;
+    h->nparams = np + nr;
+    h->rtypes = rt;
+    h->nrtypes = nq;
+    /* the copy's primal results are no longer returned: dead code of
+     * its own, removed with the dead shares */
+    (void)floor;
+    hk_dce_from(h, 0);
+    d->failed |= w.d.failed;
+    return h;
+}
+
 /* ---- the sweep ----------------------------------------------------------- */
 
 static void reverse(Vjp *v, HkInst *i)
@@ -495,6 +635,10 @@ static void reverse(Vjp *v, HkInst *i)
     Diff *d = &v->d;
     if (i->op == HK_OP_IF || i->op == HK_OP_DISPATCH) {
         reverse_region(v, i);
+        return;
+    }
+    if (i->op == HK_OP_CALL) {
+        reverse_call(v, i);
         return;
     }
     if (i->op == HK_OP_LOAD) {
@@ -575,45 +719,65 @@ static void finish(Vjp *v)
 
 /* ---- refusals ------------------------------------------------------------ */
 
-static void refuse(Vjp *v, const HkInst *at, const char *why)
+/* Refuses node at of g (the kernel, or a func it calls). */
+static void refuse(Vjp *v, HkFunc *g, const HkInst *at, const char *why)
 {
     Diff *d = &v->d;
-    const HkPositions *p = hk_positions(d->r, d->f);
+    const HkPositions *p = hk_positions(d->r, g);
+    const char *in = g == d->f ? "" : hk_asprintf(d->a, " of func '%s'", g->name);
     hk_error(hk_run_diags(d->r), &d->f->module->src, at->loc,
-             "'%s': vjp refuses node %s (%s): %s; differentiate a kernel "
+             "'%s': vjp refuses node %s (%s)%s: %s; differentiate a kernel "
              "without it", d->f->name, p != NULL ? hk_pos(p, at) : "?",
-             hk_ops[at->op].mnemonic, why);
+             hk_ops[at->op].mnemonic, in, why);
     d->failed = 1;
 }
 
-/* What reverse mode does not take yet, beyond the shared refusals: a
- * loop or call, an if or dispatch inside a region, a store to an active
- * output inside a region or a second one, a load of an active slot after
- * a store to it; and in a branch (recomputed in the reverse sweep), a
- * random draw or a load of a slot the kernel stores. */
-static int refuse_all(Vjp *v)
+/* Refuses g's reverse derivative's name, <g>_vjp, when the module has a
+ * function of that name vjp did not make. */
+static void name_free(Vjp *v, const HkFunc *g)
 {
     Diff *d = &v->d;
-    uint8_t *stored = hk_alloc(d->a, d->f->nslots + 1u);
-    uint8_t *written = hk_alloc(d->a, d->f->nslots + 1u);
-    for (const HkInst *i = d->f->body.first; i != NULL; i = hk_preorder_next(i))
-        if (i->op == HK_OP_STORE && i->slot >= 0)
-            written[i->slot] = 1;
-    for (const HkInst *i = d->f->body.first; i != NULL; i = hk_preorder_next(i)) {
+    HkModule *m = g->module;
+    const char *name = hk_asprintf(d->a, "%s_vjp", g->name);
+    uint32_t idx = hk_func_index(m, name, strlen(name));
+    if (idx == UINT32_MAX || m->funcs[idx]->vjp_made)
+        return;
+    hk_error(hk_run_diags(d->r), &m->src, m->funcs[idx]->loc,
+             "'%s': vjp names the reverse derivative of func '%s' '%s', "
+             "which the module already has", d->f->name, g->name, name);
+    d->failed = 1;
+}
+
+/* Why reverse mode does not take node i of g yet (top: directly in g's
+ * body; written: the slots the kernel stores), beyond the shared
+ * refusals and the stores; NULL when it does. */
+static const char *unsupported(const HkInst *i, int top, const uint8_t *written)
+{
+    if (i->op == HK_OP_LOOP)
+        return "reverse mode does not differentiate it yet";
+    if (!top && (i->op == HK_OP_IF || i->op == HK_OP_DISPATCH))
+        return "reverse mode does not differentiate a branch inside a branch yet";
+    if (!top && i->op == HK_OP_RANDOM)
+        return "a branch is recomputed in reverse, and a random draw cannot be";
+    if (!top && i->op == HK_OP_LOAD && i->slot >= 0 && written[i->slot])
+        return "a branch is recomputed in reverse, after the kernel's stores, "
+               "so it cannot load a slot the kernel stores";
+    return NULL;
+}
+
+/* Refuses what reverse mode does not take in g and the funcs it calls
+ * (each once: seen, by function index). */
+static void refuse_in(Vjp *v, HkFunc *g, uint8_t *seen, const uint8_t *written,
+                      uint8_t *stored)
+{
+    Diff *d = &v->d;
+    HkModule *m = g->module;
+    for (const HkInst *i = g->body.first; i != NULL; i = hk_preorder_next(i)) {
         const char *why = hk_diff_refused(d, i);
-        int top = i->block == &d->f->body;
-        if (why == NULL && (i->op == HK_OP_LOOP || i->op == HK_OP_CALL))
-            why = "reverse mode does not differentiate it yet";
-        if (why == NULL && !top &&
-            (i->op == HK_OP_IF || i->op == HK_OP_DISPATCH))
-            why = "reverse mode does not differentiate a branch inside a branch yet";
-        if (why == NULL && !top && i->op == HK_OP_RANDOM)
-            why = "a branch is recomputed in reverse, and a random draw cannot be";
-        if (why == NULL && !top && i->op == HK_OP_LOAD && i->slot >= 0 &&
-            written[i->slot])
-            why = "a branch is recomputed in reverse, after the kernel's "
-                  "stores, so it cannot load a slot the kernel stores";
-        int active = i->slot >= 0 && (d->in[i->slot] || d->out[i->slot]);
+        int top = i->block == &g->body;
+        if (why == NULL)
+            why = unsupported(i, top, written);
+        int active = g == d->f && i->slot >= 0 && (d->in[i->slot] || d->out[i->slot]);
         if (why == NULL && i->op == HK_OP_STORE && active) {
             if (!top)
                 why = "a store to an active output inside a region";
@@ -625,8 +789,30 @@ static int refuse_all(Vjp *v)
         if (why == NULL && i->op == HK_OP_LOAD && active && stored[i->slot])
             why = "a load of an active slot after a store to it";
         if (why != NULL)
-            refuse(v, i, why);
+            refuse(v, g, i, why);
+        if (i->op == HK_OP_CALL && i->callee < m->nfuncs && !seen[i->callee]) {
+            seen[i->callee] = 1;
+            name_free(v, m->funcs[i->callee]);
+            refuse_in(v, m->funcs[i->callee], seen, written, stored);
+        }
     }
+}
+
+/* What reverse mode does not take yet, beyond the shared refusals, in
+ * the kernel and the funcs it calls: a loop, an if or dispatch inside a
+ * region, a store to an active output inside a region or a second one,
+ * a load of an active slot after a store to it; and in a branch
+ * (recomputed in the reverse sweep), a random draw or a load of a slot
+ * the kernel stores. */
+static int refuse_all(Vjp *v)
+{
+    Diff *d = &v->d;
+    uint8_t *stored = hk_alloc(d->a, d->f->nslots + 1u);
+    uint8_t *written = hk_alloc(d->a, d->f->nslots + 1u);
+    for (const HkInst *i = d->f->body.first; i != NULL; i = hk_preorder_next(i))
+        if (i->op == HK_OP_STORE && i->slot >= 0)
+            written[i->slot] = 1;
+    refuse_in(v, d->f, hk_alloc(d->a, d->f->module->nfuncs + 1u), written, stored);
     return d->failed;
 }
 

@@ -101,6 +101,21 @@ static HkVal outer(Vjp *v, HkVal R, HkVal x, HkType mt)
     return hk_diff_emit(&v->d, HK_OP_BUILD, c, n * m, mt);
 }
 
+/* The shares of min or max (lt orders a and b) of adjoint R: the chosen
+ * operand's R, half each at a tie or a NaN (jvp's mean), the
+ * comparisons made once for both operands. */
+static void minmax_shares(Vjp *v, HkPred lt, HkVal a, HkVal b, HkVal R,
+                          HkType t, HkVal *sa, HkVal *sb)
+{
+    Diff *d = &v->d;
+    HkVal zero = hk_diff_real(d, 0.0, t);
+    HkVal half = hk_diff_emit2(d, HK_OP_FMUL, R,
+                               hk_diff_real(d, 0.5, hk_scalar(t.elem)), t);
+    HkVal pa = hk_diff_fcmp(d, lt, a, b), pb = hk_diff_fcmp(d, lt, b, a);
+    *sa = hk_diff_sel(d, pa, R, hk_diff_sel(d, pb, zero, half, t), t);
+    *sb = hk_diff_sel(d, pa, zero, hk_diff_sel(d, pb, R, half, t), t);
+}
+
 /* The ops whose transpose is not the seeded forward rule; whether i is
  * one (its operands' shares then given). */
 static int structural(Vjp *v, HkInst *i, HkVal R)
@@ -110,7 +125,25 @@ static int structural(Vjp *v, HkInst *i, HkVal R)
     HkType ta = a != HK_NOVAL ? type_of(v, a) : i->type;
     HkType tb = b != HK_NOVAL ? type_of(v, b) : i->type;
     Diff *d = &v->d;
+    HkVal sa, sb, sm, sh;
     switch (i->op) {
+    case HK_OP_MINIMUM:
+    case HK_OP_MAXIMUM:
+        minmax_shares(v, i->op == HK_OP_MINIMUM ? HK_P_OLT : HK_P_OGT, a, b,
+                      R, i->type, &sa, &sb);
+        add_adj(v, a, sa);
+        add_adj(v, b, sb);
+        return 1;
+    case HK_OP_CLIP: {
+        /* minimum(maximum(x, lo), hi), each by its shares */
+        HkVal m = hk_diff_emit2(d, HK_OP_MAXIMUM, a, b, i->type);
+        minmax_shares(v, HK_P_OLT, m, i->ops[2], R, i->type, &sm, &sh);
+        minmax_shares(v, HK_P_OGT, a, b, sm, i->type, &sa, &sb);
+        add_adj(v, a, sa);
+        add_adj(v, b, sb);
+        add_adj(v, i->ops[2], sh);
+        return 1;
+    }
     case HK_OP_SUM:
         add_adj(v, a, hk_diff_full(d, R, ta));
         return 1;

@@ -14,8 +14,10 @@
  * each real result with a tangent in some branch gets a tangent result.
  * A loop carries a tangent beside each carried value that may depend on
  * an active input (found before anything changes, to a fixed point over
- * the trips).  A tangent nothing reads is removed at the end.  A call,
- * an indexed access of an active slot or a lane op is refused by name.
+ * the trips).  A call with an active argument calls the callee's
+ * derivative func, <f>_jvp, made once per module.  A tangent nothing
+ * reads is removed at the end.  A lane op, raw_device or a real prod, in
+ * the kernel or a func it calls, is refused by name.
  * docs/Passes.md, "jvp". */
 #include <string.h>
 

@@ -9,11 +9,14 @@
  * diff_rules.c with that operand's tangent seeded by the adjoint (the
  * rule is linear in the tangents and its Jacobian diagonal, so that is
  * its transpose), summed when the operand was broadcast; the structural
- * ops (sum, transpose, extract, insert, build, dot, norm, cross, matvec,
- * matmul, fpext, fptrunc) by their own transposes.  A straight line
- * needs no tape: every primal value is still there.  A uniform's
- * cotangent sums over the samples: it is a shared accum_out plane, one
- * cell per component.  docs/Passes.md, "vjp". */
+ * ops (min, max, clip, sum, transpose, extract, insert, build, dot,
+ * norm, cross, matvec, matmul, fpext, fptrunc) by their own transposes.
+ * A straight line needs no tape: every primal value is still there; an
+ * if or dispatch is reversed by recomputing the branch it ran, a call by
+ * calling the callee's reverse derivative <f>_vjp.  A loop is refused:
+ * its reverse needs each trip's carried values, which HIR has nowhere to
+ * keep yet.  A uniform's cotangent sums over the samples: it is a shared
+ * accum_out plane, one cell per component.  docs/Passes.md, "vjp". */
 #include <string.h>
 
 #include "diff.h"

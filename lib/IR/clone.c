@@ -99,8 +99,7 @@ static HkFunc *clone_func(HkModule *nm, const HkFunc *f, const char *name)
     nf->src_begin = f->src_begin;
     nf->src_end = f->src_end;
     nf->derived = f->derived;
-    nf->jvp_made = f->jvp_made;
-    nf->vjp_made = f->vjp_made;
+    nf->made_by = f->made_by;
     clone_names(a, nf, f);
     nf->params = dup(a, f->params, f->nparams * sizeof *f->params);
     nf->nparams = f->nparams;

@@ -365,8 +365,8 @@ struct HkFunc {
     uint32_t src_begin, src_end;  /* byte span of the definition's text */
     int derived;           /* a transform ran on it after parsing: its IR
                               is no longer what its source text says */
-    int jvp_made;          /* a func the jvp pass made: <primal>_jvp */
-    int vjp_made;          /* a func the vjp pass made: <primal>_vjp */
+    const char *made_by;   /* the pass that made this func ("jvp": the
+                              <primal>_jvp), or NULL */
 
     HkSlot *slots;         /* kernels */
     uint32_t nslots, cap_slots;

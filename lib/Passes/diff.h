@@ -26,6 +26,32 @@ struct Diff {
     int failed;
 };
 
+/* ---- diff.c -------------------------------------------------------------- */
+
+/* d becomes the state of pass ("jvp", "vjp"; its new values named
+ * <base>.<sfx>.*) over f, with no slot active yet. */
+void hk_diff_init(Diff *d, HawkPassRun *r, HkFunc *f, const char *pass,
+                  const char *sfx);
+/* The per-value tables over f's values as they are: no tangent, none
+ * active. */
+void hk_diff_values(Diff *d);
+/* The activity of f's values to a fixed point over loops' trips. */
+void hk_diff_settle(Diff *d);
+/* Refuses node at of g (the kernel, or a func it calls) by name. */
+void hk_diff_refuse(Diff *d, HkFunc *g, const HkInst *at, const char *why);
+/* Refuses "<g>_<pass>", the name of g's derivative (what: "derivative",
+ * "reverse derivative"), when the module has a function of that name the
+ * pass did not make. */
+void hk_diff_name_free(Diff *d, const HkFunc *g, const char *what);
+/* g's derivative func "<g>_<pass>": the one made before (*made 0), else a
+ * new copy of g to differentiate (*made 1). */
+HkFunc *hk_diff_func_copy(Diff *d, HkFunc *g, int *made);
+/* The derivative kernel's name "<f>_<pass>", or NULL after a diagnostic
+ * when the module has it. */
+const char *hk_diff_kernel_name(Diff *d);
+/* Renames the kernel (the module's name table follows). */
+void hk_diff_rename(Diff *d, const char *name);
+
 /* ---- diff_rules.c -------------------------------------------------------- */
 
 /* Puts new instruction i before s->at, or at the end of s->blk when

@@ -23,22 +23,7 @@
 
 #include "diff.h"
 
-/* ---- refusals ------------------------------------------------------------ */
-
-/* Refuses node at of g (the kernel itself, or a func it calls). */
-static void refuse(Diff *s, HkFunc *g, const HkInst *at, const char *why)
-{
-    const HkPositions *p = hk_positions(s->r, g);
-    const char *pos = p != NULL ? hk_pos(p, at) : "?";
-    const char *in = g == s->f ? ""
-                     : hk_asprintf(s->a, " of func '%s'", g->name);
-    hk_error(hk_run_diags(s->r), &s->f->module->src, at->loc,
-             "'%s': jvp refuses node %s (%s)%s: %s; differentiate a kernel "
-             "without it", s->f->name, pos, hk_ops[at->op].mnemonic, in, why);
-    s->failed = 1;
-}
-
-
+/* The tangent store after a store to an active output slot. */
 static void store_tangent(Diff *s, HkInst *i)
 {
     HkVal v = i->ops[0];
@@ -66,21 +51,6 @@ static void name_tangent(Diff *s, HkVal t, uint32_t first)
     hk_symtab_put(s->f->syms, want, n, t);
 }
 
-/* Refuses g's derivative's name, <g>_jvp, when the module has a func of
- * that name jvp did not make. */
-static void name_free(Diff *s, const HkFunc *g)
-{
-    HkModule *m = g->module;
-    const char *name = hk_asprintf(s->a, "%s_jvp", g->name);
-    uint32_t idx = hk_func_index(m, name, strlen(name));
-    if (idx == UINT32_MAX || m->funcs[idx]->jvp_made)
-        return;
-    hk_error(hk_run_diags(s->r), &m->src, m->funcs[idx]->loc,
-             "'%s': jvp names the derivative of func '%s' '%s', which the "
-             "module already has", s->f->name, g->name, name);
-    s->failed = 1;
-}
-
 /* Refuses every node of g, and of the funcs it calls (each once: seen,
  * by function index), that jvp does not differentiate. */
 static void refuse_in(Diff *s, HkFunc *g, uint8_t *seen)
@@ -89,10 +59,10 @@ static void refuse_in(Diff *s, HkFunc *g, uint8_t *seen)
     for (const HkInst *i = g->body.first; i != NULL; i = hk_preorder_next(i)) {
         const char *why = hk_diff_refused(s, i);
         if (why != NULL)
-            refuse(s, g, i, why);
+            hk_diff_refuse(s, g, i, why);
         if (i->op == HK_OP_CALL && i->callee < m->nfuncs && !seen[i->callee]) {
             seen[i->callee] = 1;
-            name_free(s, m->funcs[i->callee]);
+            hk_diff_name_free(s, m->funcs[i->callee], "derivative");
             refuse_in(s, m->funcs[i->callee], seen);
         }
     }
@@ -119,6 +89,31 @@ static void differentiate_block(Diff *s, HkBlock *blk)
     }
 }
 
+/* vals (n of them) followed by a new value "<name>.dot" of the same type
+ * for each one need marks (NULL: each real one), defined as kind by def
+ * at its place in the list (located at def, or at the value without
+ * one); each is recorded as its value's tangent, and *total receives
+ * the new count. */
+static HkVal *with_tangents(Diff *s, const HkVal *vals, uint32_t n,
+                            const uint8_t *need, HkDefKind kind, HkInst *def,
+                            uint32_t *total)
+{
+    HkVal *out = hk_alloc(s->a, (2 * n + 1) * sizeof *out);
+    memcpy(out, vals, n * sizeof *out);
+    uint32_t j = n;
+    for (uint32_t k = 0; k < n; k++) {
+        HkVal p = vals[k];
+        HkValue pv = s->f->values[p];
+        if (need != NULL ? !need[k] : !hk_diff_is_real(pv.type))
+            continue;
+        out[j] = hk_value_new(s->f, pv.type, hk_asprintf(s->a, "%s.dot", pv.name),
+                              kind, def, j, def != NULL ? def->loc : pv.loc);
+        s->tan[p] = out[j++];
+    }
+    *total = j;
+    return out;
+}
+
 /* After the regions of region op i: each result k that need marks gets
  * a tangent result, "<result>.dot", after the primal results (m of
  * them), and every region yields its tangent (a zero one as 0.0) after
@@ -141,21 +136,7 @@ static void extend_results(Diff *s, HkInst *i, const uint8_t *need, uint32_t m)
         }
         hk_inst_set_ops(s->f, y, ops, n + m);
     }
-    HkVal *res = hk_alloc(s->a, (n + m) * sizeof *res);
-    memcpy(res, i->res, n * sizeof *res);
-    uint32_t j = n;
-    for (uint32_t k = 0; k < n; k++) {
-        if (!need[k])
-            continue;
-        HkVal p = i->res[k];
-        res[j] = hk_value_new(s->f, hk_diff_type(s, p),
-                              hk_asprintf(s->a, "%s.dot", s->f->values[p].name),
-                              HK_DEF_INST, i, j, i->loc);
-        s->tan[p] = res[j];
-        j++;
-    }
-    i->res = res;
-    i->nres = n + m;
+    i->res = with_tangents(s, i->res, n, need, HK_DEF_INST, i, &i->nres);
 }
 
 /* After the regions of if or dispatch i: each real result whose yields
@@ -181,28 +162,6 @@ static void branch_results(Diff *s, HkInst *i)
 /* ---- calls and funcs ------------------------------------------------------ */
 
 static HkFunc *jvp_func(Diff *s, HkFunc *g);
-
-/* Appends to i's results a tangent "<result>.dot" for each real one
- * (after the primal results, in order) and records them. */
-static void tangent_results(Diff *s, HkInst *i)
-{
-    uint32_t n = i->nres, m = 0;
-    for (uint32_t k = 0; k < n; k++)
-        m += (uint32_t)hk_diff_is_real(hk_diff_type(s, i->res[k]));
-    HkVal *res = hk_alloc(s->a, (n + m) * sizeof *res);
-    memcpy(res, i->res, n * sizeof *res);
-    for (uint32_t k = 0, j = n; k < n; k++) {
-        HkVal p = i->res[k];
-        if (!hk_diff_is_real(hk_diff_type(s, p)))
-            continue;
-        res[j] = hk_value_new(s->f, hk_diff_type(s, p),
-                              hk_asprintf(s->a, "%s.dot", s->f->values[p].name),
-                              HK_DEF_INST, i, j, i->loc);
-        s->tan[p] = res[j++];
-    }
-    i->res = res;
-    i->nres = n + m;
-}
 
 /* A call with an active argument calls the callee's derivative func
  * instead, @<callee>_jvp: the arguments, then the tangent of each real
@@ -230,7 +189,7 @@ static void differentiate_call(Diff *s, HkInst *i)
     }
     hk_inst_set_ops(s->f, i, ops, n + m);
     i->callee = hk_func_index(s->f->module, gj->name, strlen(gj->name));
-    tangent_results(s, i);
+    i->res = with_tangents(s, i->res, i->nres, NULL, HK_DEF_INST, i, &i->nres);
 }
 
 /* The tangent parameters of h: "<param>.dot" after the primal ones, one
@@ -238,23 +197,11 @@ static void differentiate_call(Diff *s, HkInst *i)
 static void tangent_params(Diff *t)
 {
     HkFunc *h = t->f;
-    uint32_t n = h->nparams, m = 0;
+    uint32_t n = h->nparams;
+    h->params = with_tangents(t, h->params, n, NULL, HK_DEF_PARAM, NULL,
+                              &h->nparams);
     for (uint32_t k = 0; k < n; k++)
-        m += (uint32_t)hk_diff_is_real(hk_diff_type(t, h->params[k]));
-    HkVal *params = hk_alloc(t->a, (n + m) * sizeof *params);
-    memcpy(params, h->params, n * sizeof *params);
-    for (uint32_t k = 0, j = n; k < n; k++) {
-        HkVal p = h->params[k];
-        if (!hk_diff_is_real(hk_diff_type(t, p)))
-            continue;
-        params[j] = hk_value_new(h, hk_diff_type(t, p),
-                                 hk_asprintf(t->a, "%s.dot", h->values[p].name),
-                                 HK_DEF_PARAM, NULL, j, h->values[p].loc);
-        t->tan[p] = params[j++];
-        t->act[p] = 1;
-    }
-    h->params = params;
-    h->nparams = n + m;
+        t->act[h->params[k]] = t->tan[h->params[k]] != HK_NOVAL;
 }
 
 /* The ret of h returns the tangent of each real result after the
@@ -289,29 +236,15 @@ static void tangent_ret(Diff *t)
  * diagnostic. */
 static HkFunc *jvp_func(Diff *s, HkFunc *g)
 {
-    HkModule *m = g->module;
-    const char *name = hk_asprintf(s->a, "%s_jvp", g->name);
-    uint32_t idx = hk_func_index(m, name, strlen(name));
-    if (idx != UINT32_MAX)  /* made before: refuse_in refused any other */
-        return m->funcs[idx];
-    HkFunc *h = hk_func_copy(m, g, name);
-    h->jvp_made = 1;
+    int made;
+    HkFunc *h = hk_diff_func_copy(s, g, &made);
+    if (!made)
+        return h;
     Diff t;
-    memset(&t, 0, sizeof t);
-    t.r = s->r;
-    t.pass = s->pass;
-    t.sfx = s->sfx;
-    t.f = h;
-    t.a = s->a;
-    t.in = t.out = hk_alloc(s->a, 1);
-    t.ntan = h->nvalues;
-    t.tan = hk_alloc(s->a, (t.ntan + 1) * sizeof *t.tan);
-    for (uint32_t v = 0; v < t.ntan; v++)
-        t.tan[v] = HK_NOVAL;
-    t.act = hk_alloc(s->a, t.ntan + 1u);
+    hk_diff_init(&t, s->r, h, s->pass, s->sfx);
+    hk_diff_values(&t);
     tangent_params(&t);
-    while (hk_diff_act_block(&t, &h->body))
-        ;
+    hk_diff_settle(&t);
     uint32_t floor = h->nserials;
     differentiate_block(&t, &h->body);
     tangent_ret(&t);
@@ -334,29 +267,24 @@ static void differentiate_loop(Diff *s, HkInst *i)
         differentiate_block(s, &i->regions[0]);
         return;
     }
+    uint8_t *need = hk_alloc(s->a, n + 1u);
     HkVal *ops = hk_alloc(s->a, (i->nops + m) * sizeof *ops);
-    HkVal *iters = hk_alloc(s->a, (n + m) * sizeof *iters);
     memcpy(ops, i->ops, i->nops * sizeof *ops);
-    memcpy(iters, i->iters, n * sizeof *iters);
     s->at = i;
     s->loc = i->loc;
-    for (uint32_t k = 0, j = n; k < n; k++) {
+    for (uint32_t k = 0, j = i->nops; k < n; k++) {
         HkVal c = i->iters[k];
-        if (!s->act[c])
+        need[k] = s->act[c];
+        if (!need[k])
             continue;
         s->base = s->f->values[c].name;
-        ops[first + j] = hk_diff_full(s, hk_diff_tan(s, i->ops[first + k]), hk_diff_type(s, c));
-        iters[j] = hk_value_new(s->f, hk_diff_type(s, c),
-                                hk_asprintf(s->a, "%s.dot", s->base),
-                                HK_DEF_ITER, i, j, i->loc);
-        s->tan[c] = iters[j++];
+        ops[j++] = hk_diff_full(s, hk_diff_tan(s, i->ops[first + k]),
+                                hk_diff_type(s, c));
     }
     hk_inst_set_ops(s->f, i, ops, i->nops + m);
-    i->iters = iters;
+    uint32_t carried;
+    i->iters = with_tangents(s, i->iters, n, need, HK_DEF_ITER, i, &carried);
     differentiate_block(s, &i->regions[0]);
-    uint8_t *need = hk_alloc(s->a, n + 1u);
-    for (uint32_t k = 0; k < n; k++)
-        need[k] = s->act[iters[k]];
     extend_results(s, i, need, m);
 }
 
@@ -405,25 +333,13 @@ int hk_pass_jvp(HawkPassRun *r, HkFunc *f)
         return 0;
     HkArena *a = f->module->arena;
     Diff s;
-    memset(&s, 0, sizeof s);
-    s.r = r;
-    s.pass = "jvp";
-    s.sfx = "dot";
-    s.f = f;
-    s.a = a;
-    uint32_t n = f->nslots;
-    s.in = hk_alloc(a, n + 1);
-    s.out = hk_alloc(a, n + 1);
-    s.tslot = hk_alloc(a, (n + 1) * sizeof *s.tslot);
+    hk_diff_init(&s, r, f, "jvp", "dot");
     if (hk_diff_slots(&s) != 0 || refuse_all(&s))
         return 1;
-    const char *name = hk_asprintf(a, "%s_jvp", f->name);
-    if (hk_func_index(f->module, name, strlen(name)) < f->module->nfuncs) {
-        hk_error(hk_run_diags(r), &f->module->src, f->loc,
-                 "'%s': jvp names its kernel '%s', which the module already "
-                 "has", f->name, name);
+    const char *name = hk_diff_kernel_name(&s);
+    if (name == NULL)
         return 1;
-    }
+    uint32_t n = f->nslots;  /* the primal's: the tangent slots follow */
     for (uint32_t k = 0; k < n; k++) {
         s.tslot[k] = -1;
         if (!s.in[k] && !s.out[k])
@@ -438,20 +354,12 @@ int hk_pass_jvp(HawkPassRun *r, HkFunc *f)
             return 1;
         }
     }
-    s.ntan = f->nvalues;
-    s.tan = hk_alloc(a, (s.ntan + 1) * sizeof *s.tan);
-    for (uint32_t v = 0; v < s.ntan; v++)
-        s.tan[v] = HK_NOVAL;
-    s.act = hk_alloc(a, s.ntan + 1u);
-    while (hk_diff_act_block(&s, &f->body))
-        ;
+    hk_diff_values(&s);
+    hk_diff_settle(&s);
     uint32_t floor = f->nserials;
     differentiate_block(&s, &f->body);
     /* a tangent only a comparison or an inactive output read is dead */
     hk_dce_from(f, floor);
-    uint32_t fi = hk_func_index(f->module, f->name, strlen(f->name));
-    hk_symtab_del(f->module->fsyms, f->name, strlen(f->name));
-    f->name = name;
-    hk_symtab_put(f->module->fsyms, name, strlen(name), fi);
+    hk_diff_rename(&s, name);
     return 0;
 }

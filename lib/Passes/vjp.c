@@ -37,6 +37,16 @@ static HkType type_of(const Vjp *v, HkVal x)
 
 /* ---- adjoints ------------------------------------------------------------ */
 
+/* The per-value tables over the function's values as they are: no
+ * tangent, no adjoint, none active. */
+static void values(Vjp *v)
+{
+    hk_diff_values(&v->d);
+    v->adj = hk_alloc(v->d.a, (v->d.ntan + 1) * sizeof *v->adj);
+    for (uint32_t x = 0; x < v->d.ntan; x++)
+        v->adj[x] = HK_NOVAL;
+}
+
 /* c summed to type t when it is of a higher rank (t was broadcast). */
 static HkVal fit(Vjp *v, HkVal c, HkType t)
 {
@@ -88,6 +98,16 @@ static HkVal part(Vjp *v, HkVal x, uint32_t k)
     n->imm[0] = t.rank == 1 ? (int64_t)k : (int64_t)(k / t.dim[1]);
     n->imm[1] = t.rank == 1 ? 0 : (int64_t)(k % t.dim[1]);
     return r;
+}
+
+/* The transpose of matrix x. */
+static HkVal transposed(Vjp *v, HkVal x)
+{
+    HkType t = type_of(v, x);
+    uint32_t rows = t.dim[0];
+    t.dim[0] = t.dim[1];
+    t.dim[1] = rows;
+    return hk_diff_emit1(&v->d, HK_OP_TRANSPOSE, x, t);
 }
 
 /* The outer product R x^T of vectors R (N) and x (M): an N x M matrix. */
@@ -193,29 +213,14 @@ static int structural(Vjp *v, HkInst *i, HkVal R)
     case HK_OP_MATVEC:
         if (d->act[a])
             add_adj(v, a, outer(v, R, b, ta));
-        if (d->act[b]) {
-            HkType tt = ta;
-            tt.dim[0] = ta.dim[1];
-            tt.dim[1] = ta.dim[0];
-            HkVal at = hk_diff_emit1(d, HK_OP_TRANSPOSE, a, tt);
-            add_adj(v, b, hk_diff_emit2(d, HK_OP_MATVEC, at, R, tb));
-        }
+        if (d->act[b])
+            add_adj(v, b, hk_diff_emit2(d, HK_OP_MATVEC, transposed(v, a), R, tb));
         return 1;
     case HK_OP_MATMUL:
-        if (d->act[a]) {
-            HkType bt = tb;
-            bt.dim[0] = tb.dim[1];
-            bt.dim[1] = tb.dim[0];
-            HkVal btv = hk_diff_emit1(d, HK_OP_TRANSPOSE, b, bt);
-            add_adj(v, a, hk_diff_emit2(d, HK_OP_MATMUL, R, btv, ta));
-        }
-        if (d->act[b]) {
-            HkType at = ta;
-            at.dim[0] = ta.dim[1];
-            at.dim[1] = ta.dim[0];
-            HkVal atv = hk_diff_emit1(d, HK_OP_TRANSPOSE, a, at);
-            add_adj(v, b, hk_diff_emit2(d, HK_OP_MATMUL, atv, R, tb));
-        }
+        if (d->act[a])
+            add_adj(v, a, hk_diff_emit2(d, HK_OP_MATMUL, R, transposed(v, b), ta));
+        if (d->act[b])
+            add_adj(v, b, hk_diff_emit2(d, HK_OP_MATMUL, transposed(v, a), R, tb));
         return 1;
     default:
         return 0;
@@ -587,32 +592,18 @@ static void reverse_call(Vjp *v, HkInst *i)
  * it; NULL after a diagnostic. */
 static HkFunc *vjp_func(Vjp *v, HkFunc *g)
 {
-    HkModule *m = g->module;
     Diff *d = &v->d;
-    const char *name = hk_asprintf(d->a, "%s_vjp", g->name);
-    uint32_t idx = hk_func_index(m, name, strlen(name));
-    if (idx != UINT32_MAX)  /* made before: refuse_all refused any other */
-        return m->funcs[idx];
-    HkFunc *h = hk_func_copy(m, g, name);
-    h->vjp_made = 1;
+    int made;
+    HkFunc *h = hk_diff_func_copy(d, g, &made);
+    if (!made)
+        return h;
     Vjp w;
     memset(&w, 0, sizeof w);
-    w.d.r = d->r;
-    w.d.pass = d->pass;
-    w.d.sfx = d->sfx;
-    w.d.f = h;
-    w.d.a = d->a;
-    w.d.in = w.d.out = hk_alloc(d->a, 1);
-    w.d.ntan = h->nvalues;
-    w.d.tan = hk_alloc(d->a, (w.d.ntan + 1) * sizeof *w.d.tan);
-    w.adj = hk_alloc(d->a, (w.d.ntan + 1) * sizeof *w.adj);
-    for (uint32_t x = 0; x < w.d.ntan; x++)
-        w.d.tan[x] = w.adj[x] = HK_NOVAL;
-    w.d.act = hk_alloc(d->a, w.d.ntan + 1u);
+    hk_diff_init(&w.d, d->r, h, d->pass, d->sfx);
+    values(&w);
     for (uint32_t k = 0; k < h->nparams; k++)
         w.d.act[h->params[k]] = 1;
-    while (hk_diff_act_block(&w.d, &h->body))
-        ;
+    hk_diff_settle(&w.d);
     HkInst *ret = h->body.last;
     HkInst *last = ret->prev;
     w.d.at = ret;
@@ -755,35 +746,6 @@ static void finish(Vjp *v)
 
 /* ---- refusals ------------------------------------------------------------ */
 
-/* Refuses node at of g (the kernel, or a func it calls). */
-static void refuse(Vjp *v, HkFunc *g, const HkInst *at, const char *why)
-{
-    Diff *d = &v->d;
-    const HkPositions *p = hk_positions(d->r, g);
-    const char *in = g == d->f ? "" : hk_asprintf(d->a, " of func '%s'", g->name);
-    hk_error(hk_run_diags(d->r), &d->f->module->src, at->loc,
-             "'%s': vjp refuses node %s (%s)%s: %s; differentiate a kernel "
-             "without it", d->f->name, p != NULL ? hk_pos(p, at) : "?",
-             hk_ops[at->op].mnemonic, in, why);
-    d->failed = 1;
-}
-
-/* Refuses g's reverse derivative's name, <g>_vjp, when the module has a
- * function of that name vjp did not make. */
-static void name_free(Vjp *v, const HkFunc *g)
-{
-    Diff *d = &v->d;
-    HkModule *m = g->module;
-    const char *name = hk_asprintf(d->a, "%s_vjp", g->name);
-    uint32_t idx = hk_func_index(m, name, strlen(name));
-    if (idx == UINT32_MAX || m->funcs[idx]->vjp_made)
-        return;
-    hk_error(hk_run_diags(d->r), &m->src, m->funcs[idx]->loc,
-             "'%s': vjp names the reverse derivative of func '%s' '%s', "
-             "which the module already has", d->f->name, g->name, name);
-    d->failed = 1;
-}
-
 /* Why reverse mode does not take node i of g yet (top: directly in g's
  * body; written: the slots the kernel stores), beyond the shared
  * refusals and the stores; NULL when it does. */
@@ -825,10 +787,10 @@ static void refuse_in(Vjp *v, HkFunc *g, uint8_t *seen, const uint8_t *written,
         if (why == NULL && i->op == HK_OP_LOAD && active && stored[i->slot])
             why = "a load of an active slot after a store to it";
         if (why != NULL)
-            refuse(v, g, i, why);
+            hk_diff_refuse(d, g, i, why);
         if (i->op == HK_OP_CALL && i->callee < m->nfuncs && !seen[i->callee]) {
             seen[i->callee] = 1;
-            name_free(v, m->funcs[i->callee]);
+            hk_diff_name_free(d, m->funcs[i->callee], "reverse derivative");
             refuse_in(v, m->funcs[i->callee], seen, written, stored);
         }
     }
@@ -886,41 +848,24 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     Vjp v;
     memset(&v, 0, sizeof v);
     Diff *d = &v.d;
-    d->r = r;
-    d->pass = "vjp";
-    d->sfx = "bar";
-    d->f = f;
-    d->a = a;
+    hk_diff_init(d, r, f, "vjp", "bar");
     uint32_t n = f->nslots;
-    d->in = hk_alloc(a, n + 1);
-    d->out = hk_alloc(a, n + 1);
-    d->tslot = hk_alloc(a, (n + 1) * sizeof *d->tslot);
     v.bslot = hk_alloc(a, (n + 1) * sizeof *v.bslot);
     v.store = hk_alloc(a, (n + 1) * sizeof *v.store);
     v.sadj = hk_alloc(a, (n + 1) * sizeof *v.sadj);
     if (hk_diff_slots(d) != 0 || refuse_all(&v))
         return 1;
-    const char *name = hk_asprintf(a, "%s_vjp", f->name);
-    if (hk_func_index(f->module, name, strlen(name)) < f->module->nfuncs) {
-        hk_error(hk_run_diags(r), &f->module->src, f->loc,
-                 "'%s': vjp names its kernel '%s', which the module already "
-                 "has", f->name, name);
+    const char *name = hk_diff_kernel_name(d);
+    if (name == NULL)
         return 1;
-    }
     for (uint32_t k = 0; k < n; k++) {
         v.bslot[k] = -1;
         v.sadj[k] = HK_NOVAL;
         if ((d->in[k] || d->out[k]) && add_bar(&v, k) != 0)
             return 1;
     }
-    d->ntan = f->nvalues;
-    d->tan = hk_alloc(a, (d->ntan + 1) * sizeof *d->tan);
-    v.adj = hk_alloc(a, (d->ntan + 1) * sizeof *v.adj);
-    for (uint32_t x = 0; x < d->ntan; x++)
-        d->tan[x] = v.adj[x] = HK_NOVAL;
-    d->act = hk_alloc(a, d->ntan + 1u);
-    while (hk_diff_act_block(d, &f->body))
-        ;
+    values(&v);
+    hk_diff_settle(d);
     HkInst *ret = f->body.last;
     HkInst *last = ret->prev;
     d->at = ret;
@@ -931,9 +876,6 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
         reverse(&v, i);
     finish(&v);
     hk_dce_from(f, floor);
-    uint32_t fi = hk_func_index(f->module, f->name, strlen(f->name));
-    hk_symtab_del(f->module->fsyms, f->name, strlen(f->name));
-    f->name = name;
-    hk_symtab_put(f->module->fsyms, name, strlen(name), fi);
+    hk_diff_rename(d, name);
     return 0;
 }

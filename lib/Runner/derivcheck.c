@@ -38,6 +38,8 @@ static const double POINT_MAG = 2.0, DIR_MAG = 1.0;
 typedef struct {
     const HkAbiField *x, *t;
     const char *slot;         /* the primal slot's name */
+    const HkAbiField *bar;    /* its cotangent member in the vjp kernel,
+                                 or NULL */
     int input, output;
 } Active;
 
@@ -301,7 +303,7 @@ static void vjp_launch(const Check *c, const HkLaunch *l, const HkLaunchShape *s
     }
     for (uint32_t k = 0; k < c->npairs; k++) {
         const Active *p = &c->pairs[k];
-        const HkAbiField *b = member(v, hk_asprintf(c->ctx->arena, "%s.bar", p->slot));
+        const HkAbiField *b = p->bar;
         if (b == NULL || !per_value(b))
             continue;
         for (uint32_t j = 0; j < b->comps; j++)
@@ -368,7 +370,7 @@ static int dot_round(Check *c, const HkLaunch *l, const HkLaunchShape *s,
         double lhs = 0.0, rhs = 0.0, mag = 0.0;
         for (uint32_t k = 0; k < c->npairs; k++) {
             const Active *p = &c->pairs[k];
-            const HkAbiField *b = member(v, hk_asprintf(c->ctx->arena, "%s.bar", p->slot));
+            const HkAbiField *b = p->bar;
             if (b == NULL)
                 continue;
             for (uint32_t j = 0; j < p->x->comps; j++) {
@@ -542,6 +544,9 @@ static int build_vjp(Check *c, HkModule *m, HkFunc *f)
         }
     if (unit_build(c->ctx, k, c->o->math, &c->v) != 0)
         return 1;
+    for (uint32_t i = 0; i < c->npairs; i++)
+        c->pairs[i].bar = member(&c->v, hk_asprintf(c->ctx->arena, "%s.bar",
+                                                      c->pairs[i].slot));
     return 0;
 }
 

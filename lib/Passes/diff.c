@@ -1,0 +1,103 @@
+/* diff.c -- what starts and names a differentiation (jvp.c, vjp.c): the
+ * state of one, the activity of its values to a fixed point, its
+ * refusals, and the names of the derivative kernel and funcs it makes.
+ * docs/Passes.md, "jvp" and "vjp". */
+#include <string.h>
+
+#include "diff.h"
+
+void hk_diff_init(Diff *d, HawkPassRun *r, HkFunc *f, const char *pass,
+                  const char *sfx)
+{
+    HkArena *a = f->module->arena;
+    memset(d, 0, sizeof *d);
+    d->r = r;
+    d->pass = pass;
+    d->sfx = sfx;
+    d->f = f;
+    d->a = a;
+    d->in = hk_alloc(a, f->nslots + 1u);
+    d->out = hk_alloc(a, f->nslots + 1u);
+    d->tslot = hk_alloc(a, (f->nslots + 1u) * sizeof *d->tslot);
+}
+
+void hk_diff_values(Diff *d)
+{
+    d->ntan = d->f->nvalues;
+    d->tan = hk_alloc(d->a, (d->ntan + 1) * sizeof *d->tan);
+    for (uint32_t v = 0; v < d->ntan; v++)
+        d->tan[v] = HK_NOVAL;
+    d->act = hk_alloc(d->a, d->ntan + 1u);
+}
+
+void hk_diff_settle(Diff *d)
+{
+    while (hk_diff_act_block(d, &d->f->body))
+        ;
+}
+
+void hk_diff_refuse(Diff *d, HkFunc *g, const HkInst *at, const char *why)
+{
+    const HkPositions *p = hk_positions(d->r, g);
+    const char *in = g == d->f ? "" : hk_asprintf(d->a, " of func '%s'", g->name);
+    hk_error(hk_run_diags(d->r), &d->f->module->src, at->loc,
+             "'%s': %s refuses node %s (%s)%s: %s; differentiate a kernel "
+             "without it", d->f->name, d->pass, p != NULL ? hk_pos(p, at) : "?",
+             hk_ops[at->op].mnemonic, in, why);
+    d->failed = 1;
+}
+
+/* "<g>_<pass>" and its index in g's module (UINT32_MAX: none). */
+static const char *made_name(const Diff *d, const HkFunc *g, uint32_t *idx)
+{
+    const char *name = hk_asprintf(d->a, "%s_%s", g->name, d->pass);
+    *idx = hk_func_index(g->module, name, strlen(name));
+    return name;
+}
+
+void hk_diff_name_free(Diff *d, const HkFunc *g, const char *what)
+{
+    uint32_t idx;
+    const char *name = made_name(d, g, &idx);
+    HkModule *m = g->module;
+    if (idx == UINT32_MAX || (m->funcs[idx]->made_by != NULL &&
+                              strcmp(m->funcs[idx]->made_by, d->pass) == 0))
+        return;
+    hk_error(hk_run_diags(d->r), &m->src, m->funcs[idx]->loc,
+             "'%s': %s names the %s of func '%s' '%s', which the module "
+             "already has", d->f->name, d->pass, what, g->name, name);
+    d->failed = 1;
+}
+
+HkFunc *hk_diff_func_copy(Diff *d, HkFunc *g, int *made)
+{
+    uint32_t idx;
+    const char *name = made_name(d, g, &idx);
+    *made = idx == UINT32_MAX;
+    if (!*made)  /* made before: hk_diff_name_free refused any other */
+        return g->module->funcs[idx];
+    HkFunc *h = hk_func_copy(g->module, g, name);
+    h->made_by = d->pass;
+    return h;
+}
+
+const char *hk_diff_kernel_name(Diff *d)
+{
+    uint32_t idx;
+    const char *name = made_name(d, d->f, &idx);
+    if (idx == UINT32_MAX)
+        return name;
+    hk_error(hk_run_diags(d->r), &d->f->module->src, d->f->loc,
+             "'%s': %s names its kernel '%s', which the module already has",
+             d->f->name, d->pass, name);
+    return NULL;
+}
+
+void hk_diff_rename(Diff *d, const char *name)
+{
+    HkFunc *f = d->f;
+    uint32_t fi = hk_func_index(f->module, f->name, strlen(f->name));
+    hk_symtab_del(f->module->fsyms, f->name, strlen(f->name));
+    f->name = name;
+    hk_symtab_put(f->module->fsyms, name, strlen(name), fi);
+}

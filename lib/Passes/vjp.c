@@ -13,22 +13,14 @@
  * norm, cross, matvec, matmul, fpext, fptrunc) by their own transposes.
  * A straight line needs no tape: every primal value is still there; an
  * if or dispatch is reversed by recomputing the branch it ran, a call by
- * calling the callee's reverse derivative <f>_vjp.  A loop is refused:
- * its reverse needs each trip's carried values, which HIR has nowhere to
- * keep yet.  A uniform's cotangent sums over the samples: it is a shared
+ * calling the callee's reverse derivative <f>_vjp, a loop by rerunning
+ * its trips (vjp_loop.c).  A uniform's cotangent sums over the samples: it is a shared
  * accum_out plane, one cell per component.  docs/Passes.md, "vjp". */
 #include <string.h>
 
-#include "diff.h"
+#include "vjp.h"
 #include "uses.h"
 
-typedef struct {
-    Diff d;
-    HkVal *adj;          /* value -> its adjoint so far, HK_NOVAL for zero */
-    HkVal *sadj;         /* slot -> the adjoint of what was read from it */
-    int32_t *bslot;      /* slot -> its cotangent slot, or -1 */
-    HkInst **store;      /* slot -> its one store, or NULL */
-} Vjp;
 
 static HkType type_of(const Vjp *v, HkVal x)
 {
@@ -56,7 +48,7 @@ static HkVal fit(Vjp *v, HkVal c, HkType t)
 }
 
 /* Adds contribution c to the adjoint *slot of a value of type t. */
-static void add_to(Vjp *v, HkVal *slot, HkVal c, HkType t)
+void hk_vjp_add_to(Vjp *v, HkVal *slot, HkVal c, HkType t)
 {
     c = fit(v, c, t);
     if (c == HK_NOVAL)
@@ -64,11 +56,11 @@ static void add_to(Vjp *v, HkVal *slot, HkVal c, HkType t)
     *slot = *slot == HK_NOVAL ? c : hk_diff_emit2(&v->d, HK_OP_FADD, *slot, c, t);
 }
 
-static void add_adj(Vjp *v, HkVal x, HkVal c)
+void hk_vjp_add_adj(Vjp *v, HkVal x, HkVal c)
 {
     if (x < v->d.ntan && v->d.act[x]) {
         v->d.base = v->d.f->values[x].name;
-        add_to(v, &v->adj[x], c, type_of(v, x));
+        hk_vjp_add_to(v, &v->adj[x], c, type_of(v, x));
     }
 }
 
@@ -154,73 +146,73 @@ static int structural(Vjp *v, HkInst *i, HkVal R)
     case HK_OP_MAXIMUM:
         minmax_shares(v, i->op == HK_OP_MINIMUM ? HK_P_OLT : HK_P_OGT, a, b,
                       R, i->type, &sa, &sb);
-        add_adj(v, a, sa);
-        add_adj(v, b, sb);
+        hk_vjp_add_adj(v, a, sa);
+        hk_vjp_add_adj(v, b, sb);
         return 1;
     case HK_OP_CLIP: {
         /* minimum(maximum(x, lo), hi), each by its shares */
         HkVal m = hk_diff_emit2(d, HK_OP_MAXIMUM, a, b, i->type);
         minmax_shares(v, HK_P_OLT, m, i->ops[2], R, i->type, &sm, &sh);
         minmax_shares(v, HK_P_OGT, a, b, sm, i->type, &sa, &sb);
-        add_adj(v, a, sa);
-        add_adj(v, b, sb);
-        add_adj(v, i->ops[2], sh);
+        hk_vjp_add_adj(v, a, sa);
+        hk_vjp_add_adj(v, b, sb);
+        hk_vjp_add_adj(v, i->ops[2], sh);
         return 1;
     }
     case HK_OP_SUM:
-        add_adj(v, a, hk_diff_full(d, R, ta));
+        hk_vjp_add_adj(v, a, hk_diff_full(d, R, ta));
         return 1;
     case HK_OP_TRANSPOSE:
-        add_adj(v, a, hk_diff_emit1(d, HK_OP_TRANSPOSE, R, ta));
+        hk_vjp_add_adj(v, a, hk_diff_emit1(d, HK_OP_TRANSPOSE, R, ta));
         return 1;
     case HK_OP_FPEXT:
-        add_adj(v, a, hk_diff_emit1(d, HK_OP_FPTRUNC, R, ta));
+        hk_vjp_add_adj(v, a, hk_diff_emit1(d, HK_OP_FPTRUNC, R, ta));
         return 1;
     case HK_OP_FPTRUNC:
-        add_adj(v, a, hk_diff_emit1(d, HK_OP_FPEXT, R, ta));
+        hk_vjp_add_adj(v, a, hk_diff_emit1(d, HK_OP_FPEXT, R, ta));
         return 1;
     case HK_OP_EXTRACT:
-        add_adj(v, a, with_imm(v, i, HK_OP_INSERT, hk_diff_real(d, 0.0, ta), R, ta));
+        hk_vjp_add_adj(v, a, with_imm(v, i, HK_OP_INSERT, hk_diff_real(d, 0.0, ta), R, ta));
         return 1;
     case HK_OP_INSERT:
         if (d->act[a])
-            add_adj(v, a, with_imm(v, i, HK_OP_INSERT, R, hk_diff_real(d, 0.0, tb), ta));
+            hk_vjp_add_adj(v, a, with_imm(v, i, HK_OP_INSERT, R, hk_diff_real(d, 0.0, tb), ta));
         if (d->act[b])
-            add_adj(v, b, with_imm(v, i, HK_OP_EXTRACT, R, HK_NOVAL, tb));
+            hk_vjp_add_adj(v, b, with_imm(v, i, HK_OP_EXTRACT, R, HK_NOVAL, tb));
         return 1;
     case HK_OP_BUILD:
         for (uint32_t k = 0; k < i->nops; k++)
             if (d->act[i->ops[k]])
-                add_adj(v, i->ops[k], part(v, R, k));
+                hk_vjp_add_adj(v, i->ops[k], part(v, R, k));
         return 1;
     case HK_OP_DOT:
         if (d->act[a])
-            add_adj(v, a, hk_diff_emit2(d, HK_OP_FMUL, R, b, ta));
+            hk_vjp_add_adj(v, a, hk_diff_emit2(d, HK_OP_FMUL, R, b, ta));
         if (d->act[b])
-            add_adj(v, b, hk_diff_emit2(d, HK_OP_FMUL, R, a, tb));
+            hk_vjp_add_adj(v, b, hk_diff_emit2(d, HK_OP_FMUL, R, a, tb));
         return 1;
     case HK_OP_NORM: {
         HkVal q = hk_diff_emit2(d, HK_OP_FDIV, R, i->res[0], i->type);
-        add_adj(v, a, hk_diff_emit2(d, HK_OP_FMUL, q, a, ta));
+        hk_vjp_add_adj(v, a, hk_diff_emit2(d, HK_OP_FMUL, q, a, ta));
         return 1;
     }
     case HK_OP_CROSS:
         if (d->act[a])
-            add_adj(v, a, hk_diff_emit2(d, HK_OP_CROSS, b, R, ta));
+            hk_vjp_add_adj(v, a, hk_diff_emit2(d, HK_OP_CROSS, b, R, ta));
         if (d->act[b])
-            add_adj(v, b, hk_diff_emit2(d, HK_OP_CROSS, R, a, tb));
+            hk_vjp_add_adj(v, b, hk_diff_emit2(d, HK_OP_CROSS, R, a, tb));
         return 1;
     case HK_OP_MATVEC:
         if (d->act[a])
-            add_adj(v, a, outer(v, R, b, ta));
+            hk_vjp_add_adj(v, a, outer(v, R, b, ta));
         if (d->act[b])
-            add_adj(v, b, hk_diff_emit2(d, HK_OP_MATVEC, transposed(v, a), R, tb));
+            hk_vjp_add_adj(v, b, hk_diff_emit2(d, HK_OP_MATVEC, transposed(v, a), R, tb));
         return 1;
     case HK_OP_MATMUL:
         if (d->act[a])
-            add_adj(v, a, hk_diff_emit2(d, HK_OP_MATMUL, R, transposed(v, b), ta));
+            hk_vjp_add_adj(v, a, hk_diff_emit2(d, HK_OP_MATMUL, R, transposed(v, b), ta));
         if (d->act[b])
-            add_adj(v, b, hk_diff_emit2(d, HK_OP_MATMUL, transposed(v, a), R, tb));
+            hk_vjp_add_adj(v, b, hk_diff_emit2(d, HK_OP_MATMUL, transposed(v, a), R, tb));
         return 1;
     default:
         return 0;
@@ -248,27 +240,16 @@ static void transpose(Vjp *v, HkInst *i, HkVal R)
         d->base = d->f->values[i->res[0]].name;
         HkVal c = hk_diff_rule(d, i);
         d->tan[a] = HK_NOVAL;
-        add_adj(v, a, c);
+        hk_vjp_add_adj(v, a, c);
     }
 }
 
-static void reverse(Vjp *v, HkInst *i);
 
 /* ---- branches: recomputed in the reverse sweep --------------------------- */
 
-/* The values a branch's reverse needs from outside the region op (the
- * real active operands of its instructions and yields, first use first)
- * and the active input slots it loads: what each reverse branch yields
- * its shares of. */
-typedef struct {
-    HkVal *vals;
-    uint32_t nvals;
-    int32_t *slots;
-    uint32_t nslots;
-} Outer;
 
 /* Grows the per-value tables to the function's values, after clones. */
-static void grow(Vjp *v)
+void hk_vjp_grow(Vjp *v)
 {
     Diff *d = &v->d;
     uint32_t n = d->f->nvalues;
@@ -288,19 +269,28 @@ static void grow(Vjp *v)
     d->ntan = n;
 }
 
-static void outer_of(Vjp *v, const HkInst *i, Outer *o)
+/* Marks in inside the values defined in op i's regions, at any depth,
+ * with i's own index and carried values. */
+static void mark_inside(const HkInst *i, uint8_t *inside)
 {
-    Diff *d = &v->d;
-    uint32_t n = d->f->nvalues;
-    uint8_t *inside = hk_alloc(d->a, n + 1u), *seen = hk_alloc(d->a, n + 1u);
-    uint8_t *sseen = hk_alloc(d->a, d->f->nslots + 1u);
-    memset(o, 0, sizeof *o);
-    o->vals = hk_alloc(d->a, (n + 1) * sizeof *o->vals);
-    o->slots = hk_alloc(d->a, (d->f->nslots + 1) * sizeof *o->slots);
+    if (i->ivar != HK_NOVAL)
+        inside[i->ivar] = 1;
+    for (uint32_t k = 0; i->iters != NULL && k < i->nres; k++)
+        inside[i->iters[k]] = 1;
     for (uint32_t r = 0; r < i->nregions; r++)
-        for (const HkInst *x = i->regions[r].first; x != NULL; x = x->next)
+        for (const HkInst *x = i->regions[r].first; x != NULL; x = x->next) {
             for (uint32_t k = 0; k < x->nres; k++)
                 inside[x->res[k]] = 1;
+            mark_inside(x, inside);
+        }
+}
+
+/* Adds to o what the instructions of op i's regions, at any depth, use
+ * from outside (inside), first use first. */
+static void outer_uses(Vjp *v, const HkInst *i, const uint8_t *inside,
+                       uint8_t *seen, uint8_t *sseen, Outer *o)
+{
+    Diff *d = &v->d;
     for (uint32_t r = 0; r < i->nregions; r++)
         for (const HkInst *x = i->regions[r].first; x != NULL; x = x->next) {
             if (x->op == HK_OP_LOAD && x->slot >= 0 && d->in[x->slot] &&
@@ -316,37 +306,86 @@ static void outer_of(Vjp *v, const HkInst *i, Outer *o)
                 seen[u] = 1;
                 o->vals[o->nvals++] = u;
             }
+            outer_uses(v, x, inside, seen, sseen, o);
         }
 }
 
-/* Copies the instructions of branch b but its yield into nb, all but
- * those with an effect (store, accum, bump: the primal ran them), each
- * result a new value "<name>.re"; map takes each old value to its copy. */
-static void recompute(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
+void hk_vjp_outer(Vjp *v, const HkInst *i, Outer *o)
+{
+    Diff *d = &v->d;
+    uint32_t n = d->f->nvalues;
+    uint8_t *inside = hk_alloc(d->a, n + 1u), *seen = hk_alloc(d->a, n + 1u);
+    uint8_t *sseen = hk_alloc(d->a, d->f->nslots + 1u);
+    memset(o, 0, sizeof *o);
+    o->vals = hk_alloc(d->a, (n + 1) * sizeof *o->vals);
+    o->slots = hk_alloc(d->a, (d->f->nslots + 1) * sizeof *o->slots);
+    mark_inside(i, inside);
+    outer_uses(v, i, inside, seen, sseen, o);
+}
+
+/* A new value of the function standing for old value x in a copy,
+ * "<name>.re", defined as kind k by def. */
+static HkVal copy_of(Vjp *v, HkVal x, HkDefKind k, HkInst *def, uint32_t index)
+{
+    Diff *d = &v->d;
+    const HkValue *old = &d->f->values[x];
+    return hk_value_new(d->f, old->type, hk_asprintf(d->a, "%s.re", old->name),
+                        k, def, index, old->loc);
+}
+
+static void copy_block(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
+                       uint32_t nmap, int nested);
+
+/* Copies instruction x into the end of nb, its operands through map, its
+ * regions whole (their yields and break_ifs included, their effects
+ * not). */
+static void copy_inst(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
                       uint32_t nmap)
 {
     Diff *d = &v->d;
-    for (const HkInst *x = b->first; x != NULL; x = x->next) {
-        if (x->op == HK_OP_YIELD ||
-            (hk_ops[x->op].flags & HK_F_SIDE) != 0)
-            continue;
-        HkInst *c = hk_inst_copy_shell(d->a, x, d->f->nserials++);
-        HkVal *ops = hk_alloc(d->a, (x->nops + 1) * sizeof *ops);
-        for (uint32_t k = 0; k < x->nops; k++)
-            ops[k] = hk_valmap_get(map, nmap, x->ops[k]);
-        hk_inst_set_ops(d->f, c, ops, x->nops);
-        HkType *types = hk_alloc(d->a, (x->nres + 1) * sizeof *types);
-        const char **names = hk_alloc(d->a, (x->nres + 1) * sizeof *names);
-        for (uint32_t k = 0; k < x->nres; k++) {
-            const HkValue *old = &d->f->values[x->res[k]];
-            types[k] = old->type;
-            names[k] = hk_asprintf(d->a, "%s.re", old->name);
-        }
-        hk_inst_set_results(d->f, c, types, names, x->nres);
+    HkInst *c = hk_inst_copy_shell(d->a, x, d->f->nserials++);
+    HkVal *ops = hk_alloc(d->a, (x->nops + 1) * sizeof *ops);
+    for (uint32_t k = 0; k < x->nops; k++)
+        ops[k] = hk_valmap_get(map, nmap, x->ops[k]);
+    hk_inst_set_ops(d->f, c, ops, x->nops);
+    c->res = hk_alloc(d->a, (x->nres + 1) * sizeof *c->res);
+    c->nres = x->nres;
+    for (uint32_t k = 0; k < x->nres; k++)
+        map[x->res[k]] = c->res[k] = copy_of(v, x->res[k], HK_DEF_INST, c, k);
+    if (x->ivar != HK_NOVAL)
+        map[x->ivar] = c->ivar = copy_of(v, x->ivar, HK_DEF_IVAR, c, 0);
+    if (x->iters != NULL) {
+        c->iters = hk_alloc(d->a, (x->nres + 1) * sizeof *c->iters);
         for (uint32_t k = 0; k < x->nres; k++)
-            map[x->res[k]] = c->res[k];
-        hk_block_append(nb, c);
+            map[x->iters[k]] = c->iters[k] =
+                copy_of(v, x->iters[k], HK_DEF_ITER, c, k);
     }
+    hk_block_append(nb, c);
+    if (x->nregions == 0)
+        return;
+    hk_inst_add_regions(d->f, c, x->nregions);
+    for (uint32_t r = 0; r < x->nregions; r++)
+        copy_block(v, &x->regions[r], &c->regions[r], map, nmap, 1);
+}
+
+/* Copies block b into nb: its instructions but those with an effect,
+ * and, in a region nested in the one recomputed, its yield and the
+ * break_if of a loop, which that region's own computation needs. */
+static void copy_block(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
+                       uint32_t nmap, int nested)
+{
+    for (const HkInst *x = b->first; x != NULL; x = x->next) {
+        int keep = nested && (x->op == HK_OP_YIELD || x->op == HK_OP_BREAK_IF);
+        if (!keep && (x->op == HK_OP_YIELD || (hk_ops[x->op].flags & HK_F_SIDE) != 0))
+            continue;
+        copy_inst(v, x, nb, map, nmap);
+    }
+}
+
+void hk_vjp_recompute(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
+                      uint32_t nmap)
+{
+    copy_block(v, b, nb, map, nmap, 0);
 }
 
 /* The reverse of branch b of region op i into the empty region nb: b
@@ -370,8 +409,8 @@ static void reverse_branch(Vjp *v, const HkInst *i, const HkBlock *b,
     uint32_t nmap = d->f->nvalues;
     HkVal *map = hk_valmap_new(d->f, nmap);
     if (b != NULL)
-        recompute(v, b, nb, map, nmap);
-    grow(v);
+        hk_vjp_recompute(v, b, nb, map, nmap);
+    hk_vjp_grow(v);
     for (uint32_t x = 0; x < nmap; x++)
         if (map[x] != HK_NOVAL)
             d->act[map[x]] = d->act[x];
@@ -381,9 +420,9 @@ static void reverse_branch(Vjp *v, const HkInst *i, const HkBlock *b,
     const HkInst *y = b != NULL ? hk_block_yield(b) : NULL;
     for (uint32_t k = 0; y != NULL && k < i->nres && k < y->nops; k++)
         if (v->adj[i->res[k]] != HK_NOVAL)
-            add_adj(v, hk_valmap_get(map, nmap, y->ops[k]), v->adj[i->res[k]]);
+            hk_vjp_add_adj(v, hk_valmap_get(map, nmap, y->ops[k]), v->adj[i->res[k]]);
     for (HkInst *x = last; x != NULL; x = x->prev)
-        reverse(v, x);
+        hk_vjp_reverse(v, x);
     uint32_t n = o->nvals + o->nslots;
     HkVal *ops = hk_alloc(d->a, (n + 1) * sizeof *ops);
     for (uint32_t k = 0; k < o->nvals; k++) {
@@ -476,7 +515,8 @@ static HkInst *case_chain(Vjp *v, const HkInst *i, const Outer *o, HkVal k,
  * since a dispatch also counts its case) whose branches recompute the
  * primal branch and sweep it, yielding each outer value's and slot's
  * share, then added to their adjoints.  Recomputing the branch, rather
- * than keeping its values, needs no storage: a branch holds no loop. */
+ * than keeping its values, needs no storage (a loop in it is reversed
+ * by recomputation too). */
 static void reverse_region(Vjp *v, HkInst *i)
 {
     Diff *d = &v->d;
@@ -486,7 +526,7 @@ static void reverse_region(Vjp *v, HkInst *i)
     if (!any)
         return;
     Outer o;
-    outer_of(v, i, &o);
+    hk_vjp_outer(v, i, &o);
     if (o.nvals + o.nslots == 0)
         return;
     HkInst *at = d->at;
@@ -524,11 +564,11 @@ static void reverse_region(Vjp *v, HkInst *i)
     d->blk = blk;
     for (uint32_t k = 0; k < o.nvals; k++) {
         d->base = d->f->values[o.vals[k]].name;
-        add_to(v, &v->adj[o.vals[k]], ni->res[k], type_of(v, o.vals[k]));
+        hk_vjp_add_to(v, &v->adj[o.vals[k]], ni->res[k], type_of(v, o.vals[k]));
     }
     for (uint32_t k = 0; k < o.nslots; k++) {
         d->base = d->f->slots[o.slots[k]].name;
-        add_to(v, &v->sadj[o.slots[k]], ni->res[o.nvals + k],
+        hk_vjp_add_to(v, &v->sadj[o.slots[k]], ni->res[o.nvals + k],
                d->f->slots[o.slots[k]].type);
     }
 }
@@ -580,9 +620,9 @@ static void reverse_call(Vjp *v, HkInst *i)
         c->type = types[0];
     hk_diff_place(d, c);
     HkVal *res = c->res;
-    grow(v);
+    hk_vjp_grow(v);
     for (uint32_t j = 0; j < gv->nrtypes; j++)
-        add_adj(v, to[j], res[j]);
+        hk_vjp_add_adj(v, to[j], res[j]);
 }
 
 /* The reverse derivative func of g, @<g>_vjp, made once per module: g's
@@ -622,11 +662,11 @@ static HkFunc *vjp_func(Vjp *v, HkFunc *g)
         params[j] = hk_value_new(h, h->rtypes[k],
                                  hk_asprintf(d->a, "%s.bar", h->values[rv].name),
                                  HK_DEF_PARAM, NULL, j, ret->loc);
-        grow(&w);
-        add_adj(&w, rv, params[j++]);
+        hk_vjp_grow(&w);
+        hk_vjp_add_adj(&w, rv, params[j++]);
     }
     for (HkInst *x = last; x != NULL; x = x->prev)
-        reverse(&w, x);
+        hk_vjp_reverse(&w, x);
     /* the parameters' shares, returned */
     uint32_t nq = 0;
     for (uint32_t k = 0; k < np; k++)
@@ -657,7 +697,7 @@ static HkFunc *vjp_func(Vjp *v, HkFunc *g)
 
 /* ---- the sweep ----------------------------------------------------------- */
 
-static void reverse(Vjp *v, HkInst *i)
+void hk_vjp_reverse(Vjp *v, HkInst *i)
 {
     Diff *d = &v->d;
     if (i->op == HK_OP_IF || i->op == HK_OP_DISPATCH) {
@@ -668,10 +708,14 @@ static void reverse(Vjp *v, HkInst *i)
         reverse_call(v, i);
         return;
     }
+    if (i->op == HK_OP_LOOP) {
+        hk_vjp_reverse_loop(v, i);
+        return;
+    }
     if (i->op == HK_OP_LOAD) {
         if (i->slot >= 0 && d->in[i->slot] && v->adj[i->res[0]] != HK_NOVAL) {
             d->base = d->f->slots[i->slot].name;
-            add_to(v, &v->sadj[i->slot], v->adj[i->res[0]],
+            hk_vjp_add_to(v, &v->sadj[i->slot], v->adj[i->res[0]],
                    d->f->slots[i->slot].type);
         }
         return;
@@ -700,9 +744,9 @@ static void seed(Vjp *v)
                                  hk_asprintf(d->a, "%s.bar.w", sl->name));
         hk_diff_place(d, n);
         if (v->store[k] != NULL)
-            add_adj(v, v->store[k]->ops[0], w);
+            hk_vjp_add_adj(v, v->store[k]->ops[0], w);
         else if (d->in[k])
-            add_to(v, &v->sadj[k], w, sl->type);
+            hk_vjp_add_to(v, &v->sadj[k], w, sl->type);
     }
 }
 
@@ -746,19 +790,22 @@ static void finish(Vjp *v)
 
 /* ---- refusals ------------------------------------------------------------ */
 
-/* Why reverse mode does not take node i of g yet (top: directly in g's
- * body; written: the slots the kernel stores), beyond the shared
- * refusals and the stores; NULL when it does. */
-static const char *unsupported(const HkInst *i, int top, const uint8_t *written)
+/* Why reverse mode does not take node i of g yet (in_region: inside a
+ * loop, if or dispatch, whose reverse recomputes it; written: the slots
+ * the kernel stores), beyond the shared refusals and the stores; NULL
+ * when it does. */
+static const char *unsupported(const HkInst *i, int in_region,
+                               const uint8_t *written)
 {
-    if (i->op == HK_OP_LOOP)
-        return "reverse mode does not differentiate it yet";
-    if (!top && (i->op == HK_OP_IF || i->op == HK_OP_DISPATCH))
-        return "reverse mode does not differentiate a branch inside a branch yet";
-    if (!top && i->op == HK_OP_RANDOM)
-        return "a branch is recomputed in reverse, and a random draw cannot be";
-    if (!top && i->op == HK_OP_LOAD && i->slot >= 0 && written[i->slot])
-        return "a branch is recomputed in reverse, after the kernel's stores, "
+    if (!in_region)
+        return NULL;
+    if (i->op == HK_OP_DISPATCH)
+        return "a region is recomputed in reverse, and a dispatch inside one "
+               "would count its case again";
+    if (i->op == HK_OP_RANDOM)
+        return "a region is recomputed in reverse, and a random draw cannot be";
+    if (i->op == HK_OP_LOAD && i->slot >= 0 && written[i->slot])
+        return "a region is recomputed in reverse, after the kernel's stores, "
                "so it cannot load a slot the kernel stores";
     return NULL;
 }
@@ -774,7 +821,7 @@ static void refuse_in(Vjp *v, HkFunc *g, uint8_t *seen, const uint8_t *written,
         const char *why = hk_diff_refused(d, i);
         int top = i->block == &g->body;
         if (why == NULL)
-            why = unsupported(i, top, written);
+            why = unsupported(i, !top, written);
         int active = g == d->f && i->slot >= 0 && (d->in[i->slot] || d->out[i->slot]);
         if (why == NULL && i->op == HK_OP_STORE && active) {
             if (!top)
@@ -797,11 +844,10 @@ static void refuse_in(Vjp *v, HkFunc *g, uint8_t *seen, const uint8_t *written,
 }
 
 /* What reverse mode does not take yet, beyond the shared refusals, in
- * the kernel and the funcs it calls: a loop, an if or dispatch inside a
- * region, a store to an active output inside a region or a second one,
- * a load of an active slot after a store to it; and in a branch
- * (recomputed in the reverse sweep), a random draw or a load of a slot
- * the kernel stores. */
+ * the kernel and the funcs it calls: a store to an active output inside
+ * a region or a second one, a load of an active slot after a store to
+ * it; and in a loop, if or dispatch (recomputed in the reverse sweep), a
+ * dispatch, a random draw or a load of a slot the kernel stores. */
 static int refuse_all(Vjp *v)
 {
     Diff *d = &v->d;
@@ -873,7 +919,7 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     uint32_t floor = f->nserials;
     seed(&v);
     for (HkInst *i = last; i != NULL; i = i->prev)
-        reverse(&v, i);
+        hk_vjp_reverse(&v, i);
     finish(&v);
     hk_dce_from(f, floor);
     hk_diff_rename(d, name);

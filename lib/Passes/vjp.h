@@ -1,0 +1,54 @@
+/* vjp.h -- what the reverse sweep (vjp.c) shares with the reversal of
+ * loops (vjp_loop.c): the sweep's state, the adjoints' bookkeeping and
+ * the recomputation of a region's values. */
+#ifndef HAWK_VJP_H
+#define HAWK_VJP_H
+
+#include "diff.h"
+
+typedef struct {
+    Diff d;
+    HkVal *adj;          /* value -> its adjoint so far, HK_NOVAL for zero */
+    HkVal *sadj;         /* slot -> the adjoint of what was read from it */
+    int32_t *bslot;      /* slot -> its cotangent slot, or -1 */
+    HkInst **store;      /* slot -> its one store, or NULL */
+} Vjp;
+
+/* The values a region op's reverse needs from outside it (the real
+ * active operands of the instructions and yields in its regions, at any
+ * depth, first use first) and the active input slots it loads: what its
+ * reverse yields the shares of. */
+typedef struct {
+    HkVal *vals;
+    uint32_t nvals;
+    int32_t *slots;
+    uint32_t nslots;
+} Outer;
+
+/* Adds contribution c to the adjoint *slot of a value of type t (summed
+ * to t's rank when c was broadcast). */
+void hk_vjp_add_to(Vjp *v, HkVal *slot, HkVal c, HkType t);
+/* Adds contribution c to the adjoint of x, when x is active. */
+void hk_vjp_add_adj(Vjp *v, HkVal x, HkVal c);
+/* Grows the per-value tables to the function's values, after copies. */
+void hk_vjp_grow(Vjp *v);
+/* What region op i's reverse needs from outside it. */
+void hk_vjp_outer(Vjp *v, const HkInst *i, Outer *o);
+/* Copies the instructions of b but its closing yield, its break_if and
+ * those with an effect (store, accum, bump: the primal ran them) into
+ * the end of nb; nested regions whole but their effects (their yields
+ * and break_ifs are their own computation).  Each result, index and
+ * carried value is a new value "<name>.re"; map (nmap entries) takes
+ * each old value to its copy, and may map values of b's op beforehand
+ * (a loop's index and carried values). */
+void hk_vjp_recompute(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
+                      uint32_t nmap);
+/* Gives the operands of i their shares of the adjoints of i's results. */
+void hk_vjp_reverse(Vjp *v, HkInst *i);
+
+/* ---- vjp_loop.c ---------------------------------------------------------- */
+
+/* The reverse of loop i at the insertion point (vjp_loop.c). */
+void hk_vjp_reverse_loop(Vjp *v, HkInst *i);
+
+#endif

@@ -1,0 +1,364 @@
+/* vjp_loop.c -- the reverse of a loop, by recomputation.
+ *
+ * The reverse sweep needs, for each trip of a loop, the values the trip
+ * started with, last trip first.  HIR has no storage indexed at run time
+ * that a kernel could keep them in, so the reverse recomputes them: a
+ * reverse loop runs once per trip the primal completed, t = last ...
+ * first, and in each it reruns the primal's trips before t from the
+ * loop's inits (an inner loop of t - LO trips, without the break_if and
+ * the effects: those trips did not break, and their effects happened),
+ * recomputes trip t's body, sweeps it, and carries the adjoints of the
+ * carried values to the trip before, with the shares of the values and
+ * slots the body reads from outside.  No tape: the memory is the
+ * primal's, and the cost is K (K + 1) / 2 body runs for a loop of K
+ * trips, where a tape would keep it at K.
+ *
+ * The trips completed are known statically when the loop has static
+ * bounds and no break_if; otherwise the primal loop carries a counter,
+ * "<result>.bar.n", the index after the last completed trip (a trip that
+ * breaks does not count: the results are the values it started with). */
+#include <string.h>
+
+#include "uses.h"
+#include "vjp.h"
+
+static HkType type_of(const Vjp *v, HkVal x)
+{
+    return hk_diff_type(&v->d, x);
+}
+
+/* The i64 constant c, placed before `before`, or at the insertion point
+ * when it is NULL. */
+static HkVal i64_const(Vjp *v, int64_t c, HkInst *before)
+{
+    Diff *d = &v->d;
+    HkInst *ci = hk_inst_new(d->f, HK_OP_CONST, d->loc);
+    ci->cst.n = 1;
+    ci->cst.i = hk_alloc(d->a, sizeof *ci->cst.i);
+    ci->cst.i[0] = c;
+    HkVal r = hk_inst_result(d->f, ci, hk_scalar(HK_I64),
+                             hk_asprintf(d->a, "%s.bar.k", d->base));
+    if (before != NULL)
+        hk_insert_before(before, ci);
+    else
+        hk_diff_place(d, ci);
+    return r;
+}
+
+static int breaks(const HkInst *L)
+{
+    for (const HkInst *x = L->regions[0].first; x != NULL; x = x->next)
+        if (x->op == HK_OP_BREAK_IF)
+            return 1;
+    return 0;
+}
+
+/* The loop's static trip bound K. */
+static int64_t bound(const HkInst *L)
+{
+    return L->has_count ? L->max_trip : L->hi - L->lo;
+}
+
+/* Adds to loop L a carried i64 "<base>.bar.c" from LO, yielding its
+ * index + 1: its result is LO + the trips completed. */
+static HkVal add_counter(Vjp *v, HkInst *L)
+{
+    Diff *d = &v->d;
+    HkFunc *f = d->f;
+    uint32_t n = L->nres;
+    HkVal init = i64_const(v, L->lo, L);
+    HkInst *y = L->regions[0].last;
+    HkVal one = i64_const(v, 1, L);
+    HkInst *add = hk_inst_new(f, HK_OP_ADD, y->loc);
+    HkVal ops2[2] = {L->ivar, one};
+    hk_inst_set_ops(f, add, ops2, 2);
+    HkVal next = hk_inst_result(f, add, hk_scalar(HK_I64),
+                                hk_asprintf(d->a, "%s.bar.c1", d->base));
+    hk_insert_before(y, add);
+
+    HkVal *ops = hk_alloc(d->a, (L->nops + 1) * sizeof *ops);
+    memcpy(ops, L->ops, L->nops * sizeof *ops);
+    ops[L->nops] = init;
+    hk_inst_set_ops(f, L, ops, L->nops + 1);
+    HkVal *yops = hk_alloc(d->a, (y->nops + 1) * sizeof *yops);
+    memcpy(yops, y->ops, y->nops * sizeof *yops);
+    yops[y->nops] = next;
+    hk_inst_set_ops(f, y, yops, y->nops + 1);
+
+    HkVal *iters = hk_alloc(d->a, (n + 1) * sizeof *iters);
+    HkVal *res = hk_alloc(d->a, (n + 1) * sizeof *res);
+    if (n > 0) {
+        memcpy(iters, L->iters, n * sizeof *iters);
+        memcpy(res, L->res, n * sizeof *res);
+    }
+    iters[n] = hk_value_new(f, hk_scalar(HK_I64),
+                            hk_asprintf(d->a, "%s.bar.c", d->base),
+                            HK_DEF_ITER, L, n, L->loc);
+    res[n] = hk_value_new(f, hk_scalar(HK_I64),
+                          hk_asprintf(d->a, "%s.bar.n", d->base),
+                          HK_DEF_INST, L, n, L->loc);
+    L->iters = iters;
+    L->res = res;
+    L->nres = n + 1;
+    hk_vjp_grow(v);
+    return res[n];
+}
+
+/* The index after loop L's last completed trip: its HI when that is
+ * static, else a counter's result. */
+static HkVal trips_end(Vjp *v, HkInst *L)
+{
+    if (!L->has_count && !breaks(L))
+        return HK_NOVAL;
+    return add_counter(v, L);
+}
+
+/* The inner loop of reverse trip t: L's trips before t rerun from L's
+ * inits, "loop %<i>.re = LO to %t max K", with the body's copy minus
+ * break_if and effects; its results are the values trip t starts
+ * with, entered in map for L's carried values (n of them). */
+static HkInst *rerun(Vjp *v, const HkInst *L, uint32_t n, HkVal t)
+{
+    Diff *d = &v->d;
+    HkFunc *f = d->f;
+    uint32_t first = L->has_count ? 1u : 0u;
+    HkInst *I = hk_inst_new(f, HK_OP_LOOP, d->loc);
+    I->lo = L->lo;
+    I->has_count = 1;
+    I->max_trip = bound(L);
+    HkVal *ops = hk_alloc(d->a, (n + 2) * sizeof *ops);
+    ops[0] = t;
+    memcpy(ops + 1, L->ops + first, n * sizeof *ops);
+    hk_inst_set_ops(f, I, ops, n + 1);
+    uint32_t nmap = f->nvalues;
+    HkVal *map = hk_valmap_new(f, nmap);
+    const HkValue *iv = &f->values[L->ivar];
+    I->ivar = hk_value_new(f, iv->type, hk_asprintf(d->a, "%s.re", iv->name),
+                           HK_DEF_IVAR, I, 0, L->loc);
+    map[L->ivar] = I->ivar;
+    I->iters = hk_alloc(d->a, (n + 1) * sizeof *I->iters);
+    HkType *types = hk_alloc(d->a, (n + 1) * sizeof *types);
+    const char **names = hk_alloc(d->a, (n + 1) * sizeof *names);
+    for (uint32_t k = 0; k < n; k++) {
+        const HkValue *c = &f->values[L->iters[k]];
+        I->iters[k] = hk_value_new(f, c->type, hk_asprintf(d->a, "%s.re", c->name),
+                                   HK_DEF_ITER, I, k, L->loc);
+        map[L->iters[k]] = I->iters[k];
+        types[k] = c->type;
+        names[k] = hk_asprintf(d->a, "%s.at", c->name);
+    }
+    hk_inst_set_results(f, I, types, names, n);
+    hk_inst_add_regions(f, I, 1);
+    hk_vjp_recompute(v, &L->regions[0], &I->regions[0], map, nmap);
+    const HkInst *y = hk_block_yield(&L->regions[0]);
+    HkVal *yops = hk_alloc(d->a, (n + 1) * sizeof *yops);
+    for (uint32_t k = 0; k < n; k++)
+        yops[k] = hk_valmap_get(map, nmap, y->ops[k]);
+    HkInst *yi = hk_inst_new(f, HK_OP_YIELD, d->loc);
+    hk_inst_set_ops(f, yi, yops, n);
+    hk_block_append(&I->regions[0], yi);
+    hk_diff_place(d, I);
+    hk_vjp_grow(v);
+    for (uint32_t x = 0; x < nmap; x++)
+        if (map[x] != HK_NOVAL)
+            d->act[map[x]] = d->act[x];
+    return I;
+}
+
+/* The reverse loop's carried values: the adjoint of each carried value
+ * L has one for (need), then the share of each outer value and slot. */
+typedef struct {
+    const HkInst *L;
+    uint32_t n, nc;      /* L's primal carried values; those with adjoints */
+    uint8_t *need;
+    Outer o;
+    HkInst *R;
+} Rev;
+
+/* The reverse loop R over L's completed trips, "loop %<i>.bar = LO to
+ * (HI | %end max K)", its carried values entering as L's results'
+ * adjoints (0.0 for none) and as zero shares; placed at the insertion
+ * point, its body empty. */
+static HkInst *reverse_head(Vjp *v, Rev *rv, HkVal end)
+{
+    Diff *d = &v->d;
+    HkFunc *f = d->f;
+    const HkInst *L = rv->L;
+    uint32_t m = rv->nc + rv->o.nvals + rv->o.nslots;
+    HkVal *ops = hk_alloc(d->a, (m + 2) * sizeof *ops);
+    HkType *types = hk_alloc(d->a, (m + 1) * sizeof *types);
+    const char **in = hk_alloc(d->a, (m + 1) * sizeof *in);
+    const char **out = hk_alloc(d->a, (m + 1) * sizeof *out);
+    uint32_t j = 0, first = end != HK_NOVAL ? 1u : 0u;
+    for (uint32_t k = 0; k < rv->n; k++) {
+        if (!rv->need[k])
+            continue;
+        const char *c = f->values[L->iters[k]].name;
+        d->base = f->values[L->res[k]].name;
+        types[j] = type_of(v, L->res[k]);
+        ops[first + j] = hk_diff_full(d, v->adj[L->res[k]], types[j]);
+        in[j] = hk_asprintf(d->a, "%s.bar", c);
+        out[j++] = hk_asprintf(d->a, "%s.bar.s", f->values[L->ops[(L->has_count ? 1u : 0u) + k]].name);
+    }
+    for (uint32_t k = 0; k < rv->o.nvals; k++, j++) {
+        const char *nm = f->values[rv->o.vals[k]].name;
+        d->base = nm;
+        types[j] = type_of(v, rv->o.vals[k]);
+        ops[first + j] = hk_diff_full(d, HK_NOVAL, types[j]);
+        in[j] = hk_asprintf(d->a, "%s.bar.l", nm);
+        out[j] = hk_asprintf(d->a, "%s.bar.s", nm);
+    }
+    for (uint32_t k = 0; k < rv->o.nslots; k++, j++) {
+        const HkSlot *sl = &f->slots[rv->o.slots[k]];
+        d->base = sl->name;
+        types[j] = sl->type;
+        ops[first + j] = hk_diff_full(d, HK_NOVAL, types[j]);
+        in[j] = hk_asprintf(d->a, "%s.bar.l", sl->name);
+        out[j] = hk_asprintf(d->a, "%s.bar.s", sl->name);
+    }
+    HkInst *R = hk_inst_new(f, HK_OP_LOOP, d->loc);
+    R->lo = L->lo;
+    if (end != HK_NOVAL) {
+        R->has_count = 1;
+        R->max_trip = bound(L);
+        ops[0] = end;
+    } else {
+        R->hi = L->hi;
+    }
+    hk_inst_set_ops(f, R, ops, first + m);
+    const HkValue *iv = &f->values[L->ivar];
+    R->ivar = hk_value_new(f, iv->type, hk_asprintf(d->a, "%s.bar", iv->name),
+                           HK_DEF_IVAR, R, 0, d->loc);
+    R->iters = hk_alloc(d->a, (m + 1) * sizeof *R->iters);
+    for (uint32_t k = 0; k < m; k++)
+        R->iters[k] = hk_value_new(f, types[k], in[k], HK_DEF_ITER, R, k, d->loc);
+    hk_inst_set_results(f, R, types, out, m);
+    hk_inst_add_regions(f, R, 1);
+    hk_diff_place(d, R);
+    hk_vjp_grow(v);
+    return R;
+}
+
+/* The body of reverse loop R: trip t = (end - 1 + LO) - index; L's
+ * trips before t rerun; trip t recomputed and swept, the outer values'
+ * and slots' adjoints accumulating on R's carried shares; a yield of
+ * the carried values' adjoints at trip t's start and of the shares. */
+static void reverse_body(Vjp *v, Rev *rv, HkVal last)
+{
+    Diff *d = &v->d;
+    HkFunc *f = d->f;
+    const HkInst *L = rv->L;
+    HkInst *R = rv->R;
+    d->at = NULL;
+    d->blk = &R->regions[0];
+    d->base = f->values[L->ivar].name;
+    HkVal ops2[2] = {last, R->ivar};
+    HkVal t = hk_diff_emit(d, HK_OP_SUB, ops2, 2, hk_scalar(HK_I64));
+    HkInst *I = rerun(v, L, rv->n, t);
+    uint32_t nmap = f->nvalues;
+    HkVal *map = hk_valmap_new(f, nmap);
+    map[L->ivar] = t;
+    for (uint32_t k = 0; k < rv->n; k++)
+        map[L->iters[k]] = I->res[k];
+    hk_vjp_recompute(v, &L->regions[0], d->blk, map, nmap);
+    hk_vjp_grow(v);
+    for (uint32_t x = 0; x < nmap; x++)
+        if (map[x] != HK_NOVAL)
+            d->act[map[x]] = d->act[x];
+    HkInst *last_copy = d->blk->last;
+
+    /* the shares accumulate on R's carried values; saved, put back */
+    uint32_t no = rv->o.nvals, ns = rv->o.nslots, nc = rv->nc;
+    HkVal *saved = hk_alloc(d->a, (no + ns + 1) * sizeof *saved);
+    for (uint32_t k = 0; k < no; k++) {
+        saved[k] = v->adj[rv->o.vals[k]];
+        v->adj[rv->o.vals[k]] = R->iters[nc + k];
+    }
+    for (uint32_t k = 0; k < ns; k++) {
+        saved[no + k] = v->sadj[rv->o.slots[k]];
+        v->sadj[rv->o.slots[k]] = R->iters[nc + no + k];
+    }
+    const HkInst *y = hk_block_yield(&L->regions[0]);
+    for (uint32_t k = 0, j = 0; k < rv->n; k++)
+        if (rv->need[k])
+            hk_vjp_add_adj(v, hk_valmap_get(map, nmap, y->ops[k]), R->iters[j++]);
+    for (HkInst *x = last_copy; x != I; x = x->prev)
+        hk_vjp_reverse(v, x);
+
+    uint32_t m = nc + no + ns;
+    HkVal *yops = hk_alloc(d->a, (m + 1) * sizeof *yops);
+    for (uint32_t k = 0, j = 0; k < rv->n; k++) {
+        if (!rv->need[k])
+            continue;
+        d->base = f->values[L->iters[k]].name;
+        yops[j++] = hk_diff_full(d, v->adj[I->res[k]], type_of(v, L->iters[k]));
+    }
+    for (uint32_t k = 0; k < no; k++) {
+        d->base = f->values[rv->o.vals[k]].name;
+        yops[nc + k] = hk_diff_full(d, v->adj[rv->o.vals[k]],
+                                    type_of(v, rv->o.vals[k]));
+        v->adj[rv->o.vals[k]] = saved[k];
+    }
+    for (uint32_t k = 0; k < ns; k++) {
+        const HkSlot *sl = &f->slots[rv->o.slots[k]];
+        d->base = sl->name;
+        yops[nc + no + k] = hk_diff_full(d, v->sadj[rv->o.slots[k]], sl->type);
+        v->sadj[rv->o.slots[k]] = saved[no + k];
+    }
+    HkInst *yi = hk_inst_new(f, HK_OP_YIELD, d->loc);
+    hk_inst_set_ops(f, yi, yops, m);
+    hk_block_append(d->blk, yi);
+}
+
+void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
+{
+    Diff *d = &v->d;
+    HkFunc *f = d->f;
+    Rev rv;
+    memset(&rv, 0, sizeof rv);
+    rv.L = L;
+    rv.n = L->nres;
+    rv.need = hk_alloc(d->a, rv.n + 1u);
+    int any = 0;
+    for (uint32_t k = 0; k < rv.n; k++) {
+        HkVal c = L->iters[k];
+        rv.need[k] = c < d->ntan && d->act[c] && hk_diff_is_real(type_of(v, c));
+        rv.nc += rv.need[k];
+        any |= rv.need[k] && v->adj[L->res[k]] != HK_NOVAL;
+    }
+    if (!any)
+        return;
+    HkInst *at = d->at;
+    HkBlock *blk = d->blk;
+    d->base = f->values[L->res[0]].name;
+    HkVal end = trips_end(v, L);
+    hk_vjp_outer(v, L, &rv.o);
+    /* the last trip's index, end - 1 + LO (a constant without a counter) */
+    d->base = f->values[L->ivar].name;
+    HkVal last;
+    if (end == HK_NOVAL) {
+        last = i64_const(v, L->hi - 1 + L->lo, NULL);
+    } else {
+        HkVal ops2[2] = {end, i64_const(v, L->lo - 1, NULL)};
+        last = hk_diff_emit(d, HK_OP_ADD, ops2, 2, hk_scalar(HK_I64));
+    }
+    rv.R = reverse_head(v, &rv, end);
+    reverse_body(v, &rv, last);
+    d->at = at;
+    d->blk = blk;
+    HkInst *R = rv.R;
+    uint32_t first = L->has_count ? 1u : 0u, nc = rv.nc, no = rv.o.nvals;
+    for (uint32_t k = 0, j = 0; k < rv.n; k++)
+        if (rv.need[k])
+            hk_vjp_add_adj(v, L->ops[first + k], R->res[j++]);
+    for (uint32_t k = 0; k < no; k++) {
+        d->base = f->values[rv.o.vals[k]].name;
+        hk_vjp_add_to(v, &v->adj[rv.o.vals[k]], R->res[nc + k],
+                      type_of(v, rv.o.vals[k]));
+    }
+    for (uint32_t k = 0; k < rv.o.nslots; k++) {
+        const HkSlot *sl = &f->slots[rv.o.slots[k]];
+        d->base = sl->name;
+        hk_vjp_add_to(v, &v->sadj[rv.o.slots[k]], R->res[nc + no + k], sl->type);
+    }
+}

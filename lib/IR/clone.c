@@ -110,14 +110,36 @@ static HkFunc *clone_func(HkModule *nm, const HkFunc *f, const char *name)
     nf->segmented = f->segmented;
     nf->fused_lanes = f->fused_lanes;
     nf->two_path = f->two_path;
+    nf->rule_jvp = f->rule_jvp;
+    nf->rule_vjp = f->rule_vjp;
+    nf->rule_jvp_loc = f->rule_jvp_loc;
+    nf->rule_vjp_loc = f->rule_vjp_loc;
     nf->fresh = f->fresh;
     nf->nserials = f->nserials;
     clone_block(a, nf, &f->body, &nf->body);
     return nf;
 }
 
+/* Enters function g of m (by index, UINT32_MAX for none) in seen and
+ * the worklist, once. */
+static void reach(uint32_t g, const HkModule *m, uint8_t *seen, uint32_t *work,
+                  uint32_t *n)
+{
+    if (g < m->nfuncs && !seen[g]) {
+        seen[g] = 1;
+        work[(*n)++] = g;
+    }
+}
+
+/* The index of f's derivative rule named name, or UINT32_MAX. */
+static uint32_t rule_index(const HkModule *m, const char *name)
+{
+    return name != NULL ? hk_func_index(m, name, strlen(name)) : UINT32_MAX;
+}
+
 /* Marks in seen every function of m that k calls, directly or through
- * other functions (k included): a worklist over function indices. */
+ * other functions (k included), and the derivative rules of those: a
+ * worklist over function indices. */
 static void mark_reached(HkArena *a, const HkModule *m, const HkFunc *k,
                          uint8_t *seen)
 {
@@ -126,10 +148,10 @@ static void mark_reached(HkArena *a, const HkModule *m, const HkFunc *k,
     const HkFunc *f = k;
     for (;;) {
         for (const HkInst *c = f->body.first; c != NULL; c = hk_preorder_next(c))
-            if (c->op == HK_OP_CALL && c->callee < m->nfuncs && !seen[c->callee]) {
-                seen[c->callee] = 1;
-                work[n++] = c->callee;
-            }
+            if (c->op == HK_OP_CALL)
+                reach(c->callee, m, seen, work, &n);
+        reach(rule_index(m, f->rule_jvp), m, seen, work, &n);
+        reach(rule_index(m, f->rule_vjp), m, seen, work, &n);
         if (n == 0)
             return;
         f = m->funcs[work[--n]];
@@ -167,5 +189,6 @@ HkFunc *hk_func_copy(HkModule *m, const HkFunc *f, const char *name)
 {
     HkFunc *nf = clone_func(m, f, name);
     nf->derived = 1;
+    nf->rule_jvp = nf->rule_vjp = NULL;  /* a copy is another function */
     return nf;
 }

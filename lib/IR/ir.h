@@ -381,6 +381,12 @@ struct HkFunc {
 
     HkBlock body;
 
+    /* func attributes: the funcs given as this func's derivative rules
+     * (attributes {jvp = @g, vjp = @h}), names without '@', or NULL; the
+     * jvp and vjp passes call them instead of differentiating its body */
+    const char *rule_jvp, *rule_vjp;
+    HkLoc rule_jvp_loc, rule_vjp_loc;
+
     /* kernel attributes */
     HkGuard guard;
     HkSink sink;

@@ -1120,6 +1120,46 @@ static int parse_attributes(P *p)
     return expect(p, HK_TK_RBRACE, "expected ',' or '}' in attribute list");
 }
 
+/* func-attr ::= ('jvp' | 'vjp') '=' '@' name */
+static int parse_func_attr(P *p, unsigned *seen)
+{
+    HkFunc *f = p->f;
+    if (!is(p, HK_TK_WORD))
+        return syntax(p, "expected attribute name");
+    unsigned k = is_word(p, "jvp") ? 0u : is_word(p, "vjp") ? 1u : 2u;
+    if (k == 2)
+        return syntax(p, "unknown func attribute '%.*s' (a func takes jvp "
+                      "= @f and vjp = @f)", TOK(p->tok));
+    const char *name = k == 0 ? "jvp" : "vjp";
+    if (*seen & (1u << k))
+        return syntax(p, "duplicate attribute '%s'", name);
+    *seen |= 1u << k;
+    next(p);
+    if (!expect(p, HK_TK_EQUAL, k == 0 ? "expected '=' after 'jvp'"
+                                       : "expected '=' after 'vjp'"))
+        return 0;
+    if (!is(p, HK_TK_GLOBAL))
+        return syntax(p, "expected a func name '@f' for attribute '%s'", name);
+    *(k == 0 ? &f->rule_jvp : &f->rule_vjp) = tok_str(p, p->tok);
+    *(k == 0 ? &f->rule_jvp_loc : &f->rule_vjp_loc) = p->tok.loc;
+    next(p);
+    return 1;
+}
+
+/* func-attributes ::= 'attributes' '{' func-attr (',' func-attr)* '}' */
+static int parse_func_attributes(P *p)
+{
+    unsigned seen = 0;
+    next(p);
+    if (!expect(p, HK_TK_LBRACE, "expected '{' after 'attributes'"))
+        return 0;
+    do {
+        if (!parse_func_attr(p, &seen))
+            return 0;
+    } while (accept(p, HK_TK_COMMA));
+    return expect(p, HK_TK_RBRACE, "expected ',' or '}' in attribute list");
+}
+
 /* '@' name, defining a new function of the module. */
 static int parse_func_name(P *p, int is_kernel)
 {
@@ -1171,7 +1211,8 @@ static int parse_kernel(P *p)
     return parse_body(p, begin);
 }
 
-/* func ::= 'func' '@' name '(' [param (',' param)*] ')' '->' type-list body */
+/* func ::= 'func' '@' name '(' [param (',' param)*] ')' '->' type-list
+ *          [func-attributes] body */
 static int parse_func(P *p)
 {
     uint32_t begin = p->tok.loc.offset, vbase = p->nvals, tbase = p->ntypes;
@@ -1198,6 +1239,8 @@ static int parse_func(P *p)
     f->rtypes = hk_alloc(p->a, f->nrtypes * sizeof *f->rtypes);
     memcpy(f->rtypes, p->types + tbase, f->nrtypes * sizeof *f->rtypes);
     p->ntypes = tbase;
+    if (is_word(p, "attributes") && !parse_func_attributes(p))
+        return 0;
     return parse_body(p, begin);
 }
 

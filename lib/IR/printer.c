@@ -496,7 +496,8 @@ static void put_kernel_head(HkBuf *b, const HkFunc *f)
     put_attributes(b, f);
 }
 
-/* "func @f(%a: T, ...) -> T" or "-> (T1, T2)". */
+/* "func @f(%a: T, ...) -> T" or "-> (T1, T2)", with its derivative rules
+ * (" attributes {jvp = @g, vjp = @h}"). */
 static void put_func_head(HkBuf *b, const HkFunc *f)
 {
     hk_buf_printf(b, "func @%s(", f->name);
@@ -517,6 +518,17 @@ static void put_func_head(HkBuf *b, const HkFunc *f)
     }
     if (f->nrtypes != 1)
         hk_buf_puts(b, ")");
+    unsigned n = 0;
+    if (f->rule_jvp != NULL) {
+        put_attr_sep(b, &n);
+        hk_buf_printf(b, "jvp = @%s", f->rule_jvp);
+    }
+    if (f->rule_vjp != NULL) {
+        put_attr_sep(b, &n);
+        hk_buf_printf(b, "vjp = @%s", f->rule_vjp);
+    }
+    if (n)
+        hk_buf_puts(b, "}");
 }
 
 void hk_print_func(HkBuf *b, const HkFunc *f)

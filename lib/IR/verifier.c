@@ -557,6 +557,7 @@ static void verify_func(Ver *v, uint32_t idx)
         verify_slots(v);
     } else {
         verify_signature(v);
+        hk_verify_rules(v);
     }
     verify_block(v, &f->body);
     if (f->body.last == NULL || !is_rule(f->body.last, HK_R_RET))

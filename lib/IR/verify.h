@@ -1,7 +1,8 @@
-/* verify.h -- what the two halves of the verifier share (docs/LangRef.md
+/* verify.h -- what the parts of the verifier share (docs/LangRef.md
  * "Verification"): verifier.c walks the module (names, dominance, regions,
- * calls, where each op stands) and verify_types.c holds the type rule of
- * every op and every slot role.  Private to those two files.
+ * calls, where each op stands), verify_types.c holds the type rule of
+ * every op and every slot role, and verify_rules.c checks the derivative
+ * rules a func names.  Private to those files.
  *
  * The helpers are static inline: short names for the many messages, one
  * copy of each.  Every one expects what verifier.c checked before calling
@@ -133,5 +134,11 @@ const HkSlot *hk_verify_slot_of(Ver *v, const HkInst *i);
  * s; reports why not. */
 int hk_verify_slot_use(Ver *v, const HkInst *i, const HkSlot *s, HkRule want,
                        int write);
+
+/* ---- verify_rules.c ---------------------------------------------------- */
+
+/* The derivative rules v->f names (jvp = @g, vjp = @h) are funcs of the
+ * signatures docs/LangRef.md "Custom derivative rules" states. */
+void hk_verify_rules(Ver *v);
 
 #endif

@@ -55,6 +55,15 @@ static const char *made_name(const Diff *d, const HkFunc *g, uint32_t *idx)
     return name;
 }
 
+HkFunc *hk_diff_custom(const Diff *d, const HkFunc *g)
+{
+    const char *name = d->pass[0] == 'j' ? g->rule_jvp : g->rule_vjp;
+    if (name == NULL)
+        return NULL;
+    uint32_t k = hk_func_index(g->module, name, strlen(name));
+    return k < g->module->nfuncs ? g->module->funcs[k] : NULL;
+}
+
 void hk_diff_name_free(Diff *d, const HkFunc *g, const char *what)
 {
     uint32_t idx;

@@ -43,6 +43,10 @@ void hk_diff_refuse(Diff *d, HkFunc *g, const HkInst *at, const char *why);
  * "reverse derivative"), when the module has a function of that name the
  * pass did not make. */
 void hk_diff_name_free(Diff *d, const HkFunc *g, const char *what);
+/* The func g names as its rule for this pass (attributes {jvp = @r} or
+ * {vjp = @r}, which the verifier checked), or NULL: a call of g then
+ * calls it instead of g's derivative. */
+HkFunc *hk_diff_custom(const Diff *d, const HkFunc *g);
 /* g's derivative func "<g>_<pass>": the one made before (*made 0), else a
  * new copy of g to differentiate (*made 1). */
 HkFunc *hk_diff_func_copy(Diff *d, HkFunc *g, int *made);

@@ -60,7 +60,8 @@ static void refuse_in(Diff *s, HkFunc *g, uint8_t *seen)
         const char *why = hk_diff_refused(s, i);
         if (why != NULL)
             hk_diff_refuse(s, g, i, why);
-        if (i->op == HK_OP_CALL && i->callee < m->nfuncs && !seen[i->callee]) {
+        if (i->op == HK_OP_CALL && i->callee < m->nfuncs && !seen[i->callee] &&
+            hk_diff_custom(s, m->funcs[i->callee]) == NULL) {
             seen[i->callee] = 1;
             hk_diff_name_free(s, m->funcs[i->callee], "derivative");
             refuse_in(s, m->funcs[i->callee], seen);
@@ -172,7 +173,9 @@ static void differentiate_call(Diff *s, HkInst *i)
     if (!hk_diff_any_active(s, i, 0))
         return;
     HkFunc *g = s->f->module->funcs[i->callee];
-    HkFunc *gj = jvp_func(s, g);
+    HkFunc *gj = hk_diff_custom(s, g);
+    if (gj == NULL)
+        gj = jvp_func(s, g);
     if (gj == NULL)
         return;
     uint32_t n = i->nops, m = gj->nparams - n;

@@ -589,7 +589,9 @@ static void reverse_call(Vjp *v, HkInst *i)
     if (!any || !hk_diff_any_active(d, i, 0))
         return;
     HkFunc *g = d->f->module->funcs[i->callee];
-    HkFunc *gv = vjp_func(v, g);
+    HkFunc *gv = hk_diff_custom(d, g);
+    if (gv == NULL)
+        gv = vjp_func(v, g);
     if (gv == NULL)
         return;
     uint32_t n = i->nops, m = gv->nparams - n;
@@ -835,7 +837,8 @@ static void refuse_in(Vjp *v, HkFunc *g, uint8_t *seen, const uint8_t *written,
             why = "a load of an active slot after a store to it";
         if (why != NULL)
             hk_diff_refuse(d, g, i, why);
-        if (i->op == HK_OP_CALL && i->callee < m->nfuncs && !seen[i->callee]) {
+        if (i->op == HK_OP_CALL && i->callee < m->nfuncs && !seen[i->callee] &&
+            hk_diff_custom(d, m->funcs[i->callee]) == NULL) {
             seen[i->callee] = 1;
             hk_diff_name_free(d, m->funcs[i->callee], "reverse derivative");
             refuse_in(v, m->funcs[i->callee], seen, written, stored);

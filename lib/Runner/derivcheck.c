@@ -552,10 +552,58 @@ static int build_vjp(Check *c, HkModule *m, HkFunc *f)
     return 0;
 }
 
+/* The cost analysis of kernel f of m, lowered in a copy of m under the
+ * check's math, into slot 0 of res; 0, or 1 with diagnostics. */
+static int primal_cost(Check *c, HkModule *m, HkFunc *f)
+{
+    const char *keys[] = {"math"};
+    const char *vals[] = {c->o->math};
+    HkModule *nm = hk_module_clone_kernel(c->ctx->arena, m, f);
+    uint32_t k = hk_func_index(nm, f->name, strlen(f->name));
+    HkLowered low;
+    if (k >= nm->nfuncs ||
+        hk_lower(c->ctx, nm, nm->funcs[k], keys, vals,
+                 c->o->math != NULL ? 1u : 0u, &low) != 0)
+        return 1;
+    c->res->ops[0] = low.cost->ops_total;
+    c->res->bytes[0] = low.cost->total_bytes;
+    return 0;
+}
+
+/* The active slots' names, inputs and outputs, into res. */
+static void active_names(Check *c)
+{
+    HkBuf in, out;
+    hk_buf_init(&in, c->ctx->arena);
+    hk_buf_init(&out, c->ctx->arena);
+    for (uint32_t k = 0; k < c->npairs; k++) {
+        const Active *p = &c->pairs[k];
+        if (p->input)
+            hk_buf_printf(&in, "%s%s", in.len ? ", " : "", p->slot);
+        if (p->output)
+            hk_buf_printf(&out, "%s%s", out.len ? ", " : "", p->slot);
+    }
+    c->res->active_in = hk_buf_cstr(&in);
+    c->res->active_out = hk_buf_cstr(&out);
+}
+
+/* The derivative kernels' costs, where built, into res. */
+static void derivative_costs(Check *c)
+{
+    const Unit *u[2] = {&c->j, &c->v};
+    for (int k = 0; k < 2; k++)
+        if (u[k]->kernel != NULL && u[k]->low.cost != NULL) {
+            c->res->ops[k + 1] = u[k]->low.cost->ops_total;
+            c->res->bytes[k + 1] = u[k]->low.cost->total_bytes;
+        }
+}
+
 int runner_derivatives(HawkContext *ctx, HkModule *m, HkFunc *f,
                        const RunnerOptions *o, RunnerDerivResult *res)
 {
     memset(res, 0, sizeof *res);
+    for (int k = 0; k < 3; k++)
+        res->ops[k] = res->bytes[k] = -1;
     Check c;
     memset(&c, 0, sizeof c);
     c.ctx = ctx;
@@ -574,6 +622,11 @@ int runner_derivatives(HawkContext *ctx, HkModule *m, HkFunc *f,
     }
     if (rc == 0 && res->outputs > 0)
         rc = build_vjp(&c, m, f);
+    if (rc == 0 && res->outputs > 0) {
+        rc = primal_cost(&c, m, f);
+        derivative_costs(&c);
+        active_names(&c);
+    }
     if (rc == 0 && res->outputs > 0) {
         HkRng rng;
         hk_rng_init(&rng, o->seed, f->name);

@@ -68,6 +68,12 @@ typedef struct {
     double dot_worst, dot_tol;
     int64_t dot_fail_sample;
     double dot_fail_lhs, dot_fail_rhs;
+    /* the cost analysis of the primal, the jvp and the vjp kernel, each
+     * lowered as the check builds it: operations per sample (ops_total)
+     * and static bytes (total_bytes), -1 where none was built */
+    int64_t ops[3], bytes[3];
+    /* the active slots, as "M, e, a" ("" for none) */
+    const char *active_in, *active_out;
 } RunnerDerivResult;
 
 /* Differentiates kernel f forward (the jvp pass, on a copy of m; or the

@@ -67,6 +67,36 @@ static int primal_of(HawkModule *m, const char *name, size_t n)
     return 0;
 }
 
+/* " 123 (2.50x)" of a derivative's count against the primal's p, or
+ * " -" where it was not built. */
+static void print_ratio(const char *what, int64_t n, int64_t p)
+{
+    if (n < 0)
+        printf("%s -", what);
+    else if (p > 0)
+        printf("%s %" PRId64 " (%.2fx)", what, n, (double)n / (double)p);
+    else
+        printf("%s %" PRId64, what, n);
+}
+
+/* The derivative report: the cost analysis of the primal and of each
+ * derivative kernel (operations per sample, static bytes) and the
+ * active slots. */
+static void print_costs(const char *name, const RunnerDerivResult *res)
+{
+    if (res->ops[0] < 0)
+        return;
+    printf("%s: operations per sample: primal %" PRId64, name, res->ops[0]);
+    print_ratio(", jvp", res->ops[1], res->ops[0]);
+    print_ratio(", vjp", res->ops[2], res->ops[0]);
+    printf("; static bytes: primal %" PRId64, res->bytes[0]);
+    print_ratio(", jvp", res->bytes[1], res->bytes[0]);
+    print_ratio(", vjp", res->bytes[2], res->bytes[0]);
+    printf("; active inputs: %s; outputs: %s\n",
+           res->active_in[0] ? res->active_in : "none",
+           res->active_out[0] ? res->active_out : "none");
+}
+
 /* -check-derivatives: kernel f's jvp against central differences; one
  * line.  Returns 0 or 1. */
 static int check_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
@@ -122,6 +152,7 @@ static int check_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
                    res.dot_fail_sample < 0 ? (int64_t)0 : res.dot_fail_sample,
                    res.dot_fail_lhs, res.dot_fail_rhs);
     }
+    print_costs(hawk_function_name(f), &res);
     fflush(stdout);
     return rc;
 }

@@ -214,12 +214,14 @@ static int same_planes(const Pair *pr, const HkLaunchShape *s, const HkLaunch *r
 
 /* Calls entry over [base, base + count); a valid launch must return OK. */
 /* Calls the C unit's entry (c_unit), on the target when the pair runs it
- * there, or the host unit's. */
+ * there, or the reference row's: the host unit's or the interpreter's. */
 static int32_t enter(const Pair *pr, int c_unit, const void *args,
                      int64_t base, int64_t count, int64_t n)
 {
     if (!c_unit)
-        return pr->host_entry(args, base, count, n);
+        return pr->interp != NULL
+                   ? hk_interp_entry(pr->interp, args, base, count, n)
+                   : pr->host_entry(args, base, count, n);
     return pr->c_pil != NULL ? pil_entry(pr->c_pil, args, base, count, n)
                              : pr->c_entry(args, base, count, n);
 }
@@ -308,6 +310,67 @@ static int masked_kept(const Pair *pr, const HkLaunchShape *s,
     return 0;
 }
 
+/* Whether the planes of a and b agree (a NaN's sign and payload aside
+ * unless exact), without a report. */
+static int agree(const Pair *pr, const HkLaunchShape *s, const HkLaunch *a,
+                 const HkLaunch *b)
+{
+    for (uint32_t k = 0; k < s->nplanes; k++)
+        if (memcmp(a->data[k], b->data[k], s->planes[k].bytes) != 0 &&
+            first_difference(pr, &s->planes[k], a->data[k], b->data[k]) !=
+                s->planes[k].nelem)
+            return 0;
+    return 1;
+}
+
+/* The third row: the HIR interpreter over the whole range beside the
+ * C unit's (cw) and the host unit's (hw) runs.  When the three do not
+ * all agree, the first difference from the C unit is reported and a
+ * line names the row that disagrees with the other two; 0 when they
+ * agree. */
+static int third_row(const Pair *pr, const HkLaunchShape *s,
+                     const HkLaunch *l, const HkLaunch *cw,
+                     const HkLaunch *hw)
+{
+    HkLaunch iw;
+    hk_launch_clone(&iw, l, s);
+    uint64_t ignored = 0;
+    Pair quiet = *pr;
+    quiet.nan_only = &ignored;
+    int32_t st = hk_interp_entry(pr->third, iw.args, 0, s->n, s->n);
+    int rc = 0;
+    if (st != ST_OK) {
+        fprintf(pr->out, "%s: the HIR interpreter returned status %" PRId32
+                " on a valid launch (round %u)\n", pr->kernel, st, pr->round);
+        rc = 1;
+    } else {
+        int ch = agree(&quiet, s, cw, hw), ci = agree(&quiet, s, cw, &iw);
+        int hi = agree(&quiet, s, hw, &iw);
+        if (!ch || !ci) {
+            char c[160], h[160];
+            snprintf(c, sizeof c, "the C unit ('%s')", pr->c_name);
+            snprintf(h, sizeof h, "the host unit ('%s')", pr->host_name);
+            const char *odd = ch ? INTERP_NAME : ci ? h : hi ? c : NULL;
+            if (!ch)
+                same_planes(pr, s, cw, pr->c_name, hw, pr->host_name,
+                            "whole range", 0);
+            else
+                same_planes(pr, s, cw, pr->c_name, &iw, INTERP_NAME,
+                            "whole range", 0);
+            if (odd != NULL)
+                fprintf(pr->out, "%s: of %s, %s and %s, %s disagrees with "
+                        "the other two (round %u)\n", pr->kernel, c, h,
+                        INTERP_NAME, odd, pr->round);
+            else
+                fprintf(pr->out, "%s: %s, %s and %s all disagree (round %u)\n",
+                        pr->kernel, c, h, INTERP_NAME, pr->round);
+            rc = 1;
+        }
+    }
+    hk_launch_free(&iw, s);
+    return rc;
+}
+
 int compare_launch(const Pair *pr, const HkLaunchShape *s, const HkLaunch *l,
                    HkRng *r)
 {
@@ -331,6 +394,9 @@ int compare_launch(const Pair *pr, const HkLaunchShape *s, const HkLaunch *l,
     snprintf(host_pieces, sizeof host_pieces, "%s pieces", pr->host_name);
     if (rc == 0 && compare_perturb_armed())
         perturb(&cw, s);
+    /* the interpreter is the slow row: the first launch of each kernel */
+    if (rc == 0 && pr->third != NULL && pr->round == 0)
+        rc = third_row(pr, s, l, &cw, &hw);
     if (rc == 0)
         rc = same_planes(pr, s, &cw, pr->c_name, &hw, pr->host_name,
                          "whole range", 0) ||

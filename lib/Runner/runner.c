@@ -115,11 +115,20 @@ static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
     HawkContext *ctx = kr->ctx;
     if (lower_layout(ctx, m, f, kr->o->math, &kr->low, &kr->abi) != 0)
         return 1;
-    HkHostEntry host;
-    if (kr->o->build_dir != NULL ? built_host(kr, m, f, &host) != 0
-                                 : hk_host_jit(&kr->low, &kr->jit, &host,
-                                               &ctx->diags) != 0)
+    HkHostEntry host = NULL;
+    if (kr->o->oracle != RUNNER_ORACLE_LLVM) {
+        HkInterp *ip = hk_interp_new(ctx->arena, ctx, &kr->low, &ctx->diags);
+        if (ip == NULL)
+            return 1;
+        *(kr->o->oracle == RUNNER_ORACLE_INTERP ? &kr->pair.interp
+                                                : &kr->pair.third) = ip;
+    }
+    if (kr->pair.interp != NULL) {
+    } else if (kr->o->build_dir != NULL ? built_host(kr, m, f, &host) != 0
+                                        : hk_host_jit(&kr->low, &kr->jit, &host,
+                                                      &ctx->diags) != 0) {
         return 1;
+    }
     const char *row = kr->low.profile.target->id;
     if (kr->o->cc != NULL || kr->o->exec != NULL) {
         /* processor in the loop: the unit runs in a harness program */
@@ -139,7 +148,8 @@ static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
     }
     kr->pair.kernel = f->name;
     kr->pair.out = kr->o->out;
-    kr->pair.host_name = kr->o->build_dir != NULL
+    kr->pair.host_name = kr->pair.interp != NULL ? INTERP_NAME
+                         : kr->o->build_dir != NULL
                              ? hk_asprintf(ctx->arena, "%s (%s)", llvm_row_id(),
                                            kr->o->build_dir)
                              : llvm_row_id();

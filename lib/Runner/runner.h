@@ -31,7 +31,13 @@ typedef struct {
     const char *build_dir;    /* the host unit from this build
                                  (hawk-build's manifest, libhawk-rt)
                                  instead of the JIT, or NULL */
+    int oracle;               /* what the C unit is compared with */
 } RunnerOptions;
+
+/* RunnerOptions.oracle: the host unit and the HIR interpreter both (the
+ * default, which names the one of the three that disagrees), the host
+ * unit alone, or the interpreter (lib/Interp) alone. */
+enum { RUNNER_ORACLE_ALL, RUNNER_ORACLE_LLVM, RUNNER_ORACLE_INTERP };
 
 /* What a run found. */
 typedef struct {

@@ -14,6 +14,7 @@
 #include "passctx.h"
 #include "cunit.h"
 #include "driver.h"
+#include "interp.h"
 #include "lower.h"
 #include "runner.h"
 
@@ -81,6 +82,10 @@ typedef struct {
      * table (the C unit's profile target, the LLVM-written row) */
     const char *c_name, *host_name;
     UnitEntry c_entry, host_entry;
+    HkInterp *interp;         /* not NULL: the reference row is the HIR
+                                 interpreter, not host_entry */
+    HkInterp *third;          /* not NULL: the interpreter runs the whole
+                                 range too, a third row beside both */
     PilSession *c_pil;        /* not NULL: the C unit runs on the target,
                                  through this session, not c_entry */
     unsigned round;           /* the launch being compared, from 0 */
@@ -93,6 +98,9 @@ typedef struct {
     int64_t sample_max;       /* the largest n_samples both entries take
                                  (hk_plane_sample_bound) */
 } Pair;
+
+/* The interpreter's name in messages. */
+#define INTERP_NAME "the HIR interpreter"
 
 /* Runs both units over copies of l (whole range and a partition drawn
  * from r) and compares every plane byte for byte.  Returns 0, or 1 after

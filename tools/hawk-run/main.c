@@ -35,7 +35,7 @@ static int run_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
 {
     RunnerOptions o = {cfg->cflags, cfg->samples, cfg->rounds, cfg->seed,
                        cfg->exact_nan, stdout, cfg->math, cfg->cc,
-                       cfg->exec, cfg->build_dir};
+                       cfg->exec, cfg->build_dir, cfg->oracle};
     RunnerResult res;
     size_t from = hawk_diag_count(ctx);
     int rc = runner_kernel(ctx, m, f, &o, &res);
@@ -103,7 +103,7 @@ static int check_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
                         HawkFunction *f)
 {
     RunnerOptions o = {cfg->cflags, cfg->samples, cfg->rounds, cfg->seed,
-                       cfg->exact_nan, stdout, cfg->math, NULL, NULL, NULL};
+                       cfg->exact_nan, stdout, cfg->math, NULL, NULL, NULL, 0};
     const char *name = hawk_function_name(f);
     size_t len = strlen(name);
     if (len > 4 && (strcmp(name + len - 4, "_jvp") == 0 ||

@@ -75,6 +75,18 @@ static int set_math(void *st, const ToolOpt *row, const char *v)
     ((RunConfig *)st)->math = v;
     return 0;
 }
+/* -oracle=all|llvm|interp: what the C unit is compared with. */
+static int set_oracle(void *st, const ToolOpt *row, const char *v)
+{
+    static const char *const names[] = {"all", "llvm", "interp"};
+    for (int k = 0; k < 3; k++)
+        if (strcmp(v, names[k]) == 0) {
+            ((RunConfig *)st)->oracle = k;
+            return 0;
+        }
+    return tool_error(RUN_TOOL, "option '-%s' expects 'all', 'llvm' or 'interp', got '%s'",
+                      row->name, v);
+}
 TOOL_FLAG_FN(set_exact_nan, RunConfig, exact_nan)
 TOOL_FLAG_FN(set_print_layout, RunConfig, print_layout)
 TOOL_FLAG_FN(set_check_derivatives, RunConfig, check_derivatives)
@@ -96,6 +108,8 @@ static const ToolOpt run_table[] = {
      "a NaN must match the other unit's NaN bit for bit (sign, payload)"},
     {"math", TOOL_VALUE, set_math, "hawk|libm",
      "profile: hawk's own math for the ops it implements, or libm's (default hawk)"},
+    {"oracle", TOOL_VALUE, set_oracle, "all|llvm|interp",
+     "what the C unit is compared with: the host build through LLVM and the HIR interpreter (default), or one of them"},
     {"build", TOOL_VALUE, set_build_dir, "DIR",
      "take the host unit from the build in DIR (hawk-build's manifest) instead of building it"},
     {"cc", TOOL_VALUE, set_cc, "PROGRAM",

@@ -25,6 +25,8 @@ typedef struct {
                                  differences instead of the comparison */
     const char *math;         /* -math=hawk|libm, or NULL */
     const char *build_dir;    /* -build=DIR, or NULL */
+    int oracle;               /* -oracle=all|llvm|interp
+                                 (RUNNER_ORACLE_*) */
     const char *cc;           /* -cc=PROGRAM: processor in the loop */
     const char *exec;         /* -exec=PROGRAM: what runs the harness */
     int help, version;

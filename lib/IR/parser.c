@@ -1106,15 +1106,16 @@ static int parse_attr(P *p, unsigned *seen)
     return 1;
 }
 
-/* attributes ::= 'attributes' '{' attr (',' attr)* '}' */
-static int parse_attributes(P *p)
+/* attributes ::= 'attributes' '{' one (',' one)* '}', where `one` parses
+ * an attribute of a kernel (parse_attr) or of a func (parse_func_attr). */
+static int parse_attr_list(P *p, int (*one)(P *, unsigned *))
 {
     unsigned seen = 0;
     next(p);
     if (!expect(p, HK_TK_LBRACE, "expected '{' after 'attributes'"))
         return 0;
     do {
-        if (!parse_attr(p, &seen))
+        if (!one(p, &seen))
             return 0;
     } while (accept(p, HK_TK_COMMA));
     return expect(p, HK_TK_RBRACE, "expected ',' or '}' in attribute list");
@@ -1144,20 +1145,6 @@ static int parse_func_attr(P *p, unsigned *seen)
     *(k == 0 ? &f->rule_jvp_loc : &f->rule_vjp_loc) = p->tok.loc;
     next(p);
     return 1;
-}
-
-/* func-attributes ::= 'attributes' '{' func-attr (',' func-attr)* '}' */
-static int parse_func_attributes(P *p)
-{
-    unsigned seen = 0;
-    next(p);
-    if (!expect(p, HK_TK_LBRACE, "expected '{' after 'attributes'"))
-        return 0;
-    do {
-        if (!parse_func_attr(p, &seen))
-            return 0;
-    } while (accept(p, HK_TK_COMMA));
-    return expect(p, HK_TK_RBRACE, "expected ',' or '}' in attribute list");
 }
 
 /* '@' name, defining a new function of the module. */
@@ -1206,7 +1193,7 @@ static int parse_kernel(P *p)
     }
     if (!expect(p, HK_TK_RPAREN, "expected ',' or ')' in slot list"))
         return 0;
-    if (is_word(p, "attributes") && !parse_attributes(p))
+    if (is_word(p, "attributes") && !parse_attr_list(p, parse_attr))
         return 0;
     return parse_body(p, begin);
 }
@@ -1239,7 +1226,7 @@ static int parse_func(P *p)
     f->rtypes = hk_alloc(p->a, f->nrtypes * sizeof *f->rtypes);
     memcpy(f->rtypes, p->types + tbase, f->nrtypes * sizeof *f->rtypes);
     p->ntypes = tbase;
-    if (is_word(p, "attributes") && !parse_func_attributes(p))
+    if (is_word(p, "attributes") && !parse_attr_list(p, parse_func_attr))
         return 0;
     return parse_body(p, begin);
 }

@@ -4,6 +4,7 @@
  * on values instead of emitted: the same component layout (a value holds
  * its components; a rank-0 operand of a tensor op reads its one), the
  * same plane addressing, the same order. */
+#include <math.h>
 #include <string.h>
 
 #include "interpint.h"
@@ -19,7 +20,10 @@ struct HkInterp {
     int fnmode;              /* a math function: its uniforms are the
                                 arguments, its store the result */
     HkAbiLayout abi;
-    int32_t *by_slot;        /* slot -> its member, or -1 */
+    int32_t *by_slot;        /* slot -> its member, or -1; in fnmode,
+                                its place among the uniforms */
+    const HkAbiField **guard;/* the guard masks' members */
+    uint32_t nguard;
     HkWord *vals;            /* the frame: each value's components */
     uint32_t *off;           /* value -> its first component in vals */
     uint32_t *tmp;           /* loop (by serial) -> room for its yield */
@@ -191,9 +195,7 @@ static void load(HkInterp *ip, const HkInst *i)
 {
     HkWord *out = dest(ip, i->res[0]);
     if (ip->fnmode) {  /* argument k: its place among the uniforms */
-        unsigned k = 0;
-        for (int32_t s = 0; s < i->slot; s++)
-            k += ip->f->slots[s].role == HK_ROLE_UNIFORM;
+        int32_t k = ip->by_slot[i->slot];
         out[0] = ip->fnargs[k < 2 ? k : 0];
         return;
     }
@@ -373,7 +375,7 @@ static void constant(HkInterp *ip, const HkInst *i)
             else
                 w.d = v;
             /* a NaN is the C's NAN: positive, quiet, no payload */
-            if (v != v) {
+            if (isnan(v)) {
                 if (e == HK_F32) {
                     uint32_t b = 0x7fc00000u;
                     memcpy(&w.f, &b, sizeof b);
@@ -547,11 +549,27 @@ static HkInterp *make(HkArena *a, HawkContext *ctx, const HkLowered *l,
     ip->fnmode = fnmode;
     ip->fn = hk_alloc(a, (HK_MATHFN_COUNT + 1u) * sizeof *ip->fn);
     layout(ip);
-    if (!fnmode && hk_plane_members(a, l, &ip->abi, &ip->by_slot) != 0) {
+    if (fnmode) {
+        ip->by_slot = hk_alloc(a, (ip->f->nslots + 1u) * sizeof *ip->by_slot);
+        int32_t k = 0;
+        for (uint32_t s = 0; s < ip->f->nslots; s++) {
+            ip->by_slot[s] = k;
+            k += ip->f->slots[s].role == HK_ROLE_UNIFORM;
+        }
+        return ip;
+    }
+    if (hk_plane_members(a, l, &ip->abi, &ip->by_slot) != 0) {
         hk_error(d, &ip->f->module->src, ip->f->loc,
                  "interpreter: '%s' has no C layout for its interface",
                  ip->f->name);
         return NULL;
+    }
+    const HkInterfaceResult *iface = l->iface;
+    ip->guard = hk_alloc(a, (iface->nguard + 1u) * sizeof *ip->guard);
+    for (uint32_t k = 0; k < iface->nguard; k++) {
+        const HkAbiField *m = hk_abi_field(&ip->abi, iface->guard[k]);
+        if (m != NULL)
+            ip->guard[ip->nguard++] = m;
     }
     return ip;
 }
@@ -590,12 +608,9 @@ static int32_t checks(const HkInterp *ip, int64_t base, int64_t count,
 /* Whether a guard mask of the current sample is set. */
 static int masked(const HkInterp *ip)
 {
-    const HkInterfaceResult *iface = ip->l->iface;
-    for (uint32_t k = 0; k < iface->nguard; k++) {
-        const HkAbiField *m = hk_abi_field(&ip->abi, iface->guard[k]);
-        if (m != NULL && read_at(ip, m, ip->sample).u != 0)
+    for (uint32_t k = 0; k < ip->nguard; k++)
+        if (read_at(ip, ip->guard[k], ip->sample).u != 0)
             return 1;
-    }
     return 0;
 }
 

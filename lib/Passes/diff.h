@@ -72,6 +72,11 @@ HkVal hk_diff_emit1(Diff *s, HkOp op, HkVal a, HkType t);
 HkVal hk_diff_emit2(Diff *s, HkOp op, HkVal a, HkVal b, HkType t);
 /* The real constant c of type t. */
 HkVal hk_diff_real(Diff *s, double c, HkType t);
+/* The integer (or i1) constant c of type t, named "<base>.<sfx>.k" (base
+ * NULL: s->base), placed before `before`, or at the insertion point when
+ * it is NULL. */
+HkVal hk_diff_int(Diff *s, int64_t c, HkType t, const char *base,
+                  HkInst *before);
 HkVal hk_diff_fcmp(Diff *s, HkPred p, HkVal a, HkVal b);
 /* select c, a, b of type t, per component under a tensor condition. */
 HkVal hk_diff_sel(Diff *s, HkVal c, HkVal a, HkVal b, HkType t);

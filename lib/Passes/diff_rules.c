@@ -62,6 +62,23 @@ HkVal hk_diff_real(Diff *s, double c, HkType t)
     return v;
 }
 
+HkVal hk_diff_int(Diff *s, int64_t c, HkType t, const char *base,
+                  HkInst *before)
+{
+    HkInst *i = hk_inst_new(s->f, HK_OP_CONST, s->loc);
+    i->cst.n = 1;
+    i->cst.i = hk_alloc(s->a, sizeof *i->cst.i);
+    i->cst.i[0] = c;
+    HkVal v = hk_inst_result(s->f, i, t,
+                             hk_asprintf(s->a, "%s.%s.k", base ? base : s->base,
+                                         s->sfx));
+    if (before != NULL)
+        hk_insert_before(before, i);
+    else
+        hk_diff_place(s, i);
+    return v;
+}
+
 HkVal hk_diff_fcmp(Diff *s, HkPred p, HkVal a, HkVal b)
 {
     HkType t = hk_diff_type(s, a);

@@ -469,18 +469,6 @@ static HkInst *new_if(Vjp *v, HkVal cond, const Outer *o)
 
 /* An i64 (the selector's type) constant c, placed at the insertion
  * point. */
-static HkVal int_const(Vjp *v, int64_t c, HkType t)
-{
-    Diff *d = &v->d;
-    HkInst *ci = hk_inst_new(d->f, HK_OP_CONST, d->loc);
-    ci->cst.n = 1;
-    ci->cst.i = hk_alloc(d->a, sizeof *ci->cst.i);
-    ci->cst.i[0] = c;
-    HkVal r = hk_inst_result(d->f, ci, t, hk_asprintf(d->a, "%s.bar.k", d->base));
-    hk_diff_place(d, ci);
-    return r;
-}
-
 /* The reverse of dispatch i from case c on, as an if on "case == c"
  * whose else holds the rest; the case is k, the selector held to
  * [0, K - 1].  The new if is placed at the insertion point. */
@@ -490,7 +478,7 @@ static HkInst *case_chain(Vjp *v, const HkInst *i, const Outer *o, HkVal k,
     Diff *d = &v->d;
     d->base = d->f->values[i->res[0]].name;
     HkType kt = type_of(v, k);
-    HkVal cv = int_const(v, (int64_t)c, kt);
+    HkVal cv = hk_diff_int(&v->d, (int64_t)c, kt, NULL, NULL);
     HkVal ops[2] = {k, cv};
     HkVal eq = hk_diff_emit(d, HK_OP_ICMP, ops, 2, hk_scalar(HK_I1));
     d->f->values[eq].def->pred = HK_P_EQ;
@@ -540,13 +528,7 @@ static void reverse_region(Vjp *v, HkInst *i)
             reverse_branch(v, i, r < i->nregions ? &i->regions[r] : NULL,
                            &ni->regions[r], &o);
     } else if (i->nregions == 1) {
-        HkInst *t = hk_inst_new(d->f, HK_OP_CONST, d->loc);
-        t->cst.n = 1;
-        t->cst.i = hk_alloc(d->a, sizeof *t->cst.i);
-        t->cst.i[0] = 1;
-        HkVal tv = hk_inst_result(d->f, t, hk_scalar(HK_I1),
-                                  hk_asprintf(d->a, "%s.bar.k", d->base));
-        hk_diff_place(d, t);
+        HkVal tv = hk_diff_int(d, 1, hk_scalar(HK_I1), NULL, NULL);
         ni = new_if(v, tv, &o);
         hk_diff_place(d, ni);
         reverse_branch(v, i, &i->regions[0], &ni->regions[0], &o);
@@ -554,8 +536,8 @@ static void reverse_region(Vjp *v, HkInst *i)
     } else {
         HkVal sel = i->ops[0];
         HkType st = type_of(v, sel);
-        HkVal lo = int_const(v, 0, st);
-        HkVal hi = int_const(v, (int64_t)i->nregions - 1, st);
+        HkVal lo = hk_diff_int(d, 0, st, NULL, NULL);
+        HkVal hi = hk_diff_int(d, (int64_t)i->nregions - 1, st, NULL, NULL);
         HkVal k = hk_diff_emit2(d, HK_OP_MAXIMUM, sel, lo, st);
         k = hk_diff_emit2(d, HK_OP_MINIMUM, k, hi, st);
         ni = case_chain(v, i, &o, k, 0);
@@ -773,13 +755,7 @@ static void finish(Vjp *v)
         }
         uint32_t nc = hk_components(sl->type);
         for (uint32_t c = 0; c < nc; c++) {
-            HkInst *ci = hk_inst_new(d->f, HK_OP_CONST, d->loc);
-            ci->cst.n = 1;
-            ci->cst.i = hk_alloc(d->a, sizeof *ci->cst.i);
-            ci->cst.i[0] = c;
-            HkVal at = hk_inst_result(d->f, ci, hk_scalar(HK_I64),
-                                      hk_asprintf(d->a, "%s.bar.k", sl->name));
-            hk_diff_place(d, ci);
+            HkVal at = hk_diff_int(d, c, hk_scalar(HK_I64), sl->name, NULL);
             HkVal ops[2] = {part(v, g, c), at};
             HkInst *n = hk_inst_new(d->f, HK_OP_ACCUM, d->loc);
             hk_inst_set_ops(d->f, n, ops, 2);

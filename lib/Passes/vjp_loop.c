@@ -27,24 +27,6 @@ static HkType type_of(const Vjp *v, HkVal x)
     return hk_diff_type(&v->d, x);
 }
 
-/* The i64 constant c, placed before `before`, or at the insertion point
- * when it is NULL. */
-static HkVal i64_const(Vjp *v, int64_t c, HkInst *before)
-{
-    Diff *d = &v->d;
-    HkInst *ci = hk_inst_new(d->f, HK_OP_CONST, d->loc);
-    ci->cst.n = 1;
-    ci->cst.i = hk_alloc(d->a, sizeof *ci->cst.i);
-    ci->cst.i[0] = c;
-    HkVal r = hk_inst_result(d->f, ci, hk_scalar(HK_I64),
-                             hk_asprintf(d->a, "%s.bar.k", d->base));
-    if (before != NULL)
-        hk_insert_before(before, ci);
-    else
-        hk_diff_place(d, ci);
-    return r;
-}
-
 static int breaks(const HkInst *L)
 {
     for (const HkInst *x = L->regions[0].first; x != NULL; x = x->next)
@@ -66,9 +48,9 @@ static HkVal add_counter(Vjp *v, HkInst *L)
     Diff *d = &v->d;
     HkFunc *f = d->f;
     uint32_t n = L->nres;
-    HkVal init = i64_const(v, L->lo, L);
+    HkVal init = hk_diff_int(d, L->lo, hk_scalar(HK_I64), NULL, L);
     HkInst *y = L->regions[0].last;
-    HkVal one = i64_const(v, 1, L);
+    HkVal one = hk_diff_int(d, 1, hk_scalar(HK_I64), NULL, L);
     HkInst *add = hk_inst_new(f, HK_OP_ADD, y->loc);
     HkVal ops2[2] = {L->ivar, one};
     hk_inst_set_ops(f, add, ops2, 2);
@@ -337,9 +319,9 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
     d->base = f->values[L->ivar].name;
     HkVal last;
     if (end == HK_NOVAL) {
-        last = i64_const(v, L->hi - 1 + L->lo, NULL);
+        last = hk_diff_int(d, L->hi - 1 + L->lo, hk_scalar(HK_I64), NULL, NULL);
     } else {
-        HkVal ops2[2] = {end, i64_const(v, L->lo - 1, NULL)};
+        HkVal ops2[2] = {end, hk_diff_int(d, L->lo - 1, hk_scalar(HK_I64), NULL, NULL)};
         last = hk_diff_emit(d, HK_OP_ADD, ops2, 2, hk_scalar(HK_I64));
     }
     rv.R = reverse_head(v, &rv, end);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs the whole lit suite twice: against the gcc build and against the
+# Runs the lit suite on each build given: the gcc build, the
 # clang build with AddressSanitizer and UndefinedBehaviorSanitizer (whose
 # suite leaves out the few tests whose time goes to external tools: the
-# 'sanitized' feature of test/lit.cfg.py).  Prints
+# 'sanitized' feature of test/lit.cfg.py).  An argument DIR:REGEX runs
+# only the tests of DIR whose path REGEX matches (lit --filter).  Prints
 # lit's summary for each, then one line "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,10 +11,15 @@ llvm_config=$(command -v llvm-config-14 || command -v llvm-config)
 lit="$($llvm_config --prefix)/build/utils/lit/lit.py"
 passed=0
 failed=0
-for dir in "$@"; do
-  echo "== lit: $dir"
+for arg in "$@"; do
+  dir=${arg%%:*}
+  filter=()
+  if [[ $arg == *:* ]]; then
+    filter=(--filter "${arg#*:}")
+  fi
+  echo "== lit: $arg"
   out=$(mktemp)
-  python3 "$lit" -v "$top/$dir/test" 2>&1 | tee "$out" | grep -Ev '^PASS: '
+  python3 "$lit" -v "${filter[@]}" "$top/$dir/test" 2>&1 | tee "$out" | grep -Ev '^PASS: '
   status=${PIPESTATUS[0]}
   # lit 14 ends with "  Passed: N", "  Failed: N", ... lines.
   p=$(awk '/^ *Passed *: /{s+=$NF} END{print s+0}' "$out")

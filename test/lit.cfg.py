@@ -47,6 +47,14 @@ if shutil.which("dot"):
 # runtime when the build is instrumented.
 sanitized = config.hawk_sanitize.upper() in ("ON", "1", "TRUE", "YES")
 config.substitutions.append(("%sanflags", "-fsanitize=address,undefined" if sanitized else ""))
+# 'llvm': this build has the host target (CMake HAWK_LLVM, on by default):
+# hawk-llvm, hawk-build, the host row of hawk-run.  A test of any of them
+# says REQUIRES: llvm; the rest of the suite runs in a build without LLVM.
+if getattr(config, "hawk_llvm", "ON").upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("llvm")
+# Whose known answers a self-test records: the host build's, or, without
+# LLVM, the HIR interpreter's (FileCheck -DKAT=...).
+config.substitutions.append(("%kat_source", "host build" if "llvm" in config.available_features else "HIR interpreter"))
 # 'sanitized': the instrumented build.  Its suite checks hawk's own code
 # for memory and undefined behaviour; a test whose time goes to external
 # tools (MPFR over 10^5 arguments, 400 cross builds, qemu) runs once, in

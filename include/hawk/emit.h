@@ -59,8 +59,15 @@ typedef struct HawkUnitChecker HawkUnitChecker;
 /* What computes the known answers of a C unit's self-test (profile
  * selftest=on, docs/EmbeddedC.md, "The self-test"): the host build run
  * in memory, hawk-llvm's hawk_host_oracle(), which libhawk does not
- * link. */
+ * link; or libhawk's own HIR interpreter, hawk_interp_oracle(), for a
+ * program built without LLVM. */
 typedef struct HawkUnitOracle HawkUnitOracle;
+
+/* The HIR interpreter (lib/Interp) as HawkExportOptions.oracle: the
+ * known answers are the lowered kernel evaluated by LangRef's semantics,
+ * bit-identical to the host build's wherever hawk-run's three rows agree;
+ * static, never NULL. */
+const HawkUnitOracle *hawk_interp_oracle(void);
 
 typedef struct {
     const char *target;     /* a target id; NULL: the default row */
@@ -93,8 +100,8 @@ typedef struct {
      * llvm_writer such a row is refused. */
     const HawkUnitWriter *llvm_writer;
     int emit_llvm;
-    /* selftest=on: what runs the host build for the known answers; NULL
-     * refuses such a profile */
+    /* selftest=on: what computes the known answers (hawk_host_oracle(),
+     * hawk_interp_oracle()); NULL refuses such a profile */
     const HawkUnitOracle *oracle;
 } HawkExportOptions;
 

@@ -376,13 +376,13 @@ static void selftest_lines(HkBuf *b, const HkLowered *l, const HkCUnit *u)
     hk_buf_printf(b,
         " *   Re-entrant, allocation-free.\n"
         " * SELF-TEST: %s_selftest() runs %s_%s over %" PRId64 " samples hawk drew and compares\n"
-        " *   the %" PRId64 " values it writes with the host build's, recorded in the unit: HAWK_OK,\n"
+        " *   the %" PRId64 " values it writes with the %s's, recorded in the unit: HAWK_OK,\n"
         " *   or HAWK_E_SELFTEST (a NaN matches any NaN; a zero its sign). It catches contraction,\n"
         " *   other flags, another libm or a miscompiling toolchain on the target. Its frame (the\n"
         " *   planes it writes, the args struct, its locals) and the comparison it calls take at most\n"
         " *   %" PRId64 " bytes; its stack bound is that, plus the entry's total above. */\n",
         name, name, l->profile.target->entry, u->selftest_samples,
-        u->selftest_values, u->selftest_frame);
+        u->selftest_values, u->selftest_source, u->selftest_frame);
 }
 
 /* The INTERFACE CONTRACT: the fixed paragraph, the table, the guard

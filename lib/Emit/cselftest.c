@@ -201,6 +201,7 @@ void hk_cw_selftest(HkBuf *b, HkCW *w, const HkKat *kat, HkCUnit *out)
     const char *name = w->f->name;
     w->need_bool = 1;
     out->selftest_samples = kat->n;
+    out->selftest_source = kat->source;
     out->selftest_values = 0;
     for (uint32_t k = 0; k < kat->nplanes; k++)
         if (kat->want[k] != NULL)
@@ -223,12 +224,13 @@ void hk_cw_selftest(HkBuf *b, HkCW *w, const HkKat *kat, HkCUnit *out)
     hk_buf_printf(b, "\n/* The self-test: %s_%s over %" PRId64 " samples hawk "
                      "drew (the generator of\n * hawk-run, seeded by the "
                      "kernel's name; in_*), the planes it writes in this\n"
-                     " * frame (w_*).  HAWK_OK when it returns the host "
-                     "build's status and every\n * value it writes is the "
-                     "host build's (want_*), HAWK_E_SELFTEST otherwise.\n"
+                     " * frame (w_*).  HAWK_OK when it returns the %s's "
+                     "status and every\n * value it writes is the "
+                     "%s's (want_*), HAWK_E_SELFTEST otherwise.\n"
                      " * Re-entrant, allocation-free. */\n"
                      "hawk_status_t %s_selftest(void)\n{\n",
-                  name, w->l->profile.target->entry, kat->n, name);
+                  name, w->l->profile.target->entry, kat->n, kat->source,
+                  kat->source, name);
     HkBuf body;
     hk_buf_init(&body, w->a);
     selftest_body(&body, w, kat);

@@ -65,6 +65,7 @@ typedef struct {
     /* The self-test (0 samples: none): its samples, the output values it
      * compares, and the bytes of its frame's planes. */
     int64_t selftest_samples, selftest_values, selftest_frame;
+    const char *selftest_source; /* whose known answers ("host build") */
 } HkCUnit;
 
 /* Bytes every frame may hold beyond its parameters and locals in the
@@ -94,6 +95,7 @@ typedef struct {
     const unsigned char **want;  /* by plane: written planes, the bytes
                                     the host build left; NULL otherwise */
     int32_t status;              /* what the host build returned */
+    const char *source;          /* the oracle's source: "host build" */
 } HkKat;
 
 /* Draws l's self-test launch, runs it through o (the host build) and

@@ -278,7 +278,7 @@ static int known_answers(Export *x, Job *j)
         hk_error(&x->ctx->diags, &j->m->src, j->kernel->loc,
                  "'%s': selftest=on needs the host build's known answers, "
                  "and this program links no oracle (hawk_host_oracle() of "
-                 "hawk-llvm)",
+                 "hawk-llvm, or libhawk's hawk_interp_oracle())",
                  j->kernel->name);
         return -1;
     }

@@ -231,6 +231,7 @@ int hk_kat_draw(HkArena *a, const HkLowered *l, const HawkUnitOracle *o,
     if (hk_plane_members(a, l, &out->abi, &by_slot) != 0)
         return -1;
     out->n = kat_samples(&out->abi);
+    out->source = o->source != NULL ? o->source : "oracle";
     HkRng r;
     hk_rng_init(&r, KAT_SEED, l->kernel->name);
     HkLaunchShape s[KAT_CANDIDATES];

@@ -18,7 +18,7 @@ static int run_unit(const HkLowered *l, void *const *args, uint32_t nargs,
     return 0;
 }
 
-static const HawkUnitOracle oracle = {run_unit};
+static const HawkUnitOracle oracle = {"host build", run_unit};
 
 const HawkUnitOracle *hawk_host_oracle(void)
 {

@@ -129,6 +129,8 @@ struct HawkUnitWriter {
  * each of the nargs args structs (as the C header lays them out), samples
  * [0, n) of n, storing each status; 0, or -1 with diagnostics in d. */
 struct HawkUnitOracle {
+    const char *source;       /* whose answers, as the unit's comments name
+                                 them: "host build", "HIR interpreter" */
     int (*run)(const HkLowered *l, void *const *args, uint32_t nargs,
                int64_t n, int32_t *status, HkDiags *d);
 };

@@ -1,6 +1,7 @@
 /* derivcheck.c -- a kernel's forward derivative against central finite
  * differences of the kernel itself, as JAX's check_jvp does.  The jvp
- * pass makes <k>_jvp from a copy of the kernel; its host unit (the JIT)
+ * pass makes <k>_jvp from a copy of the kernel; its host unit (the JIT;
+ * the HIR interpreter in a build without LLVM)
  * runs once at the point x with direction v, giving the tangents J v of
  * the active outputs, and, since the derivative kernel computes the
  * primal too, four more times at x + s v for s = +-h and +-h/2, giving
@@ -18,8 +19,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "host.h"
 #include "runnerint.h"
+#if HAWK_HAVE_LLVM
+#include "host.h"
+#endif
 
 /* The steps of the differences and the tolerance, per element width. */
 static const double STEP_F64 = 1e-6, TOL_F64 = 1e-6;
@@ -45,15 +48,33 @@ typedef struct {
     int input, output;
 } Active;
 
-/* A derivative kernel built for the host: the JIT's entry and the args
- * struct it takes. */
+/* A derivative kernel built to run here: the host unit through the JIT,
+ * or, in a build without LLVM, the HIR interpreter; and the args struct
+ * it takes. */
 typedef struct {
     HkFunc *kernel;
     HkLowered low;
     HkAbiLayout abi;
-    HkHostJit *jit;
-    HkHostEntry entry;
+    void *jit;                /* HkHostJit, or NULL */
+    UnitEntry entry;          /* the JIT's entry, or NULL */
+    HkInterp *interp;         /* without LLVM: the interpreter */
 } Unit;
+
+/* Unit u over samples [0, n) of args: the entry's status. */
+static int32_t run_unit(const Unit *u, const void *args, int64_t n)
+{
+    return u->entry != NULL ? u->entry(args, 0, n, n)
+                            : hk_interp_entry(u->interp, args, 0, n, n);
+}
+
+static void unit_free(Unit *u)
+{
+#if HAWK_HAVE_LLVM
+    hk_host_jit_free(u->jit);
+#else
+    (void)u;
+#endif
+}
 
 typedef struct {
     HawkContext *ctx;
@@ -206,7 +227,7 @@ static int run_at(const Check *c, const HkLaunch *l, const HkLaunchShape *s,
                 put(x, p->x->elem, get(x, p->x->elem) + h * v);
             }
     }
-    int32_t st = c->j.entry(out->args, 0, s->n, s->n);
+    int32_t st = run_unit(&c->j, out->args, s->n);
     if (st == 0)
         return 0;
     hk_error(&c->ctx->diags, &c->j.kernel->module->src, c->j.kernel->loc,
@@ -328,7 +349,7 @@ static int jvp_only(const Check *c, const HkLaunch *l, const HkLaunchShape *s,
             for (int64_t i = 0; i < rows(p->t, s->n); i++)
                 put(at(out, s, p->t, i, j), p->t->elem, 0.0);
     }
-    return c->j.entry(out->args, 0, s->n, s->n) != 0;
+    return run_unit(&c->j, out->args, s->n) != 0;
 }
 
 /* Records one side-by-side of <J v, w> (lhs) and <v, J^T w> (rhs), with
@@ -365,7 +386,7 @@ static int dot_round(Check *c, const HkLaunch *l, const HkLaunchShape *s,
     vjp_launch(c, l, s, r, &m, &ms);
     hk_launch_clone(&w, &m, &ms);
     int rc = jvp_only(c, l, s, 1, &ja) | jvp_only(c, l, s, 0, &jb) |
-             (v->entry(m.args, 0, s->n, s->n) != 0);
+             (run_unit(v, m.args, s->n) != 0);
     double ul = 0.0, ur = 0.0, um = 0.0;
     int uniforms = 0;
     for (int64_t i = 0; i < s->n && rc == 0; i++) {
@@ -496,7 +517,17 @@ static int unit_build(HawkContext *ctx, HkFunc *k, const char *math, Unit *u)
                  k->name);
         return 1;
     }
-    return hk_host_jit(&u->low, &u->jit, &u->entry, &ctx->diags) != 0;
+#if HAWK_HAVE_LLVM
+    HkHostJit *jit = NULL;
+    HkHostEntry entry = NULL;
+    int rc = hk_host_jit(&u->low, &jit, &entry, &ctx->diags);
+    u->jit = jit;
+    u->entry = entry;
+    return rc != 0;
+#else
+    u->interp = hk_interp_new(ctx->arena, ctx, &u->low, &ctx->diags);
+    return u->interp == NULL;
+#endif
 }
 
 /* The slot member f of u comes from. */
@@ -634,8 +665,8 @@ int runner_derivatives(HawkContext *ctx, HkModule *m, HkFunc *f,
         for (int64_t r = 0; r < rounds && rc == 0; r++)
             rc = round_of(&c, &rng, o->samples / rounds + (r < o->samples % rounds));
     }
-    hk_host_jit_free(c.j.jit);
-    hk_host_jit_free(c.v.jit);
+    unit_free(&c.j);
+    unit_free(&c.v);
     if (rc != 0 || res->outputs == 0)
         return rc;
     if (res->checked == 0) {

@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "hawk/rt.h"
-#include "host.h"
 #include "runnerint.h"
+#if HAWK_HAVE_LLVM
+#include "host.h"
+#endif
 
 /* The state of one kernel's comparison. */
 typedef struct {
@@ -15,7 +17,7 @@ typedef struct {
     HawkContext *ctx;
     HkLowered low;
     HkAbiLayout abi;
-    HkHostJit *jit;
+    void *jit;                /* the host unit's JIT (HkHostJit), or NULL */
     CUnitLib lib;
     HawkRt *rt;               /* -build: the loaded build, or NULL */
     Pair pair;
@@ -73,7 +75,7 @@ const char *runner_layout_text(HawkContext *ctx, HawkModule *m,
  * when the build was made from this kernel (its walk digest) and lays its
  * args struct out as this lowering does; 0, or 1 with a diagnostic. */
 static int built_host(KernelRun *kr, HkModule *m, HkFunc *f,
-                      HkHostEntry *host)
+                      UnitEntry *host)
 {
     HawkContext *ctx = kr->ctx;
     static const HkLoc noloc = {0, 0, 0};
@@ -109,24 +111,65 @@ static int built_host(KernelRun *kr, HkModule *m, HkFunc *f,
     return 0;
 }
 
+/* The host unit built in memory through LLVM; 0, or 1 with a
+ * diagnostic (one naming the configuration in a build without LLVM). */
+static int jit_host(KernelRun *kr, HkFunc *f, UnitEntry *host)
+{
+#if HAWK_HAVE_LLVM
+    (void)f;
+    HkHostJit *jit = NULL;
+    HkHostEntry entry = NULL;
+    int rc = hk_host_jit(&kr->low, &jit, &entry, &kr->ctx->diags);
+    kr->jit = jit;
+    *host = entry;
+    return rc != 0;
+#else
+    (void)host;
+    hk_error(&kr->ctx->diags, &f->module->src, f->loc,
+             "'%s': -oracle=%s compares with the host build, and this "
+             "hawk-run is built without LLVM (HAWK_LLVM=OFF): give -build=DIR "
+             "(a hawk-build's host build) or -oracle=interp", f->name,
+             kr->o->oracle == RUNNER_ORACLE_LLVM ? "llvm" : "all");
+    return 1;
+#endif
+}
+
+static void jit_free(KernelRun *kr)
+{
+#if HAWK_HAVE_LLVM
+    hk_host_jit_free(kr->jit);
+#else
+    (void)kr;
+#endif
+}
+
+/* RunnerOptions.oracle with its default resolved. */
+static int oracle_of(const RunnerOptions *o)
+{
+    if (o->oracle != RUNNER_ORACLE_DEFAULT)
+        return o->oracle;
+    return HAWK_HAVE_LLVM || o->build_dir != NULL ? RUNNER_ORACLE_ALL
+                                                  : RUNNER_ORACLE_INTERP;
+}
+
 /* Lowers kernel f and builds both units into kr. */
 static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
 {
     HawkContext *ctx = kr->ctx;
+    int oracle = oracle_of(kr->o);
     if (lower_layout(ctx, m, f, kr->o->math, &kr->low, &kr->abi) != 0)
         return 1;
-    HkHostEntry host = NULL;
-    if (kr->o->oracle != RUNNER_ORACLE_LLVM) {
+    UnitEntry host = NULL;
+    if (oracle != RUNNER_ORACLE_LLVM) {
         HkInterp *ip = hk_interp_new(ctx->arena, ctx, &kr->low, &ctx->diags);
         if (ip == NULL)
             return 1;
-        *(kr->o->oracle == RUNNER_ORACLE_INTERP ? &kr->pair.interp
-                                                : &kr->pair.third) = ip;
+        *(oracle == RUNNER_ORACLE_INTERP ? &kr->pair.interp
+                                         : &kr->pair.third) = ip;
     }
     if (kr->pair.interp != NULL) {
     } else if (kr->o->build_dir != NULL ? built_host(kr, m, f, &host) != 0
-                                        : hk_host_jit(&kr->low, &kr->jit, &host,
-                                                      &ctx->diags) != 0) {
+                                        : jit_host(kr, f, &host) != 0) {
         return 1;
     }
     const char *row = kr->low.profile.target->id;
@@ -217,7 +260,7 @@ int runner_kernel(HawkContext *ctx, HkModule *m, HkFunc *f,
     }
     cbuild_unload(&kr.lib);
     pil_unload(kr.pair.c_pil);
-    hk_host_jit_free(kr.jit);
+    jit_free(&kr);
     hawk_unload(kr.rt);
     return rc;
 }

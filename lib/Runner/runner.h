@@ -34,10 +34,17 @@ typedef struct {
     int oracle;               /* what the C unit is compared with */
 } RunnerOptions;
 
-/* RunnerOptions.oracle: the host unit and the HIR interpreter both (the
- * default, which names the one of the three that disagrees), the host
- * unit alone, or the interpreter (lib/Interp) alone. */
-enum { RUNNER_ORACLE_ALL, RUNNER_ORACLE_LLVM, RUNNER_ORACLE_INTERP };
+/* RunnerOptions.oracle: the host unit and the HIR interpreter both
+ * (which names the one of the three that disagrees), the host unit
+ * alone, or the interpreter (lib/Interp) alone.  The default is ALL, or
+ * INTERP in a build without LLVM (HAWK_HAVE_LLVM 0) given no build_dir:
+ * such a runner makes no host unit of its own. */
+enum {
+    RUNNER_ORACLE_DEFAULT = -1,
+    RUNNER_ORACLE_ALL,
+    RUNNER_ORACLE_LLVM,
+    RUNNER_ORACLE_INTERP
+};
 
 /* What a run found. */
 typedef struct {

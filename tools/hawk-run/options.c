@@ -141,6 +141,7 @@ int run_parse_command_line(RunConfig *cfg, int argc, char **argv)
     cfg->samples = 4096;
     cfg->rounds = 8;
     cfg->seed = 1;
+    cfg->oracle = RUNNER_ORACLE_DEFAULT;
     return tool_parse_args(&run_spec, argc, argv, cfg);
 }
 

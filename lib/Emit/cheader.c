@@ -197,6 +197,41 @@ static const char *hawk_math_text(HkArena *a, const HkCostResult *c,
                        joined(a, c->own, c->nown), where);
 }
 
+/* A figure of a derivative kernel, "n/a" when it is missing. */
+static const char *figure(HkArena *a, int64_t v)
+{
+    return v < 0 ? "n/a" : hk_asprintf(a, "%" PRId64, v);
+}
+
+/* " (2.14x the primal)", or "" when a figure is missing. */
+static const char *times(HkArena *a, int64_t v, int64_t primal)
+{
+    const char *r = hk_ratio_text(a, v, primal);
+    return r == NULL ? "" : hk_asprintf(a, " (%sx)", r);
+}
+
+/* A derivative kernel's lines: what it differentiates, and the ops and
+ * tape bytes of the primal and of both modes (the report's derivative). */
+static void derivative_lines(HkBuf *b, HkArena *a, const HkDerivFigures *d)
+{
+    const HkDerivOrigin *o = d->origin;
+    put_line(b, "derivative",
+             hk_asprintf(a, "%s of %s, wrt %s, of %s", o->mode, o->primal,
+                         joined(a, o->wrt, o->nwrt), joined(a, o->of, o->nof)));
+    put_line(b, "derivative ops",
+             hk_asprintf(a, "primal %s, jvp %s%s, vjp %s%s",
+                         figure(a, d->ops[HK_DF_PRIMAL]),
+                         figure(a, d->ops[HK_DF_JVP]),
+                         times(a, d->ops[HK_DF_JVP], d->ops[HK_DF_PRIMAL]),
+                         figure(a, d->ops[HK_DF_VJP]),
+                         times(a, d->ops[HK_DF_VJP], d->ops[HK_DF_PRIMAL])));
+    put_line(b, "tape bytes",
+             hk_asprintf(a, "primal %s, jvp %s, vjp %s",
+                         figure(a, d->tapes[HK_DF_PRIMAL]),
+                         figure(a, d->tapes[HK_DF_JVP]),
+                         figure(a, d->tapes[HK_DF_VJP])));
+}
+
 /* The BUDGETS lines, from the trip-bound and cost analyses. */
 static void budgets(HkBuf *b, HkArena *a, const HkLowered *l,
                     const HkCUnit *u)
@@ -231,6 +266,8 @@ static void budgets(HkBuf *b, HkArena *a, const HkLowered *l,
                          u->stack_total));
     put_line(b, "libm", joined(a, c->libm, c->nlibm));
     put_line(b, "hawk math", hawk_math_text(a, c, u));
+    if (l->deriv != NULL)
+        derivative_lines(b, a, l->deriv);
 }
 
 /* ---- INTERFACE CONTRACT ---------------------------------------------------- */

@@ -293,8 +293,11 @@ static int render(Export *x, Job *j)
     name_files(x, j);
     j->pub.report_name = hk_asprintf(a, "%s.embedded.json", j->kernel->name);
     if (hk_lower(x->ctx, j->m, j->kernel, x->keys, x->vals, x->nopts,
-                 &j->low) != 0 ||
-        known_answers(x, j) != 0 ||
+                 &j->low) != 0)
+        return -1;
+    j->low.deriv = hk_deriv_figures(x->ctx, &j->low, x->keys, x->vals,
+                                    x->nopts);
+    if (known_answers(x, j) != 0 ||
         hk_cwriter_kat(a, &j->low, j->low.profile.selftest ? &j->kat : NULL,
                        &j->unit, &x->ctx->diags) != 0)
         return -1;

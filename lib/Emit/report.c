@@ -13,7 +13,7 @@
 
 const char *const hk_report_keys[HK_REPORT_NKEYS] = {
     "kernel", "generator", "hawk_version", "walk_digest", "source_digest",
-    "scalar_mode", "profile", "interface", "budgets", "indices",
+    "scalar_mode", "profile", "interface", "budgets", "derivative", "indices",
     "fp_domain", "fp_equality_sites", "int_division_sites", "int_ub_sites",
     "literal_specials", "libm", "hawk_math", "helpers", "core",
     "math_functions", "core_version", "selftest",
@@ -376,6 +376,66 @@ static cJSON *selftest_json(const HkCUnit *u)
     return o;
 }
 
+/* An integer figure, null when it is missing (-1). */
+static void add_figure(cJSON *o, const char *key, int64_t v)
+{
+    if (v < 0)
+        cJSON_AddNullToObject(o, key);
+    else
+        hk_json_add_int(o, key, v);
+}
+
+const char *hk_ratio_text(HkArena *arena, int64_t a, int64_t b)
+{
+    if (a < 0 || b <= 0)
+        return NULL;
+    /* rounded half up in integers, not through printf's double; figures
+     * too large for that (saturated counts) lose their low bits first */
+    while (b > INT64_MAX / 200) {
+        a /= 2;
+        b /= 2;
+    }
+    int64_t hundredths = (a / b) * 100 + ((a % b) * 200 / b + 1) / 2;
+    return hk_asprintf(arena, "%" PRId64 ".%02" PRId64, hundredths / 100,
+                       hundredths % 100);
+}
+
+/* o[key] = a / b to two decimals, or null (hk_ratio_text). */
+static void add_ratio(HkArena *arena, cJSON *o, const char *key, int64_t a,
+                      int64_t b)
+{
+    const char *text = hk_ratio_text(arena, a, b);
+    if (text == NULL)
+        cJSON_AddNullToObject(o, key);
+    else
+        cJSON_AddItemToObject(o, key, cJSON_CreateRaw(text));
+}
+
+/* The derivative figures of a kernel a derivative pass made. */
+static cJSON *derivative_json(HkArena *a, const HkDerivFigures *d)
+{
+    static const char *const rows[HK_DF_COUNT] = {"primal", "jvp", "vjp"};
+    cJSON *o = cJSON_CreateObject();
+    hk_json_add_str(o, "mode", d->origin->mode);
+    hk_json_add_str(o, "primal", d->origin->primal);
+    cJSON_AddItemToObject(o, "wrt", str_list(d->origin->wrt, d->origin->nwrt));
+    cJSON_AddItemToObject(o, "of", str_list(d->origin->of, d->origin->nof));
+    cJSON *ops = cJSON_CreateObject(), *ratio = cJSON_CreateObject();
+    cJSON *tapes = cJSON_CreateObject(), *bytes = cJSON_CreateObject();
+    for (int r = 0; r < HK_DF_COUNT; r++) {
+        add_figure(ops, rows[r], d->ops[r]);
+        add_figure(tapes, rows[r], d->tapes[r]);
+        add_figure(bytes, rows[r], d->bytes[r]);
+        if (r != HK_DF_PRIMAL)
+            add_ratio(a, ratio, rows[r], d->ops[r], d->ops[HK_DF_PRIMAL]);
+    }
+    cJSON_AddItemToObject(o, "ops", ops);
+    cJSON_AddItemToObject(o, "ops_ratio", ratio);
+    cJSON_AddItemToObject(o, "tape_bytes", tapes);
+    cJSON_AddItemToObject(o, "static_bytes", bytes);
+    return o;
+}
+
 cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
                       const HkChecks *checks)
 {
@@ -395,6 +455,10 @@ cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
     /* the unit's bound, with the budgets the analyses computed */
     cJSON_AddItemToObject(cJSON_GetObjectItem(o, "budgets"), "stack_bound",
                           stack);
+    if (l->deriv != NULL)
+        cJSON_AddItemToObject(
+            o, "derivative",
+            derivative_json(l->kernel->module->arena, l->deriv));
     hk_json_add_str(o, "core_version", HK_CORE_VERSION);
     cJSON_AddItemToObject(o, "selftest", selftest_json(u));
     cJSON_AddItemToObject(o, "deviations", deviations_json(l));

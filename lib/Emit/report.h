@@ -20,9 +20,12 @@
 void hk_json_add_int(cJSON *o, const char *key, int64_t v);
 /* key: s, or null for NULL. */
 void hk_json_add_str(cJSON *o, const char *key, const char *s);
+/* a / b to two decimals, rounded half up in integers ("2.14"), or NULL
+ * when a figure is missing (negative) or b is 0. */
+const char *hk_ratio_text(HkArena *arena, int64_t a, int64_t b);
 
 /* The seed's REPORT_KEYS: every top-level key of a report, in order. */
-#define HK_REPORT_NKEYS 26
+#define HK_REPORT_NKEYS 27
 extern const char *const hk_report_keys[HK_REPORT_NKEYS];
 
 /* The report of kernel f under profile p, with every key the analyses

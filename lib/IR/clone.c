@@ -100,6 +100,7 @@ static HkFunc *clone_func(HkModule *nm, const HkFunc *f, const char *name)
     nf->src_end = f->src_end;
     nf->derived = f->derived;
     nf->made_by = f->made_by;
+    nf->origin = f->origin;  /* immutable: shared by the copies */
     clone_names(a, nf, f);
     nf->params = dup(a, f->params, f->nparams * sizeof *f->params);
     nf->nparams = f->nparams;

@@ -357,6 +357,18 @@ typedef enum {
     HK_SINK_BANDED,
 } HkSink;
 
+/* What a derivative pass (jvp, vjp) recorded of the kernel it made, for
+ * the report's derivative figures: the primal as the pass found it and
+ * the activity it differentiated. */
+typedef struct HkDerivOrigin {
+    const char *mode;                /* "jvp" or "vjp" */
+    const char *primal;              /* the primal kernel's name */
+    const struct HkModule *module;   /* a copy of the primal and the funcs
+                                        it calls, before the pass */
+    const char **wrt, **of;          /* active inputs, outputs: slot order */
+    uint32_t nwrt, nof;
+} HkDerivOrigin;
+
 struct HkFunc {
     struct HkModule *module;
     const char *name;      /* without '@' */
@@ -367,6 +379,7 @@ struct HkFunc {
                               is no longer what its source text says */
     const char *made_by;   /* the pass that made this func ("jvp": the
                               <primal>_jvp), or NULL */
+    const HkDerivOrigin *origin; /* a derivative kernel's, or NULL */
 
     HkSlot *slots;         /* kernels */
     uint32_t nslots, cap_slots;

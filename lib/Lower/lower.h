@@ -35,6 +35,9 @@ typedef struct HkLowered {
      * under math=hawk, by id (NULL: not called), each lowered as its own
      * kernel (hk_lower_mathfn). */
     const struct HkLowered *mathfn[HK_MATHFN_COUNT];
+    /* A derivative kernel's figures (hk_deriv_figures), filled by the
+     * export; NULL for any other kernel. */
+    const struct HkDerivFigures *deriv;
 } HkLowered;
 
 /* The files of l's unit as its target row names them (targets.c): the
@@ -65,6 +68,29 @@ HawkPassManager *hk_lower_options(HawkContext *ctx, HkModule *m,
 int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
              const char *const *opt_keys, const char *const *opt_vals,
              uint32_t nopts, HkLowered *out);
+
+/* ---- derivfig.c: a derivative kernel's figures ----------------------------- */
+
+/* Index of the primal and of each mode in HkDerivFigures' arrays. */
+enum { HK_DF_PRIMAL, HK_DF_JVP, HK_DF_VJP, HK_DF_COUNT };
+
+typedef struct HkDerivFigures {
+    const HkDerivOrigin *origin;
+    /* Per HK_DF_*: the cost analysis' ops_total and static bytes (tapes,
+     * total) of each kernel lowered under the same profile; -1 where that
+     * kernel does not lower (the other mode refuses the primal, or the
+     * profile refuses what it makes). */
+    int64_t ops[HK_DF_COUNT], tapes[HK_DF_COUNT], bytes[HK_DF_COUNT];
+} HkDerivFigures;
+
+/* The figures of l's kernel when a derivative pass made it (its origin),
+ * else NULL: its own from l, the primal's and the other mode's lowered
+ * again from the origin's copy of the primal under the same options.
+ * What they could not lower leaves -1 and no diagnostic in ctx. */
+const HkDerivFigures *hk_deriv_figures(HawkContext *ctx, const HkLowered *l,
+                                       const char *const *opt_keys,
+                                       const char *const *opt_vals,
+                                       uint32_t nopts);
 
 /* ---- mathfn.c: the called math functions ---------------------------------- */
 

@@ -110,3 +110,22 @@ void hk_diff_rename(Diff *d, const char *name)
     f->name = name;
     hk_symtab_put(f->module->fsyms, name, strlen(name), fi);
 }
+
+void hk_diff_origin(Diff *d)
+{
+    HkFunc *f = d->f;
+    HkArena *a = d->a;
+    HkDerivOrigin *o = hk_alloc(a, sizeof *o);
+    o->mode = d->pass;
+    o->primal = hk_strdup(a, f->name);
+    o->module = hk_module_clone_kernel(a, f->module, f);
+    o->wrt = hk_alloc(a, (f->nslots + 1u) * sizeof *o->wrt);
+    o->of = hk_alloc(a, (f->nslots + 1u) * sizeof *o->of);
+    for (uint32_t k = 0; k < f->nslots; k++) {
+        if (d->in[k])
+            o->wrt[o->nwrt++] = f->slots[k].name;
+        if (d->out[k])
+            o->of[o->nof++] = f->slots[k].name;
+    }
+    f->origin = o;
+}

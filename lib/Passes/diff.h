@@ -53,6 +53,10 @@ HkFunc *hk_diff_func_copy(Diff *d, HkFunc *g, int *made);
 /* The derivative kernel's name "<f>_<pass>", or NULL after a diagnostic
  * when the module has it. */
 const char *hk_diff_kernel_name(Diff *d);
+/* Records on the kernel what the report's derivative figures need (a
+ * copy of the primal as it is now, the active slots): called once the
+ * activity is known, before the kernel changes. */
+void hk_diff_origin(Diff *d);
 /* Renames the kernel (the module's name table follows). */
 void hk_diff_rename(Diff *d, const char *name);
 

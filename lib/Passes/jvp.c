@@ -342,6 +342,7 @@ int hk_pass_jvp(HawkPassRun *r, HkFunc *f)
     const char *name = hk_diff_kernel_name(&s);
     if (name == NULL)
         return 1;
+    hk_diff_origin(&s);
     uint32_t n = f->nslots;  /* the primal's: the tangent slots follow */
     for (uint32_t k = 0; k < n; k++) {
         s.tslot[k] = -1;

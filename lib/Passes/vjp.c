@@ -883,6 +883,7 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     const char *name = hk_diff_kernel_name(d);
     if (name == NULL)
         return 1;
+    hk_diff_origin(d);
     for (uint32_t k = 0; k < n; k++) {
         v.bslot[k] = -1;
         v.sadj[k] = HK_NOVAL;

@@ -20,6 +20,8 @@ typedef struct {
     const char *out_dir;      /* -o; NULL: "." */
     const char *kernel;       /* -kernel=; NULL: every kernel */
     ToolPairs profile;        /* the profile flags */
+    const char *passes;       /* -passes=: run over each input before the
+                                 export; NULL: none */
     int no_check, print, time, help, version;
     int emit_llvm;            /* -emit-llvm: also <name>.ll (host row) */
     const char *cflags_file;  /* -cflags-file=: the flags every unit needs */

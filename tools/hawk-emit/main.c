@@ -182,11 +182,13 @@ static int has_kernel(HawkModule *m, const char *name)
     return 0;
 }
 
-/* Parses and verifies one input in ctx and claims its kernels' names;
+/* Parses and verifies one input in ctx, runs pm's passes over it (pm
+ * NULL: none) and claims its kernels' names;
  * the module to export, or NULL (after diagnostics, or when the input
  * holds no kernel -kernel names while other inputs may). */
 static HawkModule *read_input(const EmitConfig *cfg, HawkContext *ctx,
-                              const char *name, int many, Exported *done,
+                              HawkPassManager *pm, const char *name,
+                              int many, Exported *done,
                               size_t *seen, ToolBuf *in, int *rc)
 {
     if (tool_read_file(EMIT_TOOL, name, in) != 0) {
@@ -194,7 +196,8 @@ static HawkModule *read_input(const EmitConfig *cfg, HawkContext *ctx,
         return NULL;
     }
     HawkModule *m = hawk_parse(ctx, name, in->data, in->len);
-    if (m == NULL || hawk_verify(ctx, m) != 0) {
+    if (m == NULL || hawk_verify(ctx, m) != 0 ||
+        (pm != NULL && hawk_pass_manager_run(pm, m) != 0)) {
         *rc = 1;
         return NULL;
     }
@@ -244,6 +247,19 @@ static int export_all(const EmitConfig *cfg, HawkContext *ctx,
     return o.checker == NULL || hawk_export_modules(ctx, ms, n, &o) != 0;
 }
 
+/* The -passes pipeline with the profile flags set for every pass, as
+ * hawk-opt's; NULL after diagnostics in ctx. */
+static HawkPassManager *pipeline(const EmitConfig *cfg, HawkContext *ctx)
+{
+    HawkPassManager *pm = hawk_pass_manager_create(ctx);
+    if (pm == NULL)
+        return NULL;
+    for (size_t i = 0; i < cfg->profile.n; i++)
+        hawk_pass_manager_set_option(pm, cfg->profile.keys[i],
+                                     cfg->profile.vals[i]);
+    return hawk_pass_manager_parse(pm, cfg->passes) == 0 ? pm : NULL;
+}
+
 /* Every input in order, in one context: an input that does not parse or
  * verify is reported and left out, the others are exported together. */
 static int run(const EmitConfig *cfg)
@@ -262,9 +278,17 @@ static int run(const EmitConfig *cfg)
         rc = tool_error(EMIT_TOOL, "out of memory");
         n = 0;
     }
+    HawkPassManager *pm = NULL;
+    if (ctx != NULL && cfg->passes != NULL &&
+        (pm = pipeline(cfg, ctx)) == NULL) {
+        tool_print_diags(EMIT_TOOL, ctx, 0);
+        printed = hawk_diag_count(ctx);
+        rc = 1;
+        n = 0;
+    }
     for (size_t k = 0; k < n; k++) {
-        HawkModule *m = read_input(cfg, ctx, inputs[k], n > 1, &done, &seen,
-                                   &bufs[k], &rc);
+        HawkModule *m = read_input(cfg, ctx, pm, inputs[k], n > 1, &done,
+                                   &seen, &bufs[k], &rc);
         if (m != NULL)
             ms[nms++] = m;
         tool_print_diags(EMIT_TOOL, ctx, printed);

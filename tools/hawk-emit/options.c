@@ -11,6 +11,14 @@ TOOL_VALUE_FN(set_kernel, EmitConfig, kernel, EMIT_TOOL, "a kernel name")
 TOOL_VALUE_FN(set_cflags_file, EmitConfig, cflags_file, EMIT_TOOL, "a file")
 TOOL_VALUE_FN(set_cache_dir, EmitConfig, cache_dir, EMIT_TOOL, "a directory")
 
+/* -passes=PIPELINE: may be empty (no pass), as hawk-opt's. */
+static int set_passes(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row;
+    ((EmitConfig *)st)->passes = v;
+    return 0;
+}
+
 /* Flags that only switch something on. */
 TOOL_FLAG_FN(set_no_check, EmitConfig, no_check)
 TOOL_FLAG_FN(set_no_cache, EmitConfig, no_cache)
@@ -34,6 +42,8 @@ static const ToolOpt emit_table[] = {
      "write the files into DIR, created when missing (default .)"},
     {"kernel", TOOL_VALUE, set_kernel, "NAME",
      "export only the kernel NAME (default: every kernel)"},
+    {"passes", TOOL_VALUE, set_passes, "PIPELINE",
+     "run the passes \"a,b{key=value}\" over each input before the export (jvp, vjp: export the derivative kernels)"},
     {"no-check", TOOL_FLAG, set_no_check, NULL,
      "do not run the compiler and cppcheck checks (the report says skipped)"},
     {"cache-dir", TOOL_VALUE, set_cache_dir, "DIR",

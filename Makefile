@@ -5,7 +5,7 @@ ASAN_BUILD ?= build/clang-asan
 NOLLVM_BUILD ?= build/nollvm
 JOBS       ?= 2
 
-.PHONY: all setup build build-asan build-nollvm configs demo check clean
+.PHONY: all setup build build-asan build-nollvm configs demo check stress clean
 
 all: build
 
@@ -42,10 +42,18 @@ demo: build
 # runner's rows, the self-test's oracle, the C API); the rest of its suite
 # is the same libhawk the other two builds test (all of it passes there:
 # scripts/check.sh $(NOLLVM_BUILD)).
-NOLLVM_TESTS = run/(nollvm|examples|check-derivatives|options|loops)|Emit/selftest|capi/
+NOLLVM_TESTS = run/(nollvm|examples|check-derivatives|options|loops|stress)|Emit/selftest|capi/
 
 check: build build-asan build-nollvm configs
 	@scripts/check.sh $(BUILD) $(ASAN_BUILD) '$(NOLLVM_BUILD):$(NOLLVM_TESTS)'
+
+# make stress N=1000 [FIRST=1]: N random kernels (hawk-gen, seeds FIRST ...)
+# through the verifier, print/parse, jvp and vjp, and hawk-run's three
+# implementations; STRESS_CHECKS=1 adds hawk-emit's compilers and cppcheck.
+N     ?= 1000
+FIRST ?= 1
+stress: build
+	@scripts/stress.sh $(BUILD) $(N) $(FIRST)
 
 clean:
 	rm -rf build

@@ -76,3 +76,10 @@ try:
             config.available_features.add("fma")
 except OSError:
     pass
+
+# The random kernels test/run/stress.test runs: 150 in the plain build,
+# where the values are compared three ways; fewer under the sanitizers
+# (hawk's memory and undefined behaviour over the same constructs) and
+# in the build without LLVM (the C unit against the interpreter alone).
+config.substitutions.append(("%stress_kernels",
+    "150" if not sanitized and "llvm" in config.available_features else "30"))

@@ -116,6 +116,19 @@ static HkVal outer(Vjp *v, HkVal R, HkVal x, HkType mt)
     return hk_diff_emit(&v->d, HK_OP_BUILD, c, n * m, mt);
 }
 
+/* A matrix of type mt, zero but for row `row`, which is vector R: the
+ * transpose of taking a row out (extract m, r). */
+static HkVal row_into(Vjp *v, HkVal R, uint32_t row, HkType mt)
+{
+    uint32_t n = mt.dim[0], m = mt.dim[1];
+    HkVal *c = hk_alloc(v->d.a, (size_t)n * m * sizeof *c);
+    HkVal zero = hk_diff_real(&v->d, 0.0, hk_scalar(mt.elem));
+    for (uint32_t r = 0; r < n; r++)
+        for (uint32_t k = 0; k < m; k++)
+            c[r * m + k] = r == row ? part(v, R, k) : zero;
+    return hk_diff_emit(&v->d, HK_OP_BUILD, c, n * m, mt);
+}
+
 /* The shares of min or max (lt orders a and b) of adjoint R: the chosen
  * operand's R, half each at a tie or a NaN (jvp's mean), the
  * comparisons made once for both operands. */
@@ -172,7 +185,11 @@ static int structural(Vjp *v, HkInst *i, HkVal R)
         hk_vjp_add_adj(v, a, hk_diff_emit1(d, HK_OP_FPEXT, R, ta));
         return 1;
     case HK_OP_EXTRACT:
-        hk_vjp_add_adj(v, a, with_imm(v, i, HK_OP_INSERT, hk_diff_real(d, 0.0, ta), R, ta));
+        /* a row of a matrix has no insert to transpose it: a build */
+        if (ta.rank == 2 && i->nimm == 1)
+            hk_vjp_add_adj(v, a, row_into(v, R, (uint32_t)i->imm[0], ta));
+        else
+            hk_vjp_add_adj(v, a, with_imm(v, i, HK_OP_INSERT, hk_diff_real(d, 0.0, ta), R, ta));
         return 1;
     case HK_OP_INSERT:
         if (d->act[a])

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# stress.sh BUILD N [FIRST] -- runs the random kernels of seeds FIRST ...
+# FIRST+N-1 (hawk-gen; FIRST defaults to 1) through hawk, in batches:
+#   - the verifier and the embedded checks (hawk-opt -verify-embedded): a
+#     kernel the C target refuses only because the interval analysis
+#     proves a math op's operand outside its domain (fp.domain.violated,
+#     a refusal hawk-gen cannot always foresee) is counted and left out;
+#     any other refusal is a failure;
+#   - print, parse, print: the printer's text reads back to the same text;
+#   - jvp and vjp: a refusal is allowed, a crash is not; a derivative
+#     kernel made must pass -verify-embedded as its primal did;
+#   - hawk-run on the kernels and on their jvp and vjp kernels: the C unit
+#     against the host build and the HIR interpreter (the interpreter
+#     alone without LLVM), bit for bit;
+#   - with STRESS_CHECKS=1, hawk-emit with the compilers and cppcheck's
+#     MISRA addon over each batch.
+# Prints one line per failing seed with the command that reproduces it,
+# then "stress: N kernels, A accepted, R refused (fp.domain.violated),
+# F failed"; exits 1 when F > 0.  STRESS_BATCH (default 50) kernels go to
+# one hawk-run; STRESS_SAMPLES (default 256) samples per kernel;
+# STRESS_SIZE (default 24) instructions per kernel, about.
+set -uo pipefail
+build=$(cd "${1:?usage: stress.sh BUILD N [FIRST]}" && pwd)
+n=${2:?usage: stress.sh BUILD N [FIRST]}
+first=${3:-1}
+batch=${STRESS_BATCH:-50}
+samples=${STRESS_SAMPLES:-256}
+size=${STRESS_SIZE:-24}
+gen="$build/hawk-gen"
+opt="$build/hawk-opt"
+run="$build/hawk-run"
+emit="$build/hawk-emit"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+accepted=0
+refused=0
+failed=0
+
+fail() {  # seed, what
+  echo "stress: seed $1: $2 (reproduce: hawk-gen -seed=$1 -size=$size > k.hir)"
+  failed=$((failed + 1))
+}
+
+# Whether every error of file $1 is an fp.domain.violated refusal.
+only_domain() {
+  ! grep -E ': error: ' "$1" | grep -qv 'under fp.domain.violated'
+}
+
+# The derivative kernels of one pass: exit 0 or 1, never a signal or an
+# abort; a derivative kernel made is checked as the primal is (the C
+# target must accept it) and goes to its mode's batch.
+derive() {  # seed, file, pass
+  "$opt" -passes="$3" "$2" -o "$work/d.hir" 2> "$work/pass.err"
+  local rc=$?
+  if [[ $rc -gt 1 ]]; then
+    fail "$1" "hawk-opt -passes=$3 exited with status $rc: $(head -c 300 "$work/pass.err")"
+    return
+  fi
+  if [[ $rc -ne 0 ]]; then
+    # a refusal is allowed; IR the pass itself made invalid is not
+    if grep -q 'verification failed after pass' "$work/pass.err"; then
+      fail "$1" "hawk-opt -passes=$3 made IR that does not verify: $(grep ': error: ' "$work/pass.err" | grep -v 'verification failed' | head -1 | head -c 300)"
+    fi
+    return
+  fi
+  if ! "$opt" -verify-embedded "$work/d.hir" -disable-output 2> "$work/ve.err"; then
+    if ! only_domain "$work/ve.err"; then
+      fail "$1" "$3 kernel refused: $(grep -m1 ': error: ' "$work/ve.err" | head -c 400)"
+    fi
+    return
+  fi
+  cat "$work/d.hir" >> "$work/batch_$3.hir"
+  if [[ $3 == jvp ]]; then seeds_jvp+=("$1"); else seeds_vjp+=("$1"); fi
+}
+
+one_kernel() {  # seed; appends an accepted kernel to the batch
+  local s=$1 k="$work/k.hir"
+  if ! "$gen" -seed="$s" -size="$size" > "$k"; then
+    fail "$s" "hawk-gen failed"
+    return
+  fi
+  if ! "$opt" -verify-embedded "$k" -disable-output 2> "$work/ve.err"; then
+    if only_domain "$work/ve.err"; then
+      refused=$((refused + 1))
+    else
+      fail "$s" "refused: $(grep -m1 ': error: ' "$work/ve.err" | head -c 400)"
+    fi
+    return
+  fi
+  "$opt" "$k" -o "$work/p1.hir" && "$opt" "$work/p1.hir" -o "$work/p2.hir"
+  if ! cmp -s "$work/p1.hir" "$work/p2.hir"; then
+    fail "$s" "print, parse, print is not a fixed point"
+    return
+  fi
+  derive "$s" "$k" jvp
+  derive "$s" "$k" vjp
+  cat "$k" >> "$work/batch.hir"
+  seeds+=("$s")
+  accepted=$((accepted + 1))
+}
+
+# hawk-run over one batch file: every kernel of it (g<seed><suffix>) must
+# have its bit-identical line.
+run_file() {  # file, suffix, seeds...
+  local file=$1 suffix=$2
+  shift 2
+  [[ $# -eq 0 ]] && return
+  if ! "$run" -samples="$samples" "$file" > "$work/run.out" 2>&1; then
+    grep -v ': bit-identical' "$work/run.out" | head -40
+    for s in "$@"; do
+      if ! grep -qE "^g$s$suffix: .*bit-identical" "$work/run.out"; then
+        fail "$s" "hawk-run${suffix:+ on the ${suffix#_} kernel}: no bit-identical line"
+      fi
+    done
+  fi
+}
+
+run_batch() {
+  [[ ${#seeds[@]} -eq 0 ]] && return
+  run_file "$work/batch.hir" "" "${seeds[@]}"
+  run_file "$work/batch_jvp.hir" _jvp "${seeds_jvp[@]}"
+  run_file "$work/batch_vjp.hir" _vjp "${seeds_vjp[@]}"
+  if [[ ${STRESS_CHECKS:-0} == 1 ]]; then
+    rm -rf "$work/out"
+    if ! "$emit" "$work/batch.hir" -o "$work/out" > "$work/emit.out" 2>&1; then
+      head -40 "$work/emit.out"
+      fail "${seeds[0]}" "hawk-emit's checks failed on the batch from it"
+    fi
+  fi
+  : > "$work/batch.hir"
+  : > "$work/batch_jvp.hir"
+  : > "$work/batch_vjp.hir"
+  seeds=()
+  seeds_jvp=()
+  seeds_vjp=()
+}
+
+seeds=()
+seeds_jvp=()
+seeds_vjp=()
+: > "$work/batch.hir"
+: > "$work/batch_jvp.hir"
+: > "$work/batch_vjp.hir"
+for ((s = first; s < first + n; s++)); do
+  one_kernel "$s"
+  if [[ ${#seeds[@]} -ge $batch ]]; then
+    run_batch
+  fi
+done
+run_batch
+echo "stress: $n kernels, $accepted accepted, $refused refused (fp.domain.violated), $failed failed"
+[[ $failed -eq 0 ]]

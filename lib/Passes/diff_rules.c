@@ -108,6 +108,26 @@ static HkVal comp(Diff *s, HkVal v, uint32_t k)
     return r;
 }
 
+/* The tangent of p = prod a (ta the tangent of a, full): the primal's
+ * left fold p_k = p_(k-1) c_k in row-major order, differentiated step by
+ * step by fmul's rule, t_k = c_k t_(k-1) + p_(k-1) tc_k, the partial
+ * products recomputed in the primal's order (LangRef, "Tensor folds and
+ * products"), so the tangent reads the same rounded p_(k-1). */
+static HkVal prod_tangent(Diff *s, HkVal a, HkVal ta, HkType t)
+{
+    uint32_t n = hk_components(hk_diff_type(s, a));
+    HkVal p = comp(s, a, 0), tp = comp(s, ta, 0);
+    for (uint32_t k = 1; k < n; k++) {
+        HkVal c = comp(s, a, k), tc = comp(s, ta, k);
+        HkVal x = hk_diff_emit2(s, HK_OP_FMUL, c, tp, t);
+        HkVal y = hk_diff_emit2(s, HK_OP_FMUL, p, tc, t);
+        tp = hk_diff_emit2(s, HK_OP_FADD, x, y, t);
+        if (k + 1 < n)
+            p = hk_diff_emit2(s, HK_OP_FMUL, p, c, t);
+    }
+    return tp;
+}
+
 /* select c, a, b of type t.  The C target selects on a rank-0 condition
  * only, so a tensor one selects component by component and builds the
  * result. */
@@ -453,6 +473,10 @@ HkVal hk_diff_rule(Diff *s, HkInst *i)
         HkVal q = tb == HK_NOVAL ? HK_NOVAL : hk_diff_emit2(s, i->op, a, tb, t);
         return hk_diff_add(s, p, q, t);
     }
+    case HK_OP_PROD:
+        return ta == HK_NOVAL || !hk_diff_is_real(t)
+                   ? HK_NOVAL
+                   : prod_tangent(s, a, hk_diff_full(s, ta, hk_diff_type(s, a)), t);
     case HK_OP_NORM:
         /* dot(a, ta) / r: at 0, 0/0 (NaN) */
         return ta == HK_NOVAL ? HK_NOVAL
@@ -480,8 +504,6 @@ const char *hk_diff_refused(const Diff *s, const HkInst *i)
     switch (i->op) {
     case HK_OP_RAW_DEVICE:
         return "this op is not differentiated yet";
-    case HK_OP_PROD:
-        return hk_diff_is_real(i->type) ? "prod is not differentiated yet" : NULL;
     case HK_OP_LOAD:
     case HK_OP_STORE:
         if (i->has_index && i->slot >= 0 && (s->in[i->slot] || s->out[i->slot]))

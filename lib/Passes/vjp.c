@@ -129,6 +129,31 @@ static HkVal row_into(Vjp *v, HkVal R, uint32_t row, HkType mt)
     return hk_diff_emit(&v->d, HK_OP_BUILD, c, n * m, mt);
 }
 
+/* The adjoint of a in p = prod a of adjoint R: the transpose of jvp's
+ * recurrence, backwards over the left fold p_k = p_(k-1) c_k: c_k gets
+ * R_k p_(k-1), and p_(k-1) gets R_(k-1) = R_k c_k; c_0 gets R_0.  The
+ * partial products are recomputed first, in the primal's order. */
+static HkVal prod_adjoint(Vjp *v, HkVal a, HkVal R, HkType ta)
+{
+    uint32_t n = hk_components(ta);
+    HkType t = hk_scalar(ta.elem);
+    HkVal *c = hk_alloc(v->d.a, n * sizeof *c);
+    HkVal *p = hk_alloc(v->d.a, n * sizeof *p);
+    HkVal *adj = hk_alloc(v->d.a, n * sizeof *adj);
+    for (uint32_t k = 0; k < n; k++) {
+        c[k] = part(v, a, k);
+        p[k] = c[0];
+        if (k > 0 && k + 1 < n)  /* p_(n-1), the result, is not read */
+            p[k] = hk_diff_emit2(&v->d, HK_OP_FMUL, p[k - 1], c[k], t);
+    }
+    for (uint32_t k = n - 1; k > 0; k--) {
+        adj[k] = hk_diff_emit2(&v->d, HK_OP_FMUL, R, p[k - 1], t);
+        R = hk_diff_emit2(&v->d, HK_OP_FMUL, R, c[k], t);
+    }
+    adj[0] = R;
+    return hk_diff_emit(&v->d, HK_OP_BUILD, adj, n, ta);
+}
+
 /* The shares of min or max (lt orders a and b) of adjoint R: the chosen
  * operand's R, half each at a tie or a NaN (jvp's mean), the
  * comparisons made once for both operands. */
@@ -174,6 +199,10 @@ static int structural(Vjp *v, HkInst *i, HkVal R)
     }
     case HK_OP_SUM:
         hk_vjp_add_adj(v, a, hk_diff_full(d, R, ta));
+        return 1;
+    case HK_OP_PROD:
+        if (hk_diff_is_real(ta))
+            hk_vjp_add_adj(v, a, prod_adjoint(v, a, R, ta));
         return 1;
     case HK_OP_TRANSPOSE:
         hk_vjp_add_adj(v, a, hk_diff_emit1(d, HK_OP_TRANSPOSE, R, ta));

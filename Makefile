@@ -5,7 +5,7 @@ ASAN_BUILD ?= build/clang-asan
 NOLLVM_BUILD ?= build/nollvm
 JOBS       ?= 2
 
-.PHONY: all setup build build-asan build-nollvm configs demo check stress clean
+.PHONY: all setup build build-asan build-nollvm configs demo check stress fuzz clean
 
 all: build
 
@@ -16,7 +16,7 @@ $(BUILD)/CMakeCache.txt: | setup
 	cmake -S . -B $(BUILD) -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHAWK_WERROR=ON
 
 $(ASAN_BUILD)/CMakeCache.txt: | setup
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DHAWK_SANITIZE=ON -DHAWK_WERROR=ON
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DHAWK_SANITIZE=ON -DHAWK_FUZZ=ON -DHAWK_WERROR=ON
 
 build: setup $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -54,6 +54,14 @@ N     ?= 1000
 FIRST ?= 1
 stress: build
 	@scripts/stress.sh $(BUILD) $(N) $(FIRST)
+
+# make fuzz [FUZZ_TIME=600]: each libFuzzer target of fuzz/ (built in the
+# sanitized build) for FUZZ_TIME seconds, its corpus kept under
+# build/fuzz/<target> between runs, a crash's input under
+# build/fuzz/artifacts.
+FUZZ_TIME ?= 600
+fuzz: build-asan
+	@scripts/fuzz.sh $(ASAN_BUILD) $(FUZZ_TIME)
 
 clean:
 	rm -rf build

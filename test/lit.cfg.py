@@ -83,3 +83,8 @@ except OSError:
 # in the build without LLVM (the C unit against the interpreter alone).
 config.substitutions.append(("%stress_kernels",
     "150" if not sanitized and "llvm" in config.available_features else "30"))
+
+# 'fuzz': the libFuzzer targets of fuzz/ are built (CMake HAWK_FUZZ, the
+# sanitized clang build of make check); test/fuzz runs them briefly.
+if getattr(config, "hawk_fuzz", "OFF").upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("fuzz")

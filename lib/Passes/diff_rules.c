@@ -45,6 +45,27 @@ HkVal hk_diff_emit1(Diff *s, HkOp op, HkVal a, HkType t)
 HkVal hk_diff_emit2(Diff *s, HkOp op, HkVal a, HkVal b, HkType t)
 {
     HkVal ops[2] = {a, b};
+    switch (op) {
+    case HK_OP_FADD:
+    case HK_OP_FSUB:
+    case HK_OP_FMUL:
+    case HK_OP_FDIV:
+    case HK_OP_POW:
+    case HK_OP_ATAN2:
+    case HK_OP_HYPOT:
+    case HK_OP_MINIMUM:
+    case HK_OP_MAXIMUM: {
+        /* elementwise: the operands' broadcast shape, whatever the rule's
+         * result type, so a product of two rank-0 values a primal
+         * broadcast over a tensor stays rank 0 (hypot %x, %v with %x
+         * rank 0: make stress, seed 20001) */
+        HkType ta = hk_diff_type(s, a), tb = hk_diff_type(s, b);
+        t = hk_with_elem(ta.rank >= tb.rank ? ta : tb, t.elem);
+        break;
+    }
+    default:
+        break;
+    }
     return hk_diff_emit(s, op, ops, 2, t);
 }
 

@@ -323,6 +323,8 @@ static void differentiate(Diff *s, HkInst *i)
     HkVal t = hk_diff_rule(s, i);
     if (t == HK_NOVAL || r >= s->ntan)
         return;
+    /* a rule of rank-0 tangents broadcast by the primal: the result's */
+    t = hk_diff_full(s, t, i->type);
     name_tangent(s, t, first);
     s->tan[r] = t;
 }

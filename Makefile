@@ -5,7 +5,7 @@ ASAN_BUILD ?= build/clang-asan
 NOLLVM_BUILD ?= build/nollvm
 JOBS       ?= 2
 
-.PHONY: all setup build build-asan build-nollvm configs demo check stress fuzz clean
+.PHONY: all setup build build-asan build-nollvm configs demo check stress fuzz coverage clean
 
 all: build
 
@@ -62,6 +62,16 @@ stress: build
 FUZZ_TIME ?= 600
 fuzz: build-asan
 	@scripts/fuzz.sh $(ASAN_BUILD) $(FUZZ_TIME)
+
+# make coverage: the suite in a gcc build with gcov (build/coverage), then
+# the line and branch coverage of lib/ per folder, checked against the
+# floors of scripts/coverage-floor.txt.
+COV_BUILD ?= build/coverage
+$(COV_BUILD)/CMakeCache.txt: | setup
+	cmake -S . -B $(COV_BUILD) -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug -DHAWK_COVERAGE=ON
+coverage: setup $(COV_BUILD)/CMakeCache.txt
+	cmake --build $(COV_BUILD) -j $(JOBS)
+	@scripts/coverage.sh $(COV_BUILD)
 
 clean:
 	rm -rf build

@@ -13,6 +13,7 @@ packages=(
   graphviz                         # dot renders print<dot>'s pictures
   gcc-arm-none-eabi libnewlib-arm-none-eabi  # the Cortex-M builds of the tests
   libmpfr-dev                      # the accuracy of hawk's own math
+  gcovr                            # make coverage's line and branch figures
   gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user  # processor in the loop
 )
 

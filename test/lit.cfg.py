@@ -44,9 +44,12 @@ if shutil.which("dot"):
     config.available_features.add("graphviz")
 
 # The flags a program linking this build's libraries needs: the sanitizer
-# runtime when the build is instrumented.
+# runtime when the build is instrumented, gcov's in the coverage build.
 sanitized = config.hawk_sanitize.upper() in ("ON", "1", "TRUE", "YES")
-config.substitutions.append(("%sanflags", "-fsanitize=address,undefined" if sanitized else ""))
+# In make coverage's build the runtime is gcov's.
+covered = getattr(config, "hawk_coverage", "OFF").upper() in ("ON", "1", "TRUE", "YES")
+config.substitutions.append(("%sanflags", "-fsanitize=address,undefined" if sanitized
+                             else "--coverage" if covered else ""))
 # 'llvm': this build has the host target (CMake HAWK_LLVM, on by default):
 # hawk-llvm, hawk-build, the host row of hawk-run.  A test of any of them
 # says REQUIRES: llvm; the rest of the suite runs in a build without LLVM.

@@ -90,6 +90,9 @@ Val *gen_def(Gen *g, Elem e, int n, int r);
  * none. */
 Val *gen_find(Gen *g, int (*pred)(const Val *, const void *),
               const void *arg);
+/* A value in scope that pred accepts, else a new rank-0 constant of the
+ * kernel's width. */
+Val *gen_find_or_real(Gen *g, int (*pred)(const Val *, const void *));
 /* A value of exactly type t in scope, else a new constant of it. */
 Val *gen_of_type(Gen *g, const Val *t);
 /* A new constant of type t. */

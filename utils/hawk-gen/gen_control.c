@@ -22,11 +22,7 @@ static int result_types(Gen *g, Val *types, int max)
 {
     int n = 1 + gen_pick(g, max);
     for (int k = 0; k < n; k++) {
-        Val *v = gen_find(g, any_type, NULL);
-        if (v == NULL) {
-            Val t = {"", g->real, 0, 0, 0};
-            v = gen_const(g, &t);
-        }
+        Val *v = gen_find_or_real(g, any_type);
         types[k] = *v;
     }
     return n;
@@ -133,11 +129,7 @@ static void gen_loop(Gen *g)
     Val init[MAX_CARRY + 1];
     int n = 0;
     for (int k = 1 + gen_pick(g, 3); n < k; n++) {
-        Val *v = gen_find(g, carried_type, NULL);
-        if (v == NULL) {
-            Val t = {"", g->real, 0, 0, 0};
-            v = gen_const(g, &t);
-        }
+        Val *v = gen_find_or_real(g, carried_type);
         init[n] = *v;
     }
     if (where == 1)
@@ -230,11 +222,7 @@ static void gen_call(Gen *g)
     Val params[3], types[2];
     int np = 1 + gen_pick(g, 3);
     for (int k = 0; k < np; k++) {
-        Val *v = gen_find(g, carried_type, NULL);
-        if (v == NULL) {
-            Val t = {"", g->real, 0, 0, 0};
-            v = gen_const(g, &t);
-        }
+        Val *v = gen_find_or_real(g, carried_type);
         params[k] = *v;
     }
     /* the func's body: its own scope, its params only */

@@ -168,7 +168,6 @@ void gen_module(const GenOptions *o, Text *out)
     g->budget += g->nvals;
     gen_block(g, o->size);
     /* every output stored last, from a value of its type */
-    int mark = g->budget;
     g->budget = 1 << 20;
     for (int k = 0; k < nouts; k++) {
         Slot *s = gen_slot(g, "mutable", &outs[k], 0, 0);
@@ -179,7 +178,6 @@ void gen_module(const GenOptions *o, Text *out)
         Slot *s = gen_slot(g, "terminated", &b, 0, 0);
         gen_line(g, "store %%%s, %%%s", gen_mask(g)->name, s->name);
     }
-    (void)mark;
     write_kernel(g, &body, out, guard_none);
     if (g->funcs.len > 0)
         text_printf(out, "%s", g->funcs.s);

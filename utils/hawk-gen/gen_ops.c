@@ -50,11 +50,7 @@ static int is_mask(const Val *v, const void *arg)
 /* A real value of any rank-0 or rank-1 type (the kernel's width likelier). */
 static Val *real_val(Gen *g)
 {
-    Val *v = gen_find(g, is_real, NULL);
-    if (v != NULL)
-        return v;
-    Val t = {"", g->real, 0, 0, 0};
-    return gen_const(g, &t);
+    return gen_find_or_real(g, is_real);
 }
 
 /* A real of element e and rank 0. */
@@ -409,7 +405,6 @@ static void logic(Gen *g)
 static void slot_op(Gen *g)
 {
     Val scalar = {"", g->real, 0, 0, 0};
-    char tb[48];
     switch (gen_pick(g, 6)) {
     case 0: {  /* a lookup or wide_in table read at a clamped index */
         Slot *s = gen_slot(g, gen_chance(g, 50) ? "lookup" : "wide_in",
@@ -458,7 +453,6 @@ static void slot_op(Gen *g)
         if (s == NULL)
             break;
         gen_line(g, "accum %%%s, %%%s", v->name, s->name);
-        (void)tb;
         break;
     }
     }

@@ -128,6 +128,15 @@ Val *gen_find(Gen *g, int (*pred)(const Val *, const void *),
     return NULL;
 }
 
+Val *gen_find_or_real(Gen *g, int (*pred)(const Val *, const void *))
+{
+    Val *v = gen_find(g, pred, NULL);
+    if (v != NULL)
+        return v;
+    Val t = {"", g->real, 0, 0, 0};
+    return gen_const(g, &t);
+}
+
 static int same_type(const Val *v, const void *arg)
 {
     const Val *t = arg;

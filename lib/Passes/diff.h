@@ -24,6 +24,8 @@ struct Diff {
     HkLoc loc;
     const char *base;    /* the primal result's name: "<base>.dot" */
     int failed;
+    int planes;          /* the shared-plane and tape roles are active
+                            (lookup, wide_in, out, wide_out, accum_out) */
 };
 
 /* ---- diff.c -------------------------------------------------------------- */
@@ -107,8 +109,10 @@ int hk_diff_any_active(const Diff *s, const HkInst *i, uint32_t from);
 /* One sweep of the activity of every value of b (s->act); whether any
  * changed: the caller repeats it to a fixed point. */
 int hk_diff_act_block(Diff *s, const HkBlock *b);
-/* Whether a slot of role r is read (an input a derivative may follow). */
-int hk_diff_readable(HkRole r);
+/* Whether a real slot of role r may be an active input, an active output
+ * (the plane and tape roles only when s->planes is set). */
+int hk_diff_input_role(const Diff *s, HkRole r);
+int hk_diff_output_role(const Diff *s, HkRole r);
 /* The active slots (s->in, s->out): the options wrt= and of=, else every
  * real input and output; 0, or -1 after a diagnostic. */
 int hk_diff_slots(Diff *s);

@@ -63,6 +63,7 @@ static int act_inst(Diff *s, const HkInst *i)
             ch |= hk_diff_act_block(s, &i->regions[r]);
         return ch | act_yields(s, i, i->res);
     case HK_OP_LOAD:
+    case HK_OP_GATHER:
         return i->slot >= 0 && s->in[i->slot] ? mark(s, i->res[0]) : 0;
     case HK_OP_CALL:
         for (uint32_t k = 0; k < i->nres && hk_diff_any_active(s, i, 0); k++)
@@ -94,11 +95,25 @@ int hk_diff_act_block(Diff *s, const HkBlock *b)
 
 /* ---- activity ------------------------------------------------------------ */
 
-int hk_diff_readable(HkRole role)
+/* Whether a slot of role r is read per sample or by value. */
+static int readable(HkRole role)
 {
     return role == HK_ROLE_PER_SAMPLE || role == HK_ROLE_VEC_IN ||
            role == HK_ROLE_MAT_IN || role == HK_ROLE_UNIFORM ||
            role == HK_ROLE_MUTABLE;
+}
+
+int hk_diff_input_role(const Diff *s, HkRole role)
+{
+    return readable(role) ||
+           (s->planes && (role == HK_ROLE_LOOKUP || role == HK_ROLE_WIDE_IN));
+}
+
+int hk_diff_output_role(const Diff *s, HkRole role)
+{
+    return role == HK_ROLE_MUTABLE ||
+           (s->planes && (role == HK_ROLE_OUT || role == HK_ROLE_WIDE_OUT ||
+                          role == HK_ROLE_ACCUM_OUT));
 }
 
 /* Marks the slots a list ("a:b") names in mark; -1 after a diagnostic. */
@@ -119,13 +134,17 @@ static int mark_list(Diff *s, const char *list, const char *key, uint8_t *mark,
         }
         const HkSlot *sl = &s->f->slots[id & ~HK_SYM_SLOT];
         int ok = hk_diff_is_real(sl->type) &&
-                 (output ? sl->role == HK_ROLE_MUTABLE : hk_diff_readable(sl->role));
+                 (output ? hk_diff_output_role(s, sl->role)
+                         : hk_diff_input_role(s, sl->role));
         if (!ok) {
             hk_error(hk_run_diags(s->r), &s->f->module->src, sl->loc,
                      "'%s': %s{%s=...} names slot '%s', which is not a real "
                      "%s slot (%s)", s->f->name, s->pass, key, name,
-                     output ? "output (mutable)"
-                            : "input (per_sample, vec_in, mat_in, uniform, mutable)",
+                     output ? (s->planes ? "output (mutable, out, wide_out, accum_out)"
+                                         : "output (mutable)")
+                            : (s->planes ? "input (per_sample, vec_in, mat_in, lookup, "
+                                           "wide_in, uniform, mutable)"
+                                         : "input (per_sample, vec_in, mat_in, uniform, mutable)"),
                      hk_roles[sl->role].name);
             return -1;
         }
@@ -153,14 +172,14 @@ int hk_diff_slots(Diff *s)
         const HkSlot *sl = &s->f->slots[k];
         if (!hk_diff_is_real(sl->type))
             continue;
-        if (wrt == NULL && hk_diff_readable(sl->role))
+        if (wrt == NULL && hk_diff_input_role(s, sl->role))
             s->in[k] = 1;
-        if (of == NULL && sl->role == HK_ROLE_MUTABLE)
+        if (of == NULL && hk_diff_output_role(s, sl->role))
             s->out[k] = 1;
         unsigned acc = hk_roles[sl->role].access;
-        int in_unread = (acc & HK_ACC_R) && !hk_diff_readable(sl->role) && wrt == NULL;
+        int in_unread = (acc & HK_ACC_R) && !hk_diff_input_role(s, sl->role) && wrt == NULL;
         int out_unwritten =
-            (acc & HK_ACC_W) && sl->role != HK_ROLE_MUTABLE && of == NULL;
+            (acc & HK_ACC_W) && !hk_diff_output_role(s, sl->role) && of == NULL;
         if (in_unread || out_unwritten) {
             hk_error(hk_run_diags(s->r), &s->f->module->src, sl->loc,
                      "'%s': %s does not differentiate a real %s slot ('%s') "

@@ -394,10 +394,14 @@ HkVal hk_diff_rule(Diff *s, HkInst *i)
     case HK_OP_RANDOM:
         return HK_NOVAL;
     case HK_OP_LOAD:
+    case HK_OP_GATHER:
         if (i->slot < 0 || !s->in[i->slot])
             return HK_NOVAL;
         {
-            HkInst *n = hk_inst_new(s->f, HK_OP_LOAD, s->loc);
+            /* the tangent plane's element at the same (clamped) index */
+            HkInst *n = hk_inst_new(s->f, i->op, s->loc);
+            hk_inst_set_ops(s->f, n, i->ops, i->nops);
+            n->has_index = i->has_index;
             n->slot = s->tslot[i->slot];
             HkVal v = hk_inst_result(s->f, n, t, hk_asprintf(s->a, "%s.dot", s->base));
             hk_diff_place(s, n);
@@ -525,9 +529,16 @@ const char *hk_diff_refused(const Diff *s, const HkInst *i)
     switch (i->op) {
     case HK_OP_RAW_DEVICE:
         return "this op is not differentiated yet";
+    case HK_OP_AT:
+        if (i->slot >= 0 && s->in[i->slot])
+            return "a read of another sample's value is not differentiated";
+        return NULL;
     case HK_OP_LOAD:
     case HK_OP_STORE:
-        if (i->has_index && i->slot >= 0 && (s->in[i->slot] || s->out[i->slot]))
+    case HK_OP_ACCUM:
+    case HK_OP_GATHER:
+        if (!s->planes && i->has_index && i->slot >= 0 &&
+            (s->in[i->slot] || s->out[i->slot]))
             return "an indexed access of an active slot is not differentiated yet";
         return NULL;
     default:

@@ -8,8 +8,10 @@
  * active input has no tangent (zero, never written), so integer, mask
  * and index values and everything computed from inactive slots cost
  * nothing.  Active by default: every real slot a kernel reads
- * (per_sample, vec_in, mat_in, uniform, mutable) and every real slot it
- * writes (mutable); jvp{wrt=a:b,of=c} narrows them.  An if or dispatch
+ * (per_sample, vec_in, mat_in, lookup, wide_in, uniform, mutable) and
+ * every real slot it writes (mutable, out, wide_out, accum_out);
+ * jvp{wrt=a:b,of=c} narrows them.  A gather, tape row, cell or
+ * scattered accum of an active plane has its tangent at the same index.  An if or dispatch
  * is differentiated per branch: its tangents stay in the branch, and
  * each real result with a tangent in some branch gets a tangent result.
  * A loop carries a tangent beside each carried value that may depend on
@@ -23,14 +25,17 @@
 
 #include "diff.h"
 
-/* The tangent store after a store to an active output slot. */
+/* The tangent write after a store or accum to an active output slot:
+ * the same op into the tangent slot, at the same row or cell. */
 static void store_tangent(Diff *s, HkInst *i)
 {
     HkVal v = i->ops[0];
     s->base = s->f->slots[i->slot].name;
-    HkVal t = hk_diff_full(s, hk_diff_tan(s, v), s->f->slots[i->slot].type);
-    HkInst *n = hk_inst_new(s->f, HK_OP_STORE, s->loc);
-    hk_inst_set_ops(s->f, n, &t, 1);
+    HkVal ops[2] = {hk_diff_full(s, hk_diff_tan(s, v), hk_diff_type(s, v)),
+                    i->has_index ? i->ops[1] : HK_NOVAL};
+    HkInst *n = hk_inst_new(s->f, i->op, s->loc);
+    hk_inst_set_ops(s->f, n, ops, i->has_index ? 2u : 1u);
+    n->has_index = i->has_index;
     n->slot = s->tslot[i->slot];
     hk_diff_place(s, n);
 }
@@ -310,7 +315,7 @@ static void differentiate(Diff *s, HkInst *i)
     s->at = i->next;
     s->blk = i->block;
     s->loc = i->loc;
-    if (i->op == HK_OP_STORE) {
+    if (i->op == HK_OP_STORE || i->op == HK_OP_ACCUM) {
         if (i->slot >= 0 && s->out[i->slot])
             store_tangent(s, i);
         return;
@@ -339,6 +344,7 @@ int hk_pass_jvp(HawkPassRun *r, HkFunc *f)
     HkArena *a = f->module->arena;
     Diff s;
     hk_diff_init(&s, r, f, "jvp", "dot");
+    s.planes = 1;
     if (hk_diff_slots(&s) != 0 || refuse_all(&s))
         return 1;
     const char *name = hk_diff_kernel_name(&s);

@@ -99,21 +99,35 @@ static int is_real(HkElem e)
 static int read_role(HkRole r)
 {
     return r == HK_ROLE_PER_SAMPLE || r == HK_ROLE_VEC_IN ||
-           r == HK_ROLE_MAT_IN || r == HK_ROLE_UNIFORM || r == HK_ROLE_MUTABLE;
+           r == HK_ROLE_MAT_IN || r == HK_ROLE_UNIFORM || r == HK_ROLE_MUTABLE ||
+           r == HK_ROLE_LOOKUP || r == HK_ROLE_WIDE_IN;
+}
+
+/* The buffer shape of plane member f in s, or NULL. */
+static const HkPlaneShape *plane_of(const HkLaunchShape *s, const HkAbiField *f)
+{
+    for (uint32_t p = 0; p < s->nplanes; p++)
+        if (s->planes[p].field == f)
+            return &s->planes[p];
+    return NULL;
 }
 
 /* ---- values of a member in a launch ------------------------------------ */
 
-/* Where value (sample i, component j) of member f lies in launch l. */
+/* Where value (sample or cell i, component j) of member f lies in
+ * launch l: a shared plane holds its cells one after the other. */
 static unsigned char *at(const HkLaunch *l, const HkLaunchShape *s,
                          const HkAbiField *f, int64_t i, uint32_t j)
 {
     if (f->kind == HK_ABI_VALUE)
         return l->args + f->offset + (size_t)j * f->elem_bytes;
     for (uint32_t p = 0; p < s->nplanes; p++)
-        if (s->planes[p].field == f)
-            return l->data[p] +
-                   ((size_t)j * (size_t)s->n + (size_t)i) * f->elem_bytes;
+        if (s->planes[p].field == f) {
+            size_t k = f->addr == HK_ABI_FLAT_LEN
+                           ? (size_t)i * f->comps + j
+                           : (size_t)j * (size_t)s->n + (size_t)i;
+            return l->data[p] + k * f->elem_bytes;
+        }
     return NULL;
 }
 
@@ -139,10 +153,16 @@ static void put(unsigned char *p, HkElem e, double v)
     }
 }
 
-/* Samples a member holds a value for: one for a uniform. */
-static int64_t rows(const HkAbiField *f, int64_t n)
+/* Samples a member holds a value for: one for a uniform, the cells of
+ * a shared plane. */
+static int64_t rows(const HkLaunchShape *s, const HkAbiField *f)
 {
-    return f->kind == HK_ABI_VALUE ? 1 : n;
+    if (f->kind == HK_ABI_VALUE)
+        return 1;
+    const HkPlaneShape *p = f->addr == HK_ABI_FLAT_LEN ? plane_of(s, f) : NULL;
+    if (p != NULL)
+        return (int64_t)(p->nelem / (f->comps > 0 ? f->comps : 1u));
+    return s->n;
 }
 
 /* Whether the values of f are read or written per sample or as one
@@ -151,6 +171,14 @@ static int per_value(const HkAbiField *f)
 {
     return (f->kind == HK_ABI_PLANE && f->addr == HK_ABI_SOA) ||
            f->kind == HK_ABI_VALUE;
+}
+
+/* Whether the jvp check draws and compares f: per_value, or a shared
+ * plane of runtime length (lookup, wide_in, wide_out, accum_out), whose
+ * tangent plane has the primal's length. */
+static int compared(const HkAbiField *f)
+{
+    return per_value(f) || (f->kind == HK_ABI_PLANE && f->addr == HK_ABI_FLAT_LEN);
 }
 
 /* ---- the pairs ----------------------------------------------------------- */
@@ -163,7 +191,7 @@ static void find_pairs(Check *c)
     c->pairs = hk_alloc(a, (c->j.abi.nfields + 1) * sizeof *c->pairs);
     for (uint32_t k = 0; k < c->j.abi.nfields; k++) {
         const HkAbiField *x = &c->j.abi.fields[k];
-        if (!is_real(x->elem) || !per_value(x))
+        if (!is_real(x->elem) || !compared(x))
             continue;
         const HkAbiField *t =
             hk_abi_field(&c->j.abi, hk_asprintf(a, "%s_dot", x->name));
@@ -200,11 +228,11 @@ static void draw(const Check *c, HkLaunch *l, const HkLaunchShape *s, HkRng *r)
         const HkAbiField *f = &c->j.abi.fields[k];
         if (f->role == HK_ROLE_TERMINATED && f->kind == HK_ABI_PLANE)
             memset(at(l, s, f, 0, 0), 0, (size_t)s->n * f->elem_bytes);
-        if (!is_real(f->elem) || !per_value(f))
+        if (!is_real(f->elem) || !compared(f))
             continue;
         int wonly = !read_role(f->role);
         for (uint32_t j = 0; j < f->comps; j++)
-            for (int64_t i = 0; i < rows(f, s->n); i++)
+            for (int64_t i = 0; i < rows(s, f); i++)
                 put(at(l, s, f, i, j), f->elem,
                     wonly ? 0.0 : uniform(r, tangent[k] ? DIR_MAG : POINT_MAG));
     }
@@ -221,7 +249,7 @@ static int run_at(const Check *c, const HkLaunch *l, const HkLaunchShape *s,
         if (!p->input)
             continue;
         for (uint32_t j = 0; j < p->x->comps; j++)
-            for (int64_t i = 0; i < rows(p->x, s->n); i++) {
+            for (int64_t i = 0; i < rows(s, p->x); i++) {
                 unsigned char *x = at(out, s, p->x, i, j);
                 double v = get(at(l, s, p->t, i, j), p->t->elem);
                 put(x, p->x->elem, get(x, p->x->elem) + h * v);
@@ -274,7 +302,7 @@ static void copy_member(const HkLaunch *l, const HkLaunchShape *ls,
                         const HkAbiField *f, HkLaunch *m,
                         const HkLaunchShape *ms, const HkAbiField *g)
 {
-    size_t bytes = (size_t)f->comps * (size_t)rows(f, ls->n) * f->elem_bytes;
+    size_t bytes = (size_t)f->comps * (size_t)rows(ls, f) * f->elem_bytes;
     memcpy(at(m, ms, g, 0, 0), at(l, ls, f, 0, 0), bytes);
 }
 
@@ -330,7 +358,7 @@ static void vjp_launch(const Check *c, const HkLaunch *l, const HkLaunchShape *s
         if (b == NULL || !per_value(b))
             continue;
         for (uint32_t j = 0; j < b->comps; j++)
-            for (int64_t i = 0; i < rows(b, s->n); i++)
+            for (int64_t i = 0; i < rows(s, b); i++)
                 put(at(m, ms, b, i, j), b->elem, p->output ? uniform(r, DIR_MAG) : 0.0);
     }
 }
@@ -346,7 +374,7 @@ static int jvp_only(const Check *c, const HkLaunch *l, const HkLaunchShape *s,
         if (!p->input || (p->t->kind == HK_ABI_VALUE) != per_sample)
             continue;
         for (uint32_t j = 0; j < p->t->comps; j++)
-            for (int64_t i = 0; i < rows(p->t, s->n); i++)
+            for (int64_t i = 0; i < rows(s, p->t); i++)
                 put(at(out, s, p->t, i, j), p->t->elem, 0.0);
     }
     return run_unit(&c->j, out->args, s->n) != 0;
@@ -437,11 +465,29 @@ static int dot_round(Check *c, const HkLaunch *l, const HkLaunchShape *s,
     return rc;
 }
 
+/* A tangent plane of runtime length takes its primal's length. */
+static void tangent_lengths(const Check *c, HkLaunchShape *s)
+{
+    for (uint32_t k = 0; k < c->npairs; k++) {
+        const Active *p = &c->pairs[k];
+        if (p->x->addr != HK_ABI_FLAT_LEN)
+            continue;
+        const HkPlaneShape *x = plane_of(s, p->x);
+        HkPlaneShape *t = (HkPlaneShape *)plane_of(s, p->t);
+        if (x == NULL || t == NULL)
+            continue;
+        t->nelem = x->nelem;
+        t->bytes = x->bytes;
+        s->lens[p->t - c->j.abi.fields + 1] = s->lens[p->x - c->j.abi.fields + 1];
+    }
+}
+
 static int round_of(Check *c, HkRng *rng, int64_t n)
 {
     HkLaunchShape s;
     HkLaunch l;
     hk_launch_shape_init(&s, &c->j.abi, n, rng);
+    tangent_lengths(c, &s);
     hk_launch_fill(&l, &s, rng);
     draw(c, &l, &s, rng);
     const double steps[5] = {0.0, c->step, -c->step, c->step / 2, -c->step / 2};
@@ -454,7 +500,7 @@ static int round_of(Check *c, HkRng *rng, int64_t n)
         if (!p->output)
             continue;
         for (uint32_t j = 0; j < p->x->comps; j++)
-            for (int64_t i = 0; i < rows(p->x, n); i++)
+            for (int64_t i = 0; i < rows(&s, p->x); i++)
                 compare_value(c, p, run, &s, i, j);
     }
     if (rc == 0 && c->v.kernel != NULL)

@@ -24,8 +24,10 @@ struct Diff {
     HkLoc loc;
     const char *base;    /* the primal result's name: "<base>.dot" */
     int failed;
-    int planes;          /* the shared-plane and tape roles are active
-                            (lookup, wide_in, out, wide_out, accum_out) */
+    uint32_t roles;      /* the plane and tape roles (bit 1 << role) this
+                            pass takes beyond the per-sample and uniform
+                            ones (lookup, wide_in, out, wide_out,
+                            accum_out) */
 };
 
 /* ---- diff.c -------------------------------------------------------------- */
@@ -110,7 +112,7 @@ int hk_diff_any_active(const Diff *s, const HkInst *i, uint32_t from);
  * changed: the caller repeats it to a fixed point. */
 int hk_diff_act_block(Diff *s, const HkBlock *b);
 /* Whether a real slot of role r may be an active input, an active output
- * (the plane and tape roles only when s->planes is set). */
+ * (the plane and tape roles when s->roles has them). */
 int hk_diff_input_role(const Diff *s, HkRole r);
 int hk_diff_output_role(const Diff *s, HkRole r);
 /* The active slots (s->in, s->out): the options wrt= and of=, else every

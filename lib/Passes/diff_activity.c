@@ -105,15 +105,31 @@ static int readable(HkRole role)
 
 int hk_diff_input_role(const Diff *s, HkRole role)
 {
-    return readable(role) ||
-           (s->planes && (role == HK_ROLE_LOOKUP || role == HK_ROLE_WIDE_IN));
+    return readable(role) || ((s->roles & (1u << role)) != 0 &&
+                              (hk_roles[role].access & HK_ACC_R) != 0);
 }
 
 int hk_diff_output_role(const Diff *s, HkRole role)
 {
-    return role == HK_ROLE_MUTABLE ||
-           (s->planes && (role == HK_ROLE_OUT || role == HK_ROLE_WIDE_OUT ||
-                          role == HK_ROLE_ACCUM_OUT));
+    return role == HK_ROLE_MUTABLE || ((s->roles & (1u << role)) != 0 &&
+                                       (hk_roles[role].access & HK_ACC_W) != 0);
+}
+
+/* "output (mutable, out, ...)": the roles a list may name, in roles.def's
+ * order. */
+static const char *role_list(const Diff *s, int output)
+{
+    HkBuf b;
+    hk_buf_init(&b, s->a);
+    hk_buf_printf(&b, "%s (", output ? "output" : "input");
+    for (uint32_t r = 0; r < HK_ROLE_COUNT; r++) {
+        int ok = output ? hk_diff_output_role(s, (HkRole)r)
+                        : hk_diff_input_role(s, (HkRole)r);
+        if (ok)
+            hk_buf_printf(&b, "%s%s", b.len > 8 ? ", " : "", hk_roles[r].name);
+    }
+    hk_buf_printf(&b, ")");
+    return hk_buf_cstr(&b);
 }
 
 /* Marks the slots a list ("a:b") names in mark; -1 after a diagnostic. */
@@ -140,12 +156,7 @@ static int mark_list(Diff *s, const char *list, const char *key, uint8_t *mark,
             hk_error(hk_run_diags(s->r), &s->f->module->src, sl->loc,
                      "'%s': %s{%s=...} names slot '%s', which is not a real "
                      "%s slot (%s)", s->f->name, s->pass, key, name,
-                     output ? (s->planes ? "output (mutable, out, wide_out, accum_out)"
-                                         : "output (mutable)")
-                            : (s->planes ? "input (per_sample, vec_in, mat_in, lookup, "
-                                           "wide_in, uniform, mutable)"
-                                         : "input (per_sample, vec_in, mat_in, uniform, mutable)"),
-                     hk_roles[sl->role].name);
+                     role_list(s, output), hk_roles[sl->role].name);
             return -1;
         }
         mark[id & ~HK_SYM_SLOT] = 1;
@@ -180,6 +191,15 @@ int hk_diff_slots(Diff *s)
         int in_unread = (acc & HK_ACC_R) && !hk_diff_input_role(s, sl->role) && wrt == NULL;
         int out_unwritten =
             (acc & HK_ACC_W) && !hk_diff_output_role(s, sl->role) && of == NULL;
+        if (out_unwritten && sl->role == HK_ROLE_WIDE_OUT && s->pass[0] == 'v') {
+            hk_error(hk_run_diags(s->r), &s->f->module->src, sl->loc,
+                     "'%s': vjp does not differentiate a wide_out slot ('%s'): "
+                     "a shared cell keeps the store of whichever sample the "
+                     "launch ran last, not a function of one sample's inputs; "
+                     "name the active slots with vjp{wrt=...,of=...}",
+                     s->f->name, sl->name);
+            return -1;
+        }
         if (in_unread || out_unwritten) {
             hk_error(hk_run_diags(s->r), &s->f->module->src, sl->loc,
                      "'%s': %s does not differentiate a real %s slot ('%s') "

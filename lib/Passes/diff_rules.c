@@ -537,7 +537,7 @@ const char *hk_diff_refused(const Diff *s, const HkInst *i)
     case HK_OP_STORE:
     case HK_OP_ACCUM:
     case HK_OP_GATHER:
-        if (!s->planes && i->has_index && i->slot >= 0 &&
+        if (i->op == HK_OP_LOAD && i->has_index && i->slot >= 0 &&
             (s->in[i->slot] || s->out[i->slot]))
             return "an indexed access of an active slot is not differentiated yet";
         return NULL;

@@ -344,7 +344,8 @@ int hk_pass_jvp(HawkPassRun *r, HkFunc *f)
     HkArena *a = f->module->arena;
     Diff s;
     hk_diff_init(&s, r, f, "jvp", "dot");
-    s.planes = 1;
+    s.roles = 1u << HK_ROLE_LOOKUP | 1u << HK_ROLE_WIDE_IN | 1u << HK_ROLE_OUT |
+              1u << HK_ROLE_WIDE_OUT | 1u << HK_ROLE_ACCUM_OUT;
     if (hk_diff_slots(&s) != 0 || refuse_all(&s))
         return 1;
     const char *name = hk_diff_kernel_name(&s);

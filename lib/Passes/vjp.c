@@ -14,8 +14,11 @@
  * A straight line needs no tape: every primal value is still there; an
  * if or dispatch is reversed by recomputing the branch it ran, a call by
  * calling the callee's reverse derivative <f>_vjp, a loop by rerunning
- * its trips (vjp_loop.c).  A uniform's cotangent sums over the samples: it is a shared
- * accum_out plane, one cell per component.  docs/Passes.md, "vjp". */
+ * its trips (vjp_loop.c).  A uniform's cotangent sums over the samples:
+ * it is a shared accum_out plane, one cell per component; a table's is
+ * an accum_out plane of its type, each gather adding into the cell it
+ * read; a scattered accum's value gets its cell's cotangent, gathered.
+ * docs/Passes.md, "vjp". */
 #include <string.h>
 
 #include "vjp.h"
@@ -339,6 +342,8 @@ static void outer_uses(Vjp *v, const HkInst *i, const uint8_t *inside,
     Diff *d = &v->d;
     for (uint32_t r = 0; r < i->nregions; r++)
         for (const HkInst *x = i->regions[r].first; x != NULL; x = x->next) {
+            if (x->op == HK_OP_GATHER && x->slot >= 0 && d->in[x->slot])
+                o->effects = 1;
             if (x->op == HK_OP_LOAD && x->slot >= 0 && d->in[x->slot] &&
                 !sseen[x->slot]) {
                 sseen[x->slot] = 1;
@@ -561,7 +566,7 @@ static void reverse_region(Vjp *v, HkInst *i)
         return;
     Outer o;
     hk_vjp_outer(v, i, &o);
-    if (o.nvals + o.nslots == 0)
+    if (o.nvals + o.nslots == 0 && !o.effects)
         return;
     HkInst *at = d->at;
     HkBlock *blk = d->blk;
@@ -727,6 +732,41 @@ static HkFunc *vjp_func(Vjp *v, HkFunc *g)
 
 /* ---- the sweep ----------------------------------------------------------- */
 
+/* The transpose of gather i from an active table: the element's adjoint
+ * added into the same (clamped) cell of the table's cotangent plane,
+ * which sums the shares of every sample and of every read. */
+static void scatter_share(Vjp *v, const HkInst *i)
+{
+    Diff *d = &v->d;
+    HkVal ops[2] = {v->adj[i->res[0]], i->ops[0]};
+    HkInst *n = hk_inst_new(d->f, HK_OP_ACCUM, d->loc);
+    hk_inst_set_ops(d->f, n, ops, 2);
+    n->slot = v->bslot[i->slot];
+    n->has_index = 1;
+    hk_diff_place(d, n);
+}
+
+/* The transpose of scattered accum i into an active shared plane: the
+ * accumulated value's adjoint is the cotangent of the cell it was added
+ * to, read from the cotangent plane at the same (clamped) index. */
+static void gather_cotangent(Vjp *v, const HkInst *i)
+{
+    Diff *d = &v->d;
+    HkVal x = i->ops[0];
+    if (x >= d->ntan || !d->act[x])
+        return;
+    d->base = d->f->slots[i->slot].name;
+    HkInst *n = hk_inst_new(d->f, HK_OP_GATHER, d->loc);
+    hk_inst_set_ops(d->f, n, &i->ops[1], 1);
+    n->slot = v->bslot[i->slot];
+    n->has_index = 1;
+    HkVal w = hk_inst_result(d->f, n, type_of(v, x),
+                             hk_asprintf(d->a, "%s.bar.w", d->base));
+    hk_diff_place(d, n);
+    hk_vjp_grow(v);
+    hk_vjp_add_adj(v, x, w);
+}
+
 void hk_vjp_reverse(Vjp *v, HkInst *i)
 {
     Diff *d = &v->d;
@@ -740,6 +780,16 @@ void hk_vjp_reverse(Vjp *v, HkInst *i)
     }
     if (i->op == HK_OP_LOOP) {
         hk_vjp_reverse_loop(v, i);
+        return;
+    }
+    if (i->op == HK_OP_GATHER) {
+        if (i->slot >= 0 && d->in[i->slot] && v->adj[i->res[0]] != HK_NOVAL)
+            scatter_share(v, i);
+        return;
+    }
+    if (i->op == HK_OP_ACCUM) {
+        if (i->slot >= 0 && d->out[i->slot] && i->has_index)
+            gather_cotangent(v, i);
         return;
     }
     if (i->op == HK_OP_LOAD) {
@@ -764,8 +814,8 @@ static void seed(Vjp *v)
 {
     Diff *d = &v->d;
     for (uint32_t k = 0; k < d->f->nslots; k++) {
-        if (!d->out[k])
-            continue;
+        if (!d->out[k] || hk_is_dyn(d->f->slots[k].type))
+            continue;  /* a shared plane's cells: at each accum */
         const HkSlot *sl = &d->f->slots[k];
         d->base = sl->name;
         HkInst *n = hk_inst_new(d->f, HK_OP_LOAD, d->loc);
@@ -787,8 +837,8 @@ static void finish(Vjp *v)
 {
     Diff *d = &v->d;
     for (uint32_t k = 0; k < d->f->nslots; k++) {
-        if (!d->in[k])
-            continue;
+        if (!d->in[k] || hk_is_dyn(d->f->slots[k].type))
+            continue;  /* a table's shares went in at each gather */
         const HkSlot *sl = &d->f->slots[k];
         d->base = sl->name;
         HkVal g = hk_diff_full(d, v->sadj[k], sl->type);
@@ -847,7 +897,16 @@ static void refuse_in(Vjp *v, HkFunc *g, uint8_t *seen, const uint8_t *written,
         if (why == NULL)
             why = unsupported(i, !top, written);
         int active = g == d->f && i->slot >= 0 && (d->in[i->slot] || d->out[i->slot]);
-        if (why == NULL && i->op == HK_OP_STORE && active) {
+        int shared = active && hk_is_dyn(d->f->slots[i->slot].type);
+        int write = i->op == HK_OP_STORE || i->op == HK_OP_ACCUM;
+        if (why == NULL && write && shared && (i->op == HK_OP_STORE || !i->has_index))
+            why = "a write into the own position of a shared plane keeps "
+                  "whichever sample the launch ran last, not a function of "
+                  "one sample's inputs";
+        else if (why == NULL && write && shared && !top)
+            why = "a scattered accum into an active plane inside a region is "
+                  "not differentiated in reverse yet";
+        else if (why == NULL && write && active && !shared) {
             if (!top)
                 why = "a store to an active output inside a region";
             else if (stored[i->slot])
@@ -887,22 +946,49 @@ static int refuse_all(Vjp *v)
 
 /* ---- the pass ------------------------------------------------------------ */
 
-/* The cotangent slot of active slot k: <slot>.bar, mutable of the
- * slot's type, or for a uniform a shared accum_out of its element. */
+/* The role of active slot k's cotangent slot and its type (*t): what
+ * the kernel writes J^T w into for an input, what the caller gives w in
+ * for an output.  An input's is mutable of its type (one slot, read then
+ * written, when the input is a mutable output too); a uniform's a shared
+ * accum_out of one cell per component and a table's an accum_out of the
+ * table's type, both summing over the samples; a per-sample accum_out's
+ * a mutable of its type, read; a shared accum_out's a lookup of its
+ * type, read at each cell the kernel added to. */
+static HkRole bar_role(const HkSlot *sl, HkType *t)
+{
+    *t = sl->type;
+    switch (sl->role) {
+    case HK_ROLE_UNIFORM:
+        *t = hk_scalar(sl->type.elem);
+        t->rank = 1;
+        t->dim[0] = HK_DYN;
+        return HK_ROLE_ACCUM_OUT;
+    case HK_ROLE_LOOKUP:
+    case HK_ROLE_WIDE_IN:
+        return HK_ROLE_ACCUM_OUT;
+    case HK_ROLE_ACCUM_OUT:
+        return hk_is_dyn(sl->type) ? HK_ROLE_LOOKUP : HK_ROLE_MUTABLE;
+    default:
+        return HK_ROLE_MUTABLE;
+    }
+}
+
+/* The cotangent slot of active slot k: <slot>.bar, of bar_role. */
 static int add_bar(Vjp *v, uint32_t k)
 {
     Diff *d = &v->d;
     const HkSlot sl = d->f->slots[k];
-    int uni = sl.role == HK_ROLE_UNIFORM;
-    HkType t = sl.type;
-    if (uni) {
-        t = hk_scalar(sl.type.elem);
-        t.rank = 1;
-        t.dim[0] = HK_DYN;
+    HkType t;
+    HkRole role = bar_role(&sl, &t);
+    if (sl.role == HK_ROLE_ACCUM_OUT && hk_is_dyn(sl.type) && sl.type.rank != 1) {
+        hk_error(hk_run_diags(d->r), &d->f->module->src, sl.loc,
+                 "'%s': vjp does not differentiate a shared accum_out of rows "
+                 "('%s'); name the active slots with vjp{wrt=...,of=...}",
+                 d->f->name, sl.name);
+        return -1;
     }
-    v->bslot[k] = hk_slot_add(d->f, hk_asprintf(d->a, "%s.bar", sl.name),
-                              uni ? HK_ROLE_ACCUM_OUT : HK_ROLE_MUTABLE, t,
-                              sl.loc);
+    v->bslot[k] = hk_slot_add(d->f, hk_asprintf(d->a, "%s.bar", sl.name), role,
+                              t, sl.loc);
     if (v->bslot[k] >= 0)
         return 0;
     hk_error(hk_run_diags(d->r), &d->f->module->src, sl.loc,
@@ -920,6 +1006,7 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     memset(&v, 0, sizeof v);
     Diff *d = &v.d;
     hk_diff_init(d, r, f, "vjp", "bar");
+    d->roles = 1u << HK_ROLE_LOOKUP | 1u << HK_ROLE_WIDE_IN | 1u << HK_ROLE_ACCUM_OUT;
     uint32_t n = f->nslots;
     v.bslot = hk_alloc(a, (n + 1) * sizeof *v.bslot);
     v.store = hk_alloc(a, (n + 1) * sizeof *v.store);

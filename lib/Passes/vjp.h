@@ -23,6 +23,8 @@ typedef struct {
     uint32_t nvals;
     int32_t *slots;
     uint32_t nslots;
+    int effects;         /* a gather from an active table, whose reverse
+                            adds into the table's cotangent plane */
 } Outer;
 
 /* Adds contribution c to the adjoint *slot of a value of type t (summed

@@ -159,9 +159,8 @@ static int64_t rows(const HkLaunchShape *s, const HkAbiField *f)
 {
     if (f->kind == HK_ABI_VALUE)
         return 1;
-    const HkPlaneShape *p = f->addr == HK_ABI_FLAT_LEN ? plane_of(s, f) : NULL;
-    if (p != NULL)
-        return (int64_t)(p->nelem / (f->comps > 0 ? f->comps : 1u));
+    if (f->addr == HK_ABI_FLAT_LEN)  /* its length member follows it */
+        return s->lens[f - s->abi->fields + 1];
     return s->n;
 }
 
@@ -306,46 +305,64 @@ static void copy_member(const HkLaunch *l, const HkLaunchShape *ls,
     memcpy(at(m, ms, g, 0, 0), at(l, ls, f, 0, 0), bytes);
 }
 
-/* Cell j of the shared plane f. */
-static unsigned char *cell(const HkLaunch *l, const HkLaunchShape *s,
-                           const HkAbiField *f, uint32_t j)
+/* Whether member f is one value for the whole launch or a shared plane
+ * (a uniform, a table, a shared accum_out): its tangents and cotangents
+ * are not any one sample's. */
+static int shared(const HkAbiField *f)
 {
-    for (uint32_t p = 0; p < s->nplanes; p++)
-        if (s->planes[p].field == f)
-            return l->data[p] + (size_t)j * f->elem_bytes;
-    return NULL;
+    return f->kind == HK_ABI_VALUE || f->addr == HK_ABI_FLAT_LEN;
 }
 
-/* The vjp launch beside jvp launch l: the same primal members, each
- * active output's cotangent w drawn in [-1, 1] (kept in w), every other
- * cotangent member zero, a uniform's shared plane of one cell per
- * component. */
+/* The length of vjp plane g: a primal plane's is the jvp launch's; a
+ * cotangent plane "<x>.bar" takes x's, or, for a uniform x, one cell per
+ * component; 0 when neither (the drawn one stays). */
+static int64_t vjp_length(const Check *c, const HkAbiField *g,
+                          const HkLaunchShape *s)
+{
+    const Unit *v = &c->v;
+    const char *slot = slot_of(v, g);
+    const HkAbiField *f = member(&c->j, slot);
+    size_t n = strlen(slot);
+    if (f == NULL && n > 4 && strcmp(slot + n - 4, ".bar") == 0)
+        f = member(&c->j, hk_strndup(c->ctx->arena, slot, n - 4));
+    if (f == NULL)
+        return 0;
+    if (f->kind == HK_ABI_VALUE)
+        return (int64_t)f->comps;
+    if (f->addr == HK_ABI_FLAT_LEN)
+        return s->lens[f - c->j.abi.fields + 1];
+    return 0;
+}
+
+/* The vjp launch beside jvp launch l: the same primal members (a
+ * shared plane at the same length), each active output's cotangent w
+ * drawn in [-1, 1] (kept in w), every other cotangent member zero; a
+ * uniform's cotangent plane of one cell per component, a table's or a
+ * shared output's at the plane's length. */
 static void vjp_launch(const Check *c, const HkLaunch *l, const HkLaunchShape *s,
                        HkRng *r, HkLaunch *m, HkLaunchShape *ms)
 {
     const Unit *v = &c->v;
     hk_launch_shape_init(ms, &v->abi, s->n, r);
-    /* a uniform's cotangent plane: one cell per component of the uniform */
     for (uint32_t p = 0; p < ms->nplanes; p++) {
         HkPlaneShape *ps = &ms->planes[p];
         if (ps->field->addr != HK_ABI_FLAT_LEN)
             continue;
-        const char *slot = slot_of(v, ps->field);
-        size_t n = strlen(slot);
-        const HkAbiField *u = n > 4 && strcmp(slot + n - 4, ".bar") == 0
-                                  ? member(&c->j, hk_strndup(c->ctx->arena, slot, n - 4))
-                                  : NULL;
-        if (u == NULL)
+        int64_t len = vjp_length(c, ps->field, s);
+        if (len <= 0)
             continue;
-        ms->lens[ps->field - v->abi.fields + 1] = (int64_t)u->comps;
-        ps->nelem = u->comps;
+        ms->lens[ps->field - v->abi.fields + 1] = len;
+        /* a written plane is allocated for every sample's own position */
+        int64_t cells = ps->field->written && s->n > len ? s->n : len;
+        ps->nelem = (size_t)cells * ps->field->comps;
         ps->bytes = ps->nelem * ps->field->elem_bytes;
     }
     hk_launch_fill(m, ms, r);
     for (uint32_t k = 0; k < v->abi.nfields; k++) {
         const HkAbiField *g = &v->abi.fields[k];
         const HkAbiField *f = g->kind != HK_ABI_LEN ? member(&c->j, slot_of(v, g)) : NULL;
-        if (f != NULL && per_value(f) && per_value(g) && f->comps == g->comps)
+        if (f != NULL && compared(f) && compared(g) && f->comps == g->comps &&
+            rows(s, f) == rows(ms, g))
             copy_member(l, s, f, m, ms, g);
         else if (g->addr == HK_ABI_FLAT_LEN)
             for (uint32_t p = 0; p < ms->nplanes; p++)
@@ -355,23 +372,23 @@ static void vjp_launch(const Check *c, const HkLaunch *l, const HkLaunchShape *s
     for (uint32_t k = 0; k < c->npairs; k++) {
         const Active *p = &c->pairs[k];
         const HkAbiField *b = p->bar;
-        if (b == NULL || !per_value(b))
+        if (b == NULL || !compared(b))
             continue;
         for (uint32_t j = 0; j < b->comps; j++)
-            for (int64_t i = 0; i < rows(s, b); i++)
+            for (int64_t i = 0; i < rows(ms, b); i++)
                 put(at(m, ms, b, i, j), b->elem, p->output ? uniform(r, DIR_MAG) : 0.0);
     }
 }
 
-/* jvp run at l with the tangents of one kind of input zeroed: uniforms
- * (per_sample 1) or the per-sample ones (0). */
+/* jvp run at l with the tangents of one kind of input zeroed: the shared
+ * ones (per_sample 1) or the per-sample ones (0). */
 static int jvp_only(const Check *c, const HkLaunch *l, const HkLaunchShape *s,
                     int per_sample, HkLaunch *out)
 {
     hk_launch_clone(out, l, s);
     for (uint32_t k = 0; k < c->npairs; k++) {
         const Active *p = &c->pairs[k];
-        if (!p->input || (p->t->kind == HK_ABI_VALUE) != per_sample)
+        if (!p->input || shared(p->t) != per_sample)
             continue;
         for (uint32_t j = 0; j < p->t->comps; j++)
             for (int64_t i = 0; i < rows(s, p->t); i++)
@@ -381,11 +398,12 @@ static int jvp_only(const Check *c, const HkLaunch *l, const HkLaunchShape *s,
 }
 
 /* Records one side-by-side of <J v, w> (lhs) and <v, J^T w> (rhs), with
- * the magnitude of their terms; sample -1 for the uniforms' sum. */
+ * the magnitude of their terms; sample -1 for the launch's sum. */
 static void dot_compare(Check *c, double lhs, double rhs, double mag,
                         int64_t sample)
 {
     RunnerDerivResult *r = c->res;
+
     if (!isfinite(lhs) || !isfinite(rhs) || !isfinite(mag)) {
         r->dot_skipped++;
         return;
@@ -401,10 +419,57 @@ static void dot_compare(Check *c, double lhs, double rhs, double mag,
     }
 }
 
-/* <J v, w> = <v, J^T w>: per sample over the per-sample inputs (jvp with
- * the uniforms' tangents zeroed), then once over the launch for the
- * uniforms (jvp with the per-sample tangents zeroed against the uniform
- * cotangents, which sum over the samples). */
+/* A dot product's running sums: <J v, w>, <v, J^T w>, the magnitude. */
+typedef struct {
+    double lhs, rhs, mag;
+} Dot;
+
+static void dot_add(double *side, double *mag, double a, double b)
+{
+    *side += a * b;
+    *mag += fabs(a * b);
+}
+
+/* Adds the shared members' terms over the launch to g: each shared
+ * input's directions against its cotangents (a uniform's cell per
+ * component, a table's cell per cell), and, with shared outputs (all),
+ * each shared output's tangents (from the runs ja and jb together)
+ * against w. */
+static void dot_shared(const Check *c, const HkLaunch *l, const HkLaunchShape *s,
+                       const HkLaunch *ja, const HkLaunch *jb,
+                       const HkLaunch *m, const HkLaunchShape *ms,
+                       const HkLaunch *w, Dot *g)
+{
+    for (uint32_t k = 0; k < c->npairs; k++) {
+        const Active *p = &c->pairs[k];
+        const HkAbiField *b = p->bar;
+        if (b == NULL || !shared(p->x))
+            continue;
+        for (uint32_t j = 0; j < p->x->comps; j++)
+            for (int64_t i = 0; i < rows(s, p->t); i++) {
+                if (p->input) {
+                    double vv = get(at(l, s, p->t, i, j), p->t->elem);
+                    double ub = p->t->kind == HK_ABI_VALUE
+                                    ? get(at(m, ms, b, j, 0), b->elem)
+                                    : get(at(m, ms, b, i, j), b->elem);
+                    dot_add(&g->rhs, &g->mag, vv, ub);
+                }
+                if (p->output) {
+                    double t = get(at(ja, s, p->t, i, j), p->t->elem) +
+                               get(at(jb, s, p->t, i, j), p->t->elem);
+                    dot_add(&g->lhs, &g->mag, t, get(at(w, ms, b, i, j), b->elem));
+                }
+            }
+    }
+}
+
+/* <J v, w> = <v, J^T w>.  Per sample over the per-sample members (jvp
+ * with the shared inputs' tangents zeroed), then once over the launch
+ * for the shared inputs (jvp with the per-sample tangents zeroed, summed
+ * over the samples, against the shared cotangents, which sum over the
+ * samples too).  A shared output (a scattered accum_out) mixes the
+ * samples: then the whole launch is one comparison, every member's
+ * terms in it. */
 static int dot_round(Check *c, const HkLaunch *l, const HkLaunchShape *s,
                      HkRng *r)
 {
@@ -415,44 +480,43 @@ static int dot_round(Check *c, const HkLaunch *l, const HkLaunchShape *s,
     hk_launch_clone(&w, &m, &ms);
     int rc = jvp_only(c, l, s, 1, &ja) | jvp_only(c, l, s, 0, &jb) |
              (run_unit(v, m.args, s->n) != 0);
-    double ul = 0.0, ur = 0.0, um = 0.0;
-    int uniforms = 0;
+    int whole = 0, any_shared = 0;
+    for (uint32_t k = 0; k < c->npairs; k++) {
+        whole |= c->pairs[k].output && shared(c->pairs[k].x);
+        any_shared |= c->pairs[k].bar != NULL && shared(c->pairs[k].x);
+    }
+    Dot g = {0.0, 0.0, 0.0};
     for (int64_t i = 0; i < s->n && rc == 0; i++) {
-        double lhs = 0.0, rhs = 0.0, mag = 0.0;
+        Dot d = {0.0, 0.0, 0.0};
         for (uint32_t k = 0; k < c->npairs; k++) {
             const Active *p = &c->pairs[k];
             const HkAbiField *b = p->bar;
-            if (b == NULL)
+            if (b == NULL || shared(p->x))
                 continue;
             for (uint32_t j = 0; j < p->x->comps; j++) {
                 if (p->output) {
                     double wv = get(at(&w, &ms, b, i, j), b->elem);
                     double ta = get(at(&ja, s, p->t, i, j), p->t->elem);
                     double tb = get(at(&jb, s, p->t, i, j), p->t->elem);
-                    lhs += ta * wv;
-                    mag += fabs(ta * wv);
-                    ul += tb * wv;
-                    um += fabs(tb * wv);
+                    dot_add(whole ? &g.lhs : &d.lhs, whole ? &g.mag : &d.mag,
+                            whole ? ta + tb : ta, wv);
+                    if (!whole)
+                        dot_add(&g.lhs, &g.mag, tb, wv);
                 }
-                if (p->input && p->t->kind != HK_ABI_VALUE) {
+                if (p->input) {
                     double vv = get(at(l, s, p->t, i, j), p->t->elem);
                     double xb = get(at(&m, &ms, b, i, j), b->elem);
-                    rhs += vv * xb;
-                    mag += fabs(vv * xb);
-                }
-                if (p->input && p->t->kind == HK_ABI_VALUE && i == 0) {
-                    double vv = get(at(l, s, p->t, 0, j), p->t->elem);
-                    double ub = get(cell(&m, &ms, b, j), b->elem);
-                    ur += vv * ub;
-                    um += fabs(vv * ub);
-                    uniforms = 1;
+                    dot_add(whole ? &g.rhs : &d.rhs, whole ? &g.mag : &d.mag, vv, xb);
                 }
             }
         }
-        dot_compare(c, lhs, rhs, mag, i);
+        if (!whole)
+            dot_compare(c, d.lhs, d.rhs, d.mag, i);
     }
-    if (rc == 0 && uniforms)
-        dot_compare(c, ul, ur, um, -1);
+    if (rc == 0 && any_shared) {
+        dot_shared(c, l, s, &ja, &jb, &m, &ms, &w, &g);
+        dot_compare(c, g.lhs, g.rhs, g.mag, -1);
+    }
     hk_launch_free(&ja, s);
     hk_launch_free(&jb, s);
     hk_launch_free(&w, &ms);
@@ -616,11 +680,6 @@ static int build_vjp(Check *c, HkModule *m, HkFunc *f)
         c->res->vjp_note = take_diags(c->ctx, from);
         return 0;
     }
-    for (uint32_t i = 0; i < c->npairs; i++)
-        if (c->pairs[i].x->addr == HK_ABI_FLAT_LEN) {
-            c->res->vjp_note = "a runtime-length plane is not compared";
-            return 0;
-        }
     if (unit_build(c->ctx, k, c->o->math, &c->v) != 0)
         return 1;
     for (uint32_t i = 0; i < c->npairs; i++)

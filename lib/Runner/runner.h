@@ -75,7 +75,8 @@ typedef struct {
     /* the dot-product test <J v, w> = <v, J^T w> against the vjp kernel:
      * why it did not run (NULL when it ran), values compared and
      * skipped, failures, the largest relative error, the tolerance and
-     * the first failure (sample -1: the uniforms' sum) */
+     * the first failure (sample -1: the sum over the launch,
+     * of the shared members' terms) */
     const char *vjp_note;
     uint64_t dot_checked, dot_skipped, dot_failed;
     double dot_worst, dot_tol;

@@ -145,12 +145,14 @@ static int check_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
                "(tolerance %.3g): %s\n",
                hawk_function_name(f), res.dot_checked, res.dot_skipped,
                res.dot_worst, res.dot_tol, res.dot_failed ? "FAILED" : "ok");
-        if (res.dot_failed)
-            printf("  %" PRIu64 " beyond the tolerance; the first: %s%" PRId64
+        if (res.dot_failed && res.dot_fail_sample < 0)
+            printf("  %" PRIu64 " beyond the tolerance; the first: the sum over "
+                   "the launch: <J v, w> %.17g, <v, J^T w> %.17g\n",
+                   res.dot_failed, res.dot_fail_lhs, res.dot_fail_rhs);
+        else if (res.dot_failed)
+            printf("  %" PRIu64 " beyond the tolerance; the first: sample %" PRId64
                    ": <J v, w> %.17g, <v, J^T w> %.17g\n", res.dot_failed,
-                   res.dot_fail_sample < 0 ? "the uniforms' sum over the samples" : "sample ",
-                   res.dot_fail_sample < 0 ? (int64_t)0 : res.dot_fail_sample,
-                   res.dot_fail_lhs, res.dot_fail_rhs);
+                   res.dot_fail_sample, res.dot_fail_lhs, res.dot_fail_rhs);
     }
     print_costs(hawk_function_name(f), &res);
     fflush(stdout);

@@ -4,6 +4,7 @@
 # suite leaves out the few tests whose time goes to external tools: the
 # 'sanitized' feature of test/lit.cfg.py).  An argument DIR:REGEX runs
 # only the tests of DIR whose path REGEX matches (lit --filter).  Prints
+# the slowest tests of each (lit --time-tests), then
 # lit's summary for each, then one line "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +20,7 @@ for arg in "$@"; do
   fi
   echo "== lit: $arg"
   out=$(mktemp)
-  python3 "$lit" -v "${filter[@]}" "$top/$dir/test" 2>&1 | tee "$out" | grep -Ev '^PASS: '
+  python3 "$lit" -v --time-tests "${filter[@]}" "$top/$dir/test" 2>&1 | tee "$out" | grep -Ev '^PASS: '
   status=${PIPESTATUS[0]}
   # lit 14 ends with "  Passed: N", "  Failed: N", ... lines.
   p=$(awk '/^ *Passed *: /{s+=$NF} END{print s+0}' "$out")

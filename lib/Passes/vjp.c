@@ -17,7 +17,9 @@
  * its trips (vjp_loop.c).  A uniform's cotangent sums over the samples:
  * it is a shared accum_out plane, one cell per component; a table's is
  * an accum_out plane of its type, each gather adding into the cell it
- * read; a scattered accum's value gets its cell's cotangent, gathered.
+ * read; a scattered accum's value gets its cell's cotangent, gathered,
+ * and a tape row's value that row of the tape's cotangent, wherever the
+ * write is (a region's copy holds the read in the write's place).
  * docs/Passes.md, "vjp". */
 #include <string.h>
 
@@ -65,6 +67,24 @@ void hk_vjp_add_adj(Vjp *v, HkVal x, HkVal c)
         v->d.base = v->d.f->values[x].name;
         hk_vjp_add_to(v, &v->adj[x], c, type_of(v, x));
     }
+}
+
+/* The value x is a share of the adjoint of (a write's cotangent read),
+ * or HK_NOVAL. */
+static HkVal wadj_of(const Vjp *v, HkVal x)
+{
+    return x < v->nwadj && v->wadj[x] != 0 ? v->wadj[x] - 1 : HK_NOVAL;
+}
+
+static void set_wadj(Vjp *v, HkVal x, HkVal target)
+{
+    uint32_t cap = v->nwadj;
+    HkVal *w = hk_grow(v->d.a, v->wadj, &cap, x + 1, sizeof *w);
+    for (uint32_t k = v->nwadj; k < cap; k++)
+        w[k] = 0;
+    v->wadj = w;
+    v->nwadj = cap;
+    v->wadj[x] = target + 1;
 }
 
 /* ---- transposes ---------------------------------------------------------- */
@@ -294,6 +314,88 @@ static void transpose(Vjp *v, HkInst *i, HkVal R)
 }
 
 
+/* ---- writes into active outputs --------------------------------------- */
+
+int hk_vjp_writes(const Vjp *v, const HkInst *x)
+{
+    const Diff *d = &v->d;
+    if (x->slot < 0 || (uint32_t)x->slot >= d->f->nslots || !d->out[x->slot] ||
+        !x->has_index)
+        return 0;
+    HkRole role = d->f->slots[x->slot].role;
+    return (x->op == HK_OP_ACCUM && role == HK_ROLE_ACCUM_OUT) ||
+           (x->op == HK_OP_STORE && role == HK_ROLE_OUT);
+}
+
+int hk_vjp_write_copy(const Vjp *v, const HkInst *x)
+{
+    return x->nres == 1 && wadj_of(v, x->res[0]) != HK_NOVAL;
+}
+
+/* Row r of tape cotangent w (<K x T> or <K x N x T>), r held to
+ * [0, K - 1] as the store holds it: row 0, then each later row selected
+ * when r reaches it (HIR reads a tensor only at static indices). */
+static HkVal tape_row(Vjp *v, HkVal w, HkVal r, HkType rowt)
+{
+    Diff *d = &v->d;
+    HkType wt = type_of(v, w);
+    HkVal acc = HK_NOVAL;
+    for (uint32_t k = 0; k < wt.dim[0]; k++) {
+        HkVal e = hk_diff_emit1(d, HK_OP_EXTRACT, w, rowt);
+        HkInst *n = d->f->values[e].def;
+        n->nimm = 1;
+        n->imm[0] = (int64_t)k;
+        if (k == 0) {
+            acc = e;
+            continue;
+        }
+        HkVal kv = hk_diff_int(d, (int64_t)k, hk_scalar(HK_I64), NULL, NULL);
+        HkVal ops[2] = {r, kv};
+        HkVal ge = hk_diff_emit(d, HK_OP_ICMP, ops, 2, hk_scalar(HK_I1));
+        d->f->values[ge].def->pred = HK_P_SGE;
+        acc = hk_diff_sel(d, ge, e, acc, rowt);
+    }
+    return acc;
+}
+
+/* The cotangent of what write x wrote, read at the insertion point, its
+ * index through map (nmap entries; NULL: x's own): the cell of a
+ * scattered accum, the row of a tape store. */
+static HkVal write_read(Vjp *v, const HkInst *x, const HkVal *map, uint32_t nmap)
+{
+    Diff *d = &v->d;
+    HkVal at = map != NULL ? hk_valmap_get((HkVal *)map, nmap, x->ops[1]) : x->ops[1];
+    HkType t = type_of(v, x->ops[0]);
+    d->base = d->f->slots[x->slot].name;
+    if (x->op == HK_OP_STORE)
+        return tape_row(v, v->tape_w[x->slot], at, t);
+    HkInst *n = hk_inst_new(d->f, HK_OP_GATHER, d->loc);
+    hk_inst_set_ops(d->f, n, &at, 1);
+    n->slot = v->bslot[x->slot];
+    n->has_index = 1;
+    HkVal w = hk_inst_result(d->f, n, t, hk_asprintf(d->a, "%s.bar.w", d->base));
+    hk_diff_place(d, n);
+    return w;
+}
+
+/* The copy of write x in a recomputed region nb: its cotangent read,
+ * recorded as a share of the adjoint of the written value's copy. */
+static void copy_write(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
+                       uint32_t nmap)
+{
+    Diff *d = &v->d;
+    HkInst *at = d->at;
+    HkBlock *blk = d->blk;
+    const char *base = d->base;
+    d->at = NULL;
+    d->blk = nb;
+    HkVal r = write_read(v, x, map, nmap);
+    set_wadj(v, r, hk_valmap_get(map, nmap, x->ops[0]));
+    d->at = at;
+    d->blk = blk;
+    d->base = base;
+}
+
 /* ---- branches: recomputed in the reverse sweep --------------------------- */
 
 
@@ -334,6 +436,17 @@ static void mark_inside(const HkInst *i, uint8_t *inside)
         }
 }
 
+/* Adds u to o's values when it is a real active value from outside
+ * (inside) not seen yet. */
+static void outer_use(const Vjp *v, HkVal u, const uint8_t *inside,
+                      uint8_t *seen, Outer *o)
+{
+    if (inside[u] || seen[u] || !v->d.act[u] || !hk_diff_is_real(type_of(v, u)))
+        return;
+    seen[u] = 1;
+    o->vals[o->nvals++] = u;
+}
+
 /* Adds to o what the instructions of op i's regions, at any depth, use
  * from outside (inside), first use first. */
 static void outer_uses(Vjp *v, const HkInst *i, const uint8_t *inside,
@@ -344,19 +457,18 @@ static void outer_uses(Vjp *v, const HkInst *i, const uint8_t *inside,
         for (const HkInst *x = i->regions[r].first; x != NULL; x = x->next) {
             if (x->op == HK_OP_GATHER && x->slot >= 0 && d->in[x->slot])
                 o->effects = 1;
+            if (hk_vjp_writes(v, x) || hk_vjp_write_copy(v, x))
+                o->effects = o->writes = 1;
             if (x->op == HK_OP_LOAD && x->slot >= 0 && d->in[x->slot] &&
                 !sseen[x->slot]) {
                 sseen[x->slot] = 1;
                 o->slots[o->nslots++] = x->slot;
             }
-            for (uint32_t k = 0; k < x->nops; k++) {
-                HkVal u = x->ops[k];
-                if (inside[u] || seen[u] || !d->act[u] ||
-                    !hk_diff_is_real(type_of(v, u)))
-                    continue;
-                seen[u] = 1;
-                o->vals[o->nvals++] = u;
-            }
+            for (uint32_t k = 0; k < x->nops; k++)
+                outer_use(v, x->ops[k], inside, seen, o);
+            /* a write's copy adds to the written value's adjoint */
+            if (hk_vjp_write_copy(v, x))
+                outer_use(v, wadj_of(v, x->res[0]), inside, seen, o);
             outer_uses(v, x, inside, seen, sseen, o);
         }
 }
@@ -384,8 +496,8 @@ static HkVal copy_of(Vjp *v, HkVal x, HkDefKind k, HkInst *def, uint32_t index)
                         k, def, index, old->loc);
 }
 
-static void copy_block(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
-                       uint32_t nmap, int nested);
+static HkVal copy_block(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
+                        uint32_t nmap, int nested, int to_break);
 
 /* Copies instruction x into the end of nb, its operands through map, its
  * regions whole (their yields and break_ifs included, their effects
@@ -403,6 +515,9 @@ static void copy_inst(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
     c->nres = x->nres;
     for (uint32_t k = 0; k < x->nres; k++)
         map[x->res[k]] = c->res[k] = copy_of(v, x->res[k], HK_DEF_INST, c, k);
+    HkVal share = x->nres == 1 ? wadj_of(v, x->res[0]) : HK_NOVAL;
+    if (share != HK_NOVAL)
+        set_wadj(v, c->res[0], hk_valmap_get(map, nmap, share));
     if (x->ivar != HK_NOVAL)
         map[x->ivar] = c->ivar = copy_of(v, x->ivar, HK_DEF_IVAR, c, 0);
     if (x->iters != NULL) {
@@ -416,27 +531,40 @@ static void copy_inst(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
         return;
     hk_inst_add_regions(d->f, c, x->nregions);
     for (uint32_t r = 0; r < x->nregions; r++)
-        copy_block(v, &x->regions[r], &c->regions[r], map, nmap, 1);
+        copy_block(v, &x->regions[r], &c->regions[r], map, nmap, 1, 0);
 }
 
 /* Copies block b into nb: its instructions but those with an effect,
  * and, in a region nested in the one recomputed, its yield and the
  * break_if of a loop, which that region's own computation needs. */
-static void copy_block(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
-                       uint32_t nmap, int nested)
+static HkVal copy_block(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
+                        uint32_t nmap, int nested, int to_break)
 {
     for (const HkInst *x = b->first; x != NULL; x = x->next) {
+        if (to_break && x->op == HK_OP_BREAK_IF)
+            return hk_valmap_get(map, nmap, x->ops[0]);
+        if (hk_vjp_writes(v, x)) {
+            copy_write(v, x, nb, map, nmap);
+            continue;
+        }
         int keep = nested && (x->op == HK_OP_YIELD || x->op == HK_OP_BREAK_IF);
         if (!keep && (x->op == HK_OP_YIELD || (hk_ops[x->op].flags & HK_F_SIDE) != 0))
             continue;
         copy_inst(v, x, nb, map, nmap);
     }
+    return HK_NOVAL;
 }
 
 void hk_vjp_recompute(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
                       uint32_t nmap)
 {
-    copy_block(v, b, nb, map, nmap, 0);
+    copy_block(v, b, nb, map, nmap, 0, 0);
+}
+
+HkVal hk_vjp_recompute_to_break(Vjp *v, const HkBlock *b, HkBlock *nb,
+                                HkVal *map, uint32_t nmap)
+{
+    return copy_block(v, b, nb, map, nmap, 0, 1);
 }
 
 /* The reverse of branch b of region op i into the empty region nb: b
@@ -492,15 +620,34 @@ static void reverse_branch(Vjp *v, const HkInst *i, const HkBlock *b,
     hk_block_append(nb, yi);
 }
 
-/* A new two-region if on cond whose results take the outer values' and
- * slots' types, named "<name>.bar.s". */
+HkInst *hk_vjp_if(Vjp *v, HkVal cond, const HkType *types,
+                  const char **names, uint32_t n)
+{
+    Diff *d = &v->d;
+    HkInst *ni = hk_inst_new(d->f, HK_OP_IF, d->loc);
+    hk_inst_set_ops(d->f, ni, &cond, 1);
+    hk_inst_add_regions(d->f, ni, 2);
+    hk_inst_set_results(d->f, ni, types, names, n);
+    if (n == 1)
+        ni->type = types[0];
+    hk_diff_place(d, ni);
+    return ni;
+}
+
+/* The name a region op's reverse values are named after: its first
+ * result's, or "if" / "dispatch" when it has none. */
+static const char *region_base(const Vjp *v, const HkInst *i)
+{
+    return i->nres > 0 ? v->d.f->values[i->res[0]].name : hk_ops[i->op].mnemonic;
+}
+
+/* A new two-region if on cond, placed at the insertion point, whose
+ * results take the outer values' and slots' types, named
+ * "<name>.bar.s". */
 static HkInst *new_if(Vjp *v, HkVal cond, const Outer *o)
 {
     Diff *d = &v->d;
     uint32_t n = o->nvals + o->nslots;
-    HkInst *ni = hk_inst_new(d->f, HK_OP_IF, d->loc);
-    hk_inst_set_ops(d->f, ni, &cond, 1);
-    hk_inst_add_regions(d->f, ni, 2);
     HkType *types = hk_alloc(d->a, (n + 1) * sizeof *types);
     const char **names = hk_alloc(d->a, (n + 1) * sizeof *names);
     for (uint32_t k = 0; k < o->nvals; k++) {
@@ -512,10 +659,7 @@ static HkInst *new_if(Vjp *v, HkVal cond, const Outer *o)
         names[o->nvals + k] =
             hk_asprintf(d->a, "%s.bar.s", d->f->slots[o->slots[k]].name);
     }
-    hk_inst_set_results(d->f, ni, types, names, n);
-    if (n == 1)
-        ni->type = types[0];
-    return ni;
+    return hk_vjp_if(v, cond, types, names, n);
 }
 
 /* An i64 (the selector's type) constant c, placed at the insertion
@@ -527,14 +671,13 @@ static HkInst *case_chain(Vjp *v, const HkInst *i, const Outer *o, HkVal k,
                           uint32_t c)
 {
     Diff *d = &v->d;
-    d->base = d->f->values[i->res[0]].name;
+    d->base = region_base(v, i);
     HkType kt = type_of(v, k);
     HkVal cv = hk_diff_int(&v->d, (int64_t)c, kt, NULL, NULL);
     HkVal ops[2] = {k, cv};
     HkVal eq = hk_diff_emit(d, HK_OP_ICMP, ops, 2, hk_scalar(HK_I1));
     d->f->values[eq].def->pred = HK_P_EQ;
     HkInst *ni = new_if(v, eq, o);
-    hk_diff_place(d, ni);
     reverse_branch(v, i, &i->regions[c], &ni->regions[0], o);
     if (c + 2 == i->nregions) {
         reverse_branch(v, i, &i->regions[c + 1], &ni->regions[1], o);
@@ -562,26 +705,22 @@ static void reverse_region(Vjp *v, HkInst *i)
     int any = 0;
     for (uint32_t k = 0; k < i->nres; k++)
         any |= i->res[k] < d->ntan && v->adj[i->res[k]] != HK_NOVAL;
-    if (!any)
-        return;
     Outer o;
     hk_vjp_outer(v, i, &o);
-    if (o.nvals + o.nslots == 0 && !o.effects)
+    if ((!any && !o.writes) || (o.nvals + o.nslots == 0 && !o.effects))
         return;
     HkInst *at = d->at;
     HkBlock *blk = d->blk;
     HkInst *ni;
-    d->base = d->f->values[i->res[0]].name;
+    d->base = region_base(v, i);
     if (i->op == HK_OP_IF) {
         ni = new_if(v, i->ops[0], &o);
-        hk_diff_place(d, ni);
         for (uint32_t r = 0; r < 2; r++)
             reverse_branch(v, i, r < i->nregions ? &i->regions[r] : NULL,
                            &ni->regions[r], &o);
     } else if (i->nregions == 1) {
         HkVal tv = hk_diff_int(d, 1, hk_scalar(HK_I1), NULL, NULL);
         ni = new_if(v, tv, &o);
-        hk_diff_place(d, ni);
         reverse_branch(v, i, &i->regions[0], &ni->regions[0], &o);
         reverse_branch(v, i, NULL, &ni->regions[1], &o);
     } else {
@@ -746,27 +885,6 @@ static void scatter_share(Vjp *v, const HkInst *i)
     hk_diff_place(d, n);
 }
 
-/* The transpose of scattered accum i into an active shared plane: the
- * accumulated value's adjoint is the cotangent of the cell it was added
- * to, read from the cotangent plane at the same (clamped) index. */
-static void gather_cotangent(Vjp *v, const HkInst *i)
-{
-    Diff *d = &v->d;
-    HkVal x = i->ops[0];
-    if (x >= d->ntan || !d->act[x])
-        return;
-    d->base = d->f->slots[i->slot].name;
-    HkInst *n = hk_inst_new(d->f, HK_OP_GATHER, d->loc);
-    hk_inst_set_ops(d->f, n, &i->ops[1], 1);
-    n->slot = v->bslot[i->slot];
-    n->has_index = 1;
-    HkVal w = hk_inst_result(d->f, n, type_of(v, x),
-                             hk_asprintf(d->a, "%s.bar.w", d->base));
-    hk_diff_place(d, n);
-    hk_vjp_grow(v);
-    hk_vjp_add_adj(v, x, w);
-}
-
 void hk_vjp_reverse(Vjp *v, HkInst *i)
 {
     Diff *d = &v->d;
@@ -782,14 +900,23 @@ void hk_vjp_reverse(Vjp *v, HkInst *i)
         hk_vjp_reverse_loop(v, i);
         return;
     }
+    HkVal share = i->nres == 1 ? wadj_of(v, i->res[0]) : HK_NOVAL;
+    if (share != HK_NOVAL) {
+        hk_vjp_add_adj(v, share, i->res[0]);
+        return;
+    }
     if (i->op == HK_OP_GATHER) {
         if (i->slot >= 0 && d->in[i->slot] && v->adj[i->res[0]] != HK_NOVAL)
             scatter_share(v, i);
         return;
     }
-    if (i->op == HK_OP_ACCUM) {
-        if (i->slot >= 0 && d->out[i->slot] && i->has_index)
-            gather_cotangent(v, i);
+    if (hk_vjp_writes(v, i)) {
+        HkVal x = i->ops[0];
+        if (x < d->ntan && d->act[x]) {
+            HkVal w = write_read(v, i, NULL, 0);
+            hk_vjp_grow(v);
+            hk_vjp_add_adj(v, x, w);
+        }
         return;
     }
     if (i->op == HK_OP_LOAD) {
@@ -823,9 +950,10 @@ static void seed(Vjp *v)
         HkVal w = hk_inst_result(d->f, n, sl->type,
                                  hk_asprintf(d->a, "%s.bar.w", sl->name));
         hk_diff_place(d, n);
+        v->tape_w[k] = w;
         if (v->store[k] != NULL)
             hk_vjp_add_adj(v, v->store[k]->ops[0], w);
-        else if (d->in[k])
+        else if (d->in[k] && sl->role != HK_ROLE_OUT)
             hk_vjp_add_to(v, &v->sadj[k], w, sl->type);
     }
 }
@@ -884,6 +1012,36 @@ static const char *unsupported(const HkInst *i, int in_region,
     return NULL;
 }
 
+/* Why reverse mode does not take tape store i into active tape sl (its
+ * stores so far: stored), or NULL: a row written twice would need the
+ * overwritten value's cotangent to be zero, so one store writes each
+ * row once: outside loops, or in one loop (not nested) at the loop's
+ * index, the trips' rows inside the tape. */
+static const char *tape_rule(const HkInst *i, const HkSlot *sl, uint8_t *stored)
+{
+    if (stored[i->slot])
+        return "a second store to an active tape";
+    stored[i->slot] = 1;
+    const HkInst *L = NULL;
+    for (const HkInst *p = i->block->parent; p != NULL; p = p->block->parent) {
+        if (p->op != HK_OP_LOOP)
+            continue;
+        if (L != NULL)
+            return "a tape row written inside nested loops";
+        L = p;
+    }
+    if (L == NULL)
+        return NULL;
+    if (i->ops[1] != L->ivar)
+        return "a tape row written inside a loop at a row other than the "
+               "loop's index, which the trips may write twice";
+    int64_t trips = L->has_count ? L->max_trip : L->hi - L->lo;
+    if (L->lo < 0 || L->lo + trips > (int64_t)sl->type.dim[0])
+        return "a tape row the loop's trips may write outside the tape, "
+               "clamped onto one row twice";
+    return NULL;
+}
+
 /* Refuses what reverse mode does not take in g and the funcs it calls
  * (each once: seen, by function index). */
 static void refuse_in(Vjp *v, HkFunc *g, uint8_t *seen, const uint8_t *written,
@@ -903,9 +1061,9 @@ static void refuse_in(Vjp *v, HkFunc *g, uint8_t *seen, const uint8_t *written,
             why = "a write into the own position of a shared plane keeps "
                   "whichever sample the launch ran last, not a function of "
                   "one sample's inputs";
-        else if (why == NULL && write && shared && !top)
-            why = "a scattered accum into an active plane inside a region is "
-                  "not differentiated in reverse yet";
+        else if (why == NULL && i->op == HK_OP_STORE && active &&
+                 d->f->slots[i->slot].role == HK_ROLE_OUT)
+            why = tape_rule(i, &d->f->slots[i->slot], stored);
         else if (why == NULL && write && active && !shared) {
             if (!top)
                 why = "a store to an active output inside a region";
@@ -1006,11 +1164,13 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     memset(&v, 0, sizeof v);
     Diff *d = &v.d;
     hk_diff_init(d, r, f, "vjp", "bar");
-    d->roles = 1u << HK_ROLE_LOOKUP | 1u << HK_ROLE_WIDE_IN | 1u << HK_ROLE_ACCUM_OUT;
+    d->roles = 1u << HK_ROLE_LOOKUP | 1u << HK_ROLE_WIDE_IN | 1u << HK_ROLE_OUT |
+               1u << HK_ROLE_ACCUM_OUT;
     uint32_t n = f->nslots;
     v.bslot = hk_alloc(a, (n + 1) * sizeof *v.bslot);
     v.store = hk_alloc(a, (n + 1) * sizeof *v.store);
     v.sadj = hk_alloc(a, (n + 1) * sizeof *v.sadj);
+    v.tape_w = hk_alloc(a, (n + 1) * sizeof *v.tape_w);
     if (hk_diff_slots(d) != 0 || refuse_all(&v))
         return 1;
     const char *name = hk_diff_kernel_name(d);

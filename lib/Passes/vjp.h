@@ -12,6 +12,11 @@ typedef struct {
     HkVal *sadj;         /* slot -> the adjoint of what was read from it */
     int32_t *bslot;      /* slot -> its cotangent slot, or -1 */
     HkInst **store;      /* slot -> its one store, or NULL */
+    HkVal *tape_w;       /* slot -> an active tape's cotangent, loaded once */
+    HkVal *wadj;         /* value -> 1 + the value whose adjoint it is a
+                            share of (a write's cotangent read where the
+                            write was), 0 for none; grown on demand */
+    uint32_t nwadj;
 } Vjp;
 
 /* The values a region op's reverse needs from outside it (the real
@@ -24,7 +29,10 @@ typedef struct {
     int32_t *slots;
     uint32_t nslots;
     int effects;         /* a gather from an active table, whose reverse
-                            adds into the table's cotangent plane */
+                            adds into the table's cotangent plane, or a
+                            write (below) */
+    int writes;          /* a write into an active output that the sweep
+                            transposes where it was (hk_vjp_writes) */
 } Outer;
 
 /* Adds contribution c to the adjoint *slot of a value of type t (summed
@@ -36,6 +44,14 @@ void hk_vjp_add_adj(Vjp *v, HkVal x, HkVal c);
 void hk_vjp_grow(Vjp *v);
 /* What region op i's reverse needs from outside it. */
 void hk_vjp_outer(Vjp *v, const HkInst *i, Outer *o);
+/* Whether x is a write into an active output that the sweep transposes
+ * where it is, in any region: a scattered accum into a shared plane, a
+ * tape row.  A copy of the region (hk_vjp_recompute) holds its
+ * cotangent read instead, a share of the written value's adjoint. */
+int hk_vjp_writes(const Vjp *v, const HkInst *x);
+/* Whether x is such a write's copy in a recomputed region: its
+ * cotangent read, a share of the written value's adjoint. */
+int hk_vjp_write_copy(const Vjp *v, const HkInst *x);
 /* Copies the instructions of b but its closing yield, its break_if and
  * those with an effect (store, accum, bump: the primal ran them) into
  * the end of nb; nested regions whole but their effects (their yields
@@ -45,6 +61,14 @@ void hk_vjp_outer(Vjp *v, const HkInst *i, Outer *o);
  * (a loop's index and carried values). */
 void hk_vjp_recompute(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
                       uint32_t nmap);
+/* The same up to b's break_if (a breaking trip's part that ran); the
+ * break condition's copy, or HK_NOVAL when b has no break_if. */
+HkVal hk_vjp_recompute_to_break(Vjp *v, const HkBlock *b, HkBlock *nb,
+                                HkVal *map, uint32_t nmap);
+/* A new if on cond placed at the insertion point, its n results of
+ * types, named names, its two regions empty. */
+HkInst *hk_vjp_if(Vjp *v, HkVal cond, const HkType *types,
+                  const char **names, uint32_t n);
 /* Gives the operands of i their shares of the adjoints of i's results. */
 void hk_vjp_reverse(Vjp *v, HkInst *i);
 

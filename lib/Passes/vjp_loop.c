@@ -16,7 +16,10 @@
  * The trips completed are known statically when the loop has static
  * bounds and no break_if; otherwise the primal loop carries a counter,
  * "<result>.bar.n", the index after the last completed trip (a trip that
- * breaks does not count: the results are the values it started with). */
+ * breaks does not count: the results are the values it started with).
+ * When the body writes into an active output before its break_if (a
+ * tape row, a scattered accum), the trip that broke made those writes:
+ * its part up to the break_if is reversed first (partial_trip). */
 #include <string.h>
 
 #include "uses.h"
@@ -292,6 +295,159 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
     hk_block_append(d->blk, yi);
 }
 
+/* Whether a write into an active output (hk_vjp_writes) comes before
+ * the break_if of L's body: then the breaking trip made it. */
+static int writes_before_break(const Vjp *v, const HkInst *L)
+{
+    int seen = 0;
+    for (const HkInst *x = L->regions[0].first; x != NULL; x = x->next) {
+        if (x->op == HK_OP_BREAK_IF)
+            return seen;
+        for (const HkInst *y = x; y != NULL && !seen; y = hk_preorder_next(y)) {
+            if (y != x && y->block == x->block)
+                break;  /* past x's own regions */
+            seen = hk_vjp_writes(v, y) || hk_vjp_write_copy(v, y);
+        }
+    }
+    return 0;
+}
+
+/* The index one past L's last possible trip: HI, or for a runtime
+ * count %n, %n held to [LO, LO + max] (the trips run, LangRef "Runtime
+ * counts"). */
+static HkVal trips_limit(Vjp *v, const HkInst *L)
+{
+    Diff *d = &v->d;
+    HkType i64 = hk_scalar(HK_I64);
+    if (!L->has_count)
+        return hk_diff_int(d, L->hi, i64, NULL, NULL);
+    HkVal lo = hk_diff_int(d, L->lo, i64, NULL, NULL);
+    HkVal hi = hk_diff_int(d, L->lo + L->max_trip, i64, NULL, NULL);
+    HkVal n = hk_diff_emit2(d, HK_OP_MAXIMUM, L->ops[0], lo, i64);
+    return hk_diff_emit2(d, HK_OP_MINIMUM, n, hi, i64);
+}
+
+/* The partial trip of a loop that broke: the trip at index `end` (the
+ * one after the last completed) ran when end is before the limit, and
+ * made its writes before its break_if.  Its reverse, before the
+ * completed trips': an if on "end < limit" whose branch reruns the trips
+ * before it, recomputes the body up to the break_if and, in an if on the
+ * break condition, sweeps that part from the writes' cotangents; it
+ * yields the shares of the values the trip started with, which are the
+ * loop's results, and of the outer values and slots, added to their
+ * adjoints. */
+static void partial_trip(Vjp *v, Rev *rv, HkVal end)
+{
+    Diff *d = &v->d;
+    HkFunc *f = d->f;
+    const HkInst *L = rv->L;
+    uint32_t nc = rv->nc, no = rv->o.nvals, ns = rv->o.nslots, m = nc + no + ns;
+    HkType *types = hk_alloc(d->a, (m + 1) * sizeof *types);
+    const char **names = hk_alloc(d->a, (m + 1) * sizeof *names);
+    HkVal *outer = hk_alloc(d->a, (m + 1) * sizeof *outer);
+    for (uint32_t k = 0, j = 0; k < rv->n; k++)
+        if (rv->need[k]) {
+            types[j] = type_of(v, L->res[k]);
+            names[j++] = hk_asprintf(d->a, "%s.bar.p", f->values[L->res[k]].name);
+        }
+    for (uint32_t k = 0; k < no; k++) {
+        types[nc + k] = type_of(v, rv->o.vals[k]);
+        names[nc + k] = hk_asprintf(d->a, "%s.bar.p", f->values[rv->o.vals[k]].name);
+    }
+    for (uint32_t k = 0; k < ns; k++) {
+        types[nc + no + k] = f->slots[rv->o.slots[k]].type;
+        names[nc + no + k] = hk_asprintf(d->a, "%s.bar.p", f->slots[rv->o.slots[k]].name);
+    }
+    d->base = f->values[L->ivar].name;
+    HkVal ops2[2] = {end, trips_limit(v, L)};
+    HkVal ran = hk_diff_emit(d, HK_OP_ICMP, ops2, 2, hk_scalar(HK_I1));
+    f->values[ran].def->pred = HK_P_SLT;
+    HkInst *P = hk_vjp_if(v, ran, types, names, m);
+    HkInst *at = d->at;
+    HkBlock *blk = d->blk;
+
+    /* the branch that ran: the trips before, the part, the sweep */
+    d->at = NULL;
+    d->blk = &P->regions[0];
+    HkInst *I = rerun(v, L, rv->n, end);
+    uint32_t nmap = f->nvalues;
+    HkVal *map = hk_valmap_new(f, nmap);
+    map[L->ivar] = end;
+    for (uint32_t k = 0; k < rv->n; k++)
+        map[L->iters[k]] = I->res[k];
+    HkVal cond = hk_vjp_recompute_to_break(v, &L->regions[0], d->blk, map, nmap);
+    hk_vjp_grow(v);
+    for (uint32_t x = 0; x < nmap; x++)
+        if (map[x] != HK_NOVAL)
+            d->act[map[x]] = d->act[x];
+    HkInst *last_copy = d->blk->last;
+    HkInst *S = hk_vjp_if(v, cond, types, names, m);
+    for (uint32_t k = 0; k < no; k++) {
+        outer[k] = v->adj[rv->o.vals[k]];
+        v->adj[rv->o.vals[k]] = HK_NOVAL;
+    }
+    for (uint32_t k = 0; k < ns; k++) {
+        outer[no + k] = v->sadj[rv->o.slots[k]];
+        v->sadj[rv->o.slots[k]] = HK_NOVAL;
+    }
+    d->at = NULL;
+    d->blk = &S->regions[0];
+    for (HkInst *x = last_copy; x != I; x = x->prev)
+        hk_vjp_reverse(v, x);
+    HkVal *yops = hk_alloc(d->a, (m + 1) * sizeof *yops);
+    for (uint32_t k = 0, j = 0; k < rv->n; k++)
+        if (rv->need[k])
+            yops[j++] = hk_diff_full(d, v->adj[I->res[k]], type_of(v, L->iters[k]));
+    for (uint32_t k = 0; k < no; k++) {
+        yops[nc + k] = hk_diff_full(d, v->adj[rv->o.vals[k]], types[nc + k]);
+        v->adj[rv->o.vals[k]] = outer[k];
+    }
+    for (uint32_t k = 0; k < ns; k++) {
+        yops[nc + no + k] = hk_diff_full(d, v->sadj[rv->o.slots[k]], types[nc + no + k]);
+        v->sadj[rv->o.slots[k]] = outer[no + k];
+    }
+    HkInst *y = hk_inst_new(f, HK_OP_YIELD, d->loc);
+    hk_inst_set_ops(f, y, yops, m);
+    hk_block_append(&S->regions[0], y);
+    /* the trip did not break there after all (cannot happen when it ran,
+     * but the IR states both branches): nothing */
+    d->blk = &S->regions[1];
+    HkVal *zops = hk_alloc(d->a, (m + 1) * sizeof *zops);
+    for (uint32_t k = 0; k < m; k++)
+        zops[k] = hk_diff_full(d, HK_NOVAL, types[k]);
+    y = hk_inst_new(f, HK_OP_YIELD, d->loc);
+    hk_inst_set_ops(f, y, zops, m);
+    hk_block_append(&S->regions[1], y);
+    y = hk_inst_new(f, HK_OP_YIELD, d->loc);
+    hk_inst_set_ops(f, y, S->res, m);
+    hk_block_append(&P->regions[0], y);
+    /* no partial trip: nothing */
+    d->blk = &P->regions[1];
+    for (uint32_t k = 0; k < m; k++)
+        zops[k] = hk_diff_full(d, HK_NOVAL, types[k]);
+    y = hk_inst_new(f, HK_OP_YIELD, d->loc);
+    hk_inst_set_ops(f, y, zops, m);
+    hk_block_append(&P->regions[1], y);
+
+    d->at = at;
+    d->blk = blk;
+    hk_vjp_grow(v);
+    for (uint32_t k = 0, j = 0; k < rv->n; k++)
+        if (rv->need[k]) {
+            d->base = f->values[L->res[k]].name;
+            hk_vjp_add_to(v, &v->adj[L->res[k]], P->res[j++], type_of(v, L->res[k]));
+        }
+    for (uint32_t k = 0; k < no; k++) {
+        d->base = f->values[rv->o.vals[k]].name;
+        hk_vjp_add_to(v, &v->adj[rv->o.vals[k]], P->res[nc + k], types[nc + k]);
+    }
+    for (uint32_t k = 0; k < ns; k++) {
+        d->base = f->slots[rv->o.slots[k]].name;
+        hk_vjp_add_to(v, &v->sadj[rv->o.slots[k]], P->res[nc + no + k],
+                      types[nc + no + k]);
+    }
+}
+
 void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
 {
     Diff *d = &v->d;
@@ -308,13 +464,15 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
         rv.nc += rv.need[k];
         any |= rv.need[k] && v->adj[L->res[k]] != HK_NOVAL;
     }
-    if (!any)
+    hk_vjp_outer(v, L, &rv.o);
+    if (!any && !rv.o.writes)
         return;
     HkInst *at = d->at;
     HkBlock *blk = d->blk;
-    d->base = f->values[L->res[0]].name;
+    d->base = L->nres > 0 ? f->values[L->res[0]].name : f->values[L->ivar].name;
     HkVal end = trips_end(v, L);
-    hk_vjp_outer(v, L, &rv.o);
+    if (end != HK_NOVAL && writes_before_break(v, L))
+        partial_trip(v, &rv, end);
     /* the last trip's index, end - 1 + LO (a constant without a counter) */
     d->base = f->values[L->ivar].name;
     HkVal last;

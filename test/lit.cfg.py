@@ -85,7 +85,7 @@ except OSError:
 # (hawk's memory and undefined behaviour over the same constructs) and
 # in the build without LLVM (the C unit against the interpreter alone).
 config.substitutions.append(("%stress_kernels",
-    "150" if not sanitized and "llvm" in config.available_features else "30"))
+    "100" if not sanitized and "llvm" in config.available_features else "30"))
 
 # 'fuzz': the libFuzzer targets of fuzz/ are built (CMake HAWK_FUZZ, the
 # sanitized clang build of make check); test/fuzz runs them briefly.

@@ -502,10 +502,17 @@ static HkVal copy_block(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
 /* Copies instruction x into the end of nb, its operands through map, its
  * regions whole (their yields and break_ifs included, their effects
  * not). */
+static void copy_dispatch(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
+                          uint32_t nmap);
+
 static void copy_inst(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
                       uint32_t nmap)
 {
     Diff *d = &v->d;
+    if (x->op == HK_OP_DISPATCH) {
+        copy_dispatch(v, x, nb, map, nmap);
+        return;
+    }
     HkInst *c = hk_inst_copy_shell(d->a, x, d->f->nserials++);
     HkVal *ops = hk_alloc(d->a, (x->nops + 1) * sizeof *ops);
     for (uint32_t k = 0; k < x->nops; k++)
@@ -534,6 +541,79 @@ static void copy_inst(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
         copy_block(v, &x->regions[r], &c->regions[r], map, nmap, 1, 0);
 }
 
+/* The if of case c on, of dispatch x's copy, at the insertion point:
+ * case c when kv == c, else the rest of the chain (the last case the
+ * final else).  Its results are active where x's are. */
+static HkInst *case_copy(Vjp *v, const HkInst *x, uint32_t c, HkVal kv,
+                         HkVal *map, uint32_t nmap)
+{
+    Diff *d = &v->d;
+    HkVal ops[2] = {kv, hk_diff_int(d, (int64_t)c, type_of(v, kv), NULL, NULL)};
+    HkVal eq = hk_diff_emit(d, HK_OP_ICMP, ops, 2, hk_scalar(HK_I1));
+    d->f->values[eq].def->pred = HK_P_EQ;
+    HkType *types = hk_alloc(d->a, (x->nres + 1) * sizeof *types);
+    const char **names = hk_alloc(d->a, (x->nres + 1) * sizeof *names);
+    for (uint32_t k = 0; k < x->nres; k++) {
+        types[k] = type_of(v, x->res[k]);
+        names[k] = hk_asprintf(d->a, "%s.re", d->f->values[x->res[k]].name);
+    }
+    HkInst *ni = hk_vjp_if(v, eq, types, names, x->nres);
+    hk_vjp_grow(v);
+    for (uint32_t k = 0; k < x->nres; k++)
+        d->act[ni->res[k]] = x->res[k] < d->ntan && d->act[x->res[k]];
+    copy_block(v, &x->regions[c], &ni->regions[0], map, nmap, 1, 0);
+    if (c + 2 == x->nregions) {
+        copy_block(v, &x->regions[c + 1], &ni->regions[1], map, nmap, 1, 0);
+        return ni;
+    }
+    HkInst *at = d->at;
+    HkBlock *blk = d->blk;
+    d->at = NULL;
+    d->blk = &ni->regions[1];
+    HkInst *rest = case_copy(v, x, c + 1, kv, map, nmap);
+    HkInst *y = hk_inst_new(d->f, HK_OP_YIELD, d->loc);
+    hk_inst_set_ops(d->f, y, rest->res, rest->nres);
+    hk_block_append(&ni->regions[1], y);
+    d->at = at;
+    d->blk = blk;
+    return ni;
+}
+
+/* Dispatch x copied into a recomputed region nb: the case the primal
+ * ran, clamp(sel, 0, K - 1), without counting it again in the mix slot
+ * (the primal counted it): a chain of ifs on "case == c"; a one-case
+ * dispatch's case in line. */
+static void copy_dispatch(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
+                          uint32_t nmap)
+{
+    Diff *d = &v->d;
+    HkInst *at = d->at;
+    HkBlock *blk = d->blk;
+    const char *base = d->base;
+    d->at = NULL;
+    d->blk = nb;
+    d->base = x->nres > 0 ? d->f->values[x->res[0]].name : "dispatch";
+    if (x->nregions == 1) {
+        copy_block(v, &x->regions[0], nb, map, nmap, 0, 0);
+        const HkInst *y = hk_block_yield(&x->regions[0]);
+        for (uint32_t k = 0; y != NULL && k < x->nres && k < y->nops; k++)
+            map[x->res[k]] = hk_valmap_get(map, nmap, y->ops[k]);
+    } else {
+        HkVal sel = hk_valmap_get(map, nmap, x->ops[0]);
+        HkType st = type_of(v, sel);
+        HkVal lo = hk_diff_int(d, 0, st, NULL, NULL);
+        HkVal hi = hk_diff_int(d, (int64_t)x->nregions - 1, st, NULL, NULL);
+        HkVal kv = hk_diff_emit2(d, HK_OP_MAXIMUM, sel, lo, st);
+        kv = hk_diff_emit2(d, HK_OP_MINIMUM, kv, hi, st);
+        HkInst *ni = case_copy(v, x, 0, kv, map, nmap);
+        for (uint32_t k = 0; k < x->nres; k++)
+            map[x->res[k]] = ni->res[k];
+    }
+    d->at = at;
+    d->blk = blk;
+    d->base = base;
+}
+
 /* Copies block b into nb: its instructions but those with an effect,
  * and, in a region nested in the one recomputed, its yield and the
  * break_if of a loop, which that region's own computation needs. */
@@ -547,7 +627,9 @@ static HkVal copy_block(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
             copy_write(v, x, nb, map, nmap);
             continue;
         }
-        int keep = nested && (x->op == HK_OP_YIELD || x->op == HK_OP_BREAK_IF);
+        /* a dispatch's count is its one effect: its copy does not count */
+        int keep = x->op == HK_OP_DISPATCH ||
+                   (nested && (x->op == HK_OP_YIELD || x->op == HK_OP_BREAK_IF));
         if (!keep && (x->op == HK_OP_YIELD || (hk_ops[x->op].flags & HK_F_SIDE) != 0))
             continue;
         copy_inst(v, x, nb, map, nmap);
@@ -1001,9 +1083,6 @@ static const char *unsupported(const HkInst *i, int in_region,
 {
     if (!in_region)
         return NULL;
-    if (i->op == HK_OP_DISPATCH)
-        return "a region is recomputed in reverse, and a dispatch inside one "
-               "would count its case again";
     if (i->op == HK_OP_RANDOM)
         return "a region is recomputed in reverse, and a random draw cannot be";
     if (i->op == HK_OP_LOAD && i->slot >= 0 && written[i->slot])

@@ -319,10 +319,12 @@ static void transpose(Vjp *v, HkInst *i, HkVal R)
 int hk_vjp_writes(const Vjp *v, const HkInst *x)
 {
     const Diff *d = &v->d;
-    if (x->slot < 0 || (uint32_t)x->slot >= d->f->nslots || !d->out[x->slot] ||
-        !x->has_index)
+    if (x->slot < 0 || (uint32_t)x->slot >= d->f->nslots || !d->out[x->slot])
         return 0;
     HkRole role = d->f->slots[x->slot].role;
+    if (!x->has_index)  /* an own-column write in a branch (refuse_in) */
+        return x->block->parent != NULL && !hk_is_dyn(d->f->slots[x->slot].type) &&
+               (x->op == HK_OP_STORE || x->op == HK_OP_ACCUM);
     return (x->op == HK_OP_ACCUM && role == HK_ROLE_ACCUM_OUT) ||
            (x->op == HK_OP_STORE && role == HK_ROLE_OUT);
 }
@@ -364,9 +366,18 @@ static HkVal tape_row(Vjp *v, HkVal w, HkVal r, HkType rowt)
 static HkVal write_read(Vjp *v, const HkInst *x, const HkVal *map, uint32_t nmap)
 {
     Diff *d = &v->d;
-    HkVal at = map != NULL ? hk_valmap_get((HkVal *)map, nmap, x->ops[1]) : x->ops[1];
     HkType t = type_of(v, x->ops[0]);
     d->base = d->f->slots[x->slot].name;
+    if (!x->has_index) {
+        /* the sample's own cotangent, read here: its own value, whose
+         * share this read is */
+        HkInst *n = hk_inst_new(d->f, HK_OP_LOAD, d->loc);
+        n->slot = v->bslot[x->slot];
+        HkVal w = hk_inst_result(d->f, n, t, hk_asprintf(d->a, "%s.bar.w", d->base));
+        hk_diff_place(d, n);
+        return w;
+    }
+    HkVal at = map != NULL ? hk_valmap_get(map, nmap, x->ops[1]) : x->ops[1];
     if (x->op == HK_OP_STORE)
         return tape_row(v, v->tape_w[x->slot], at, t);
     HkInst *n = hk_inst_new(d->f, HK_OP_GATHER, d->loc);
@@ -1121,6 +1132,23 @@ static const char *tape_rule(const HkInst *i, const HkSlot *sl, uint8_t *stored)
     return NULL;
 }
 
+/* Why reverse mode does not take store (or own-column accum) i inside
+ * a region, or NULL.  In a branch it is transposed where it is (its
+ * value gets the cotangent when the branch ran it); in a loop the last
+ * trip's store wins, and an output that is an active input too would
+ * pass its input through when the branch does not store. */
+static const char *branch_store_rule(const Diff *d, const HkInst *i)
+{
+    for (const HkInst *p = i->block->parent; p != NULL; p = p->block->parent)
+        if (p->op == HK_OP_LOOP)
+            return "a store to an active output inside a loop, where the last "
+                   "trip's store wins";
+    if (d->in[i->slot])
+        return "a store inside a branch to an output that is an active input "
+               "too, whose value passes through when the branch does not store";
+    return NULL;
+}
+
 /* Refuses what reverse mode does not take in g and the funcs it calls
  * (each once: seen, by function index). */
 static void refuse_in(Vjp *v, HkFunc *g, uint8_t *seen, const uint8_t *written,
@@ -1144,12 +1172,13 @@ static void refuse_in(Vjp *v, HkFunc *g, uint8_t *seen, const uint8_t *written,
                  d->f->slots[i->slot].role == HK_ROLE_OUT)
             why = tape_rule(i, &d->f->slots[i->slot], stored);
         else if (why == NULL && write && active && !shared) {
-            if (!top)
-                why = "a store to an active output inside a region";
-            else if (stored[i->slot])
+            if (stored[i->slot])
                 why = "a second store to an active output";
+            else if (!top)
+                why = branch_store_rule(d, i);
             stored[i->slot] = 1;
-            v->store[i->slot] = (HkInst *)i;
+            if (top)
+                v->store[i->slot] = (HkInst *)i;
         }
         if (why == NULL && i->op == HK_OP_LOAD && active && stored[i->slot])
             why = "a load of an active slot after a store to it";

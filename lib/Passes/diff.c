@@ -21,6 +21,21 @@ void hk_diff_init(Diff *d, HawkPassRun *r, HkFunc *f, const char *pass,
     d->tslot = hk_alloc(a, (f->nslots + 1u) * sizeof *d->tslot);
 }
 
+DiffPoint hk_diff_enter(Diff *d, HkBlock *blk)
+{
+    DiffPoint p = {d->at, d->blk, d->base};
+    d->at = NULL;
+    d->blk = blk;
+    return p;
+}
+
+void hk_diff_leave(Diff *d, DiffPoint p)
+{
+    d->at = p.at;
+    d->blk = p.blk;
+    d->base = p.base;
+}
+
 void hk_diff_values(Diff *d)
 {
     d->ntan = d->f->nvalues;

@@ -30,7 +30,19 @@ struct Diff {
                             accum_out) */
 };
 
+/* Where new instructions go and what they are named after: saved by
+ * hk_diff_enter, which then appends to the end of blk, and put back by
+ * hk_diff_leave. */
+typedef struct {
+    HkInst *at;
+    HkBlock *blk;
+    const char *base;
+} DiffPoint;
+
 /* ---- diff.c -------------------------------------------------------------- */
+
+DiffPoint hk_diff_enter(Diff *d, HkBlock *blk);
+void hk_diff_leave(Diff *d, DiffPoint p);
 
 /* d becomes the state of pass ("jvp", "vjp"; its new values named
  * <base>.<sfx>.*) over f, with no slot active yet. */

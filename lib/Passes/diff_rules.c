@@ -533,14 +533,6 @@ const char *hk_diff_refused(const Diff *s, const HkInst *i)
         if (i->slot >= 0 && s->in[i->slot])
             return "a read of another sample's value is not differentiated";
         return NULL;
-    case HK_OP_LOAD:
-    case HK_OP_STORE:
-    case HK_OP_ACCUM:
-    case HK_OP_GATHER:
-        if (i->op == HK_OP_LOAD && i->has_index && i->slot >= 0 &&
-            (s->in[i->slot] || s->out[i->slot]))
-            return "an indexed access of an active slot is not differentiated yet";
-        return NULL;
     default:
         return NULL;
     }

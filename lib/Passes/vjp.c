@@ -314,6 +314,13 @@ static void transpose(Vjp *v, HkInst *i, HkVal R)
 }
 
 
+/* The name a region op's reverse values are named after: its first
+ * result's, or "if" / "dispatch" when it has none. */
+static const char *region_base(const Vjp *v, const HkInst *i)
+{
+    return i->nres > 0 ? v->d.f->values[i->res[0]].name : hk_ops[i->op].mnemonic;
+}
+
 /* ---- writes into active outputs --------------------------------------- */
 
 int hk_vjp_writes(const Vjp *v, const HkInst *x)
@@ -394,17 +401,10 @@ static HkVal write_read(Vjp *v, const HkInst *x, const HkVal *map, uint32_t nmap
 static void copy_write(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
                        uint32_t nmap)
 {
-    Diff *d = &v->d;
-    HkInst *at = d->at;
-    HkBlock *blk = d->blk;
-    const char *base = d->base;
-    d->at = NULL;
-    d->blk = nb;
+    DiffPoint p = hk_diff_enter(&v->d, nb);
     HkVal r = write_read(v, x, map, nmap);
     set_wadj(v, r, hk_valmap_get(map, nmap, x->ops[0]));
-    d->at = at;
-    d->blk = blk;
-    d->base = base;
+    hk_diff_leave(&v->d, p);
 }
 
 /* ---- branches: recomputed in the reverse sweep --------------------------- */
@@ -577,16 +577,12 @@ static HkInst *case_copy(Vjp *v, const HkInst *x, uint32_t c, HkVal kv,
         copy_block(v, &x->regions[c + 1], &ni->regions[1], map, nmap, 1, 0);
         return ni;
     }
-    HkInst *at = d->at;
-    HkBlock *blk = d->blk;
-    d->at = NULL;
-    d->blk = &ni->regions[1];
+    DiffPoint p = hk_diff_enter(d, &ni->regions[1]);
     HkInst *rest = case_copy(v, x, c + 1, kv, map, nmap);
     HkInst *y = hk_inst_new(d->f, HK_OP_YIELD, d->loc);
     hk_inst_set_ops(d->f, y, rest->res, rest->nres);
     hk_block_append(&ni->regions[1], y);
-    d->at = at;
-    d->blk = blk;
+    hk_diff_leave(d, p);
     return ni;
 }
 
@@ -598,12 +594,8 @@ static void copy_dispatch(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
                           uint32_t nmap)
 {
     Diff *d = &v->d;
-    HkInst *at = d->at;
-    HkBlock *blk = d->blk;
-    const char *base = d->base;
-    d->at = NULL;
-    d->blk = nb;
-    d->base = x->nres > 0 ? d->f->values[x->res[0]].name : "dispatch";
+    DiffPoint p = hk_diff_enter(d, nb);
+    d->base = region_base(v, x);
     if (x->nregions == 1) {
         copy_block(v, &x->regions[0], nb, map, nmap, 0, 0);
         const HkInst *y = hk_block_yield(&x->regions[0]);
@@ -620,9 +612,7 @@ static void copy_dispatch(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
         for (uint32_t k = 0; k < x->nres; k++)
             map[x->res[k]] = ni->res[k];
     }
-    d->at = at;
-    d->blk = blk;
-    d->base = base;
+    hk_diff_leave(d, p);
 }
 
 /* Copies block b into nb: its instructions but those with an effect,
@@ -725,13 +715,6 @@ HkInst *hk_vjp_if(Vjp *v, HkVal cond, const HkType *types,
         ni->type = types[0];
     hk_diff_place(d, ni);
     return ni;
-}
-
-/* The name a region op's reverse values are named after: its first
- * result's, or "if" / "dispatch" when it has none. */
-static const char *region_base(const Vjp *v, const HkInst *i)
-{
-    return i->nres > 0 ? v->d.f->values[i->res[0]].name : hk_ops[i->op].mnemonic;
 }
 
 /* A new two-region if on cond, placed at the insertion point, whose

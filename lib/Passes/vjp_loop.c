@@ -224,6 +224,40 @@ static HkInst *reverse_head(Vjp *v, Rev *rv, HkVal end)
     return R;
 }
 
+/* Trip t of L recomputed at the end of the insertion block: L's trips
+ * before t rerun from the inits (*I, the inner loop), then t's body
+ * copied from the values they give, whole or (to_break) up to its
+ * break_if, whose condition's copy it returns; the copies active where
+ * their originals are, each original's copy in *mapp (*nmapp entries)
+ * when mapp is not NULL. */
+static HkVal trip_copy(Vjp *v, const Rev *rv, HkVal t, int to_break, HkInst **I,
+                       HkVal **mapp, uint32_t *nmapp)
+{
+    Diff *d = &v->d;
+    HkFunc *f = d->f;
+    const HkInst *L = rv->L;
+    *I = rerun(v, L, rv->n, t);
+    uint32_t nmap = f->nvalues;
+    HkVal *map = hk_valmap_new(f, nmap);
+    map[L->ivar] = t;
+    for (uint32_t k = 0; k < rv->n; k++)
+        map[L->iters[k]] = (*I)->res[k];
+    HkVal cond = HK_NOVAL;
+    if (to_break)
+        cond = hk_vjp_recompute_to_break(v, &L->regions[0], d->blk, map, nmap);
+    else
+        hk_vjp_recompute(v, &L->regions[0], d->blk, map, nmap);
+    hk_vjp_grow(v);
+    for (uint32_t x = 0; x < nmap; x++)
+        if (map[x] != HK_NOVAL)
+            d->act[map[x]] = d->act[x];
+    if (mapp != NULL) {
+        *mapp = map;
+        *nmapp = nmap;
+    }
+    return cond;
+}
+
 /* The body of reverse loop R: trip t = (end - 1 + LO) - index; L's
  * trips before t rerun; trip t recomputed and swept, the outer values'
  * and slots' adjoints accumulating on R's carried shares; a yield of
@@ -239,17 +273,10 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
     d->base = f->values[L->ivar].name;
     HkVal ops2[2] = {last, R->ivar};
     HkVal t = hk_diff_emit(d, HK_OP_SUB, ops2, 2, hk_scalar(HK_I64));
-    HkInst *I = rerun(v, L, rv->n, t);
-    uint32_t nmap = f->nvalues;
-    HkVal *map = hk_valmap_new(f, nmap);
-    map[L->ivar] = t;
-    for (uint32_t k = 0; k < rv->n; k++)
-        map[L->iters[k]] = I->res[k];
-    hk_vjp_recompute(v, &L->regions[0], d->blk, map, nmap);
-    hk_vjp_grow(v);
-    for (uint32_t x = 0; x < nmap; x++)
-        if (map[x] != HK_NOVAL)
-            d->act[map[x]] = d->act[x];
+    HkInst *I;
+    HkVal *map;
+    uint32_t nmap;
+    trip_copy(v, rv, t, 0, &I, &map, &nmap);
     HkInst *last_copy = d->blk->last;
 
     /* the shares accumulate on R's carried values; saved, put back */
@@ -295,21 +322,30 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
     hk_block_append(d->blk, yi);
 }
 
-/* Whether a write into an active output (hk_vjp_writes) comes before
- * the break_if of L's body: then the breaking trip made it. */
+/* Whether x, or an instruction of its regions at any depth, is a write
+ * into an active output (hk_vjp_writes) or such a write's copy. */
+static int has_write(const Vjp *v, const HkInst *x)
+{
+    if (hk_vjp_writes(v, x) || hk_vjp_write_copy(v, x))
+        return 1;
+    for (uint32_t r = 0; r < x->nregions; r++)
+        for (const HkInst *y = x->regions[r].first; y != NULL; y = y->next)
+            if (has_write(v, y))
+                return 1;
+    return 0;
+}
+
+/* Whether such a write comes before the break_if of L's body: then the
+ * trip that broke made it. */
 static int writes_before_break(const Vjp *v, const HkInst *L)
 {
     int seen = 0;
     for (const HkInst *x = L->regions[0].first; x != NULL; x = x->next) {
         if (x->op == HK_OP_BREAK_IF)
             return seen;
-        for (const HkInst *y = x; y != NULL && !seen; y = hk_preorder_next(y)) {
-            if (y != x && y->block == x->block)
-                break;  /* past x's own regions */
-            seen = hk_vjp_writes(v, y) || hk_vjp_write_copy(v, y);
-        }
+        seen = seen || has_write(v, x);
     }
-    return 0;
+    return 0;  /* no break_if: no trip broke */
 }
 
 /* The index one past L's last possible trip: HI, or for a runtime
@@ -363,23 +399,11 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
     HkVal ran = hk_diff_emit(d, HK_OP_ICMP, ops2, 2, hk_scalar(HK_I1));
     f->values[ran].def->pred = HK_P_SLT;
     HkInst *P = hk_vjp_if(v, ran, types, names, m);
-    HkInst *at = d->at;
-    HkBlock *blk = d->blk;
 
     /* the branch that ran: the trips before, the part, the sweep */
-    d->at = NULL;
-    d->blk = &P->regions[0];
-    HkInst *I = rerun(v, L, rv->n, end);
-    uint32_t nmap = f->nvalues;
-    HkVal *map = hk_valmap_new(f, nmap);
-    map[L->ivar] = end;
-    for (uint32_t k = 0; k < rv->n; k++)
-        map[L->iters[k]] = I->res[k];
-    HkVal cond = hk_vjp_recompute_to_break(v, &L->regions[0], d->blk, map, nmap);
-    hk_vjp_grow(v);
-    for (uint32_t x = 0; x < nmap; x++)
-        if (map[x] != HK_NOVAL)
-            d->act[map[x]] = d->act[x];
+    DiffPoint here = hk_diff_enter(d, &P->regions[0]);
+    HkInst *I;
+    HkVal cond = trip_copy(v, rv, end, 1, &I, NULL, NULL);
     HkInst *last_copy = d->blk->last;
     HkInst *S = hk_vjp_if(v, cond, types, names, m);
     for (uint32_t k = 0; k < no; k++) {
@@ -429,8 +453,7 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
     hk_inst_set_ops(f, y, zops, m);
     hk_block_append(&P->regions[1], y);
 
-    d->at = at;
-    d->blk = blk;
+    hk_diff_leave(d, here);
     hk_vjp_grow(v);
     for (uint32_t k = 0, j = 0; k < rv->n; k++)
         if (rv->need[k]) {

@@ -11,20 +11,26 @@
 
 #include "tool_opts.h"
 
+/* Room in b for n more bytes and the terminator. */
+static void reserve(ToolBuf *b, size_t n)
+{
+    if (b->len + n + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + n + 1)
+        cap *= 2;
+    char *p = realloc(b->data, cap);
+    if (p == NULL) {
+        fputs("hawk: out of memory\n", stderr);
+        exit(1);
+    }
+    b->data = p;
+    b->cap = cap;
+}
+
 void tool_buf_put(ToolBuf *b, const char *s, size_t n)
 {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->data, cap);
-        if (p == NULL) {
-            fputs("hawk: out of memory\n", stderr);
-            exit(1);
-        }
-        b->data = p;
-        b->cap = cap;
-    }
+    reserve(b, n);
     if (n > 0)
         memcpy(b->data + b->len, s, n);
     b->len += n;
@@ -34,6 +40,27 @@ void tool_buf_put(ToolBuf *b, const char *s, size_t n)
 void tool_buf_puts(ToolBuf *b, const char *s)
 {
     tool_buf_put(b, s, strlen(s));
+}
+
+void tool_buf_vprintf(ToolBuf *b, const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (n < 0)
+        return;
+    reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void tool_buf_printf(ToolBuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tool_buf_vprintf(b, fmt, ap);
+    va_end(ap);
 }
 
 void tool_buf_free(ToolBuf *b)

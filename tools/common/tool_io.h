@@ -3,6 +3,7 @@
 #ifndef HAWK_TOOL_IO_H
 #define HAWK_TOOL_IO_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "hawk/hawk.h"
@@ -14,6 +15,9 @@ typedef struct {
 
 void tool_buf_put(ToolBuf *b, const char *s, size_t n);
 void tool_buf_puts(ToolBuf *b, const char *s);
+void tool_buf_printf(ToolBuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void tool_buf_vprintf(ToolBuf *b, const char *fmt, va_list ap);
 void tool_buf_free(ToolBuf *b);
 
 /* Reads path ("-" is stdin) whole into *out (malloc'd, NUL-terminated).

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tool_io.h"
+
 /* A value's element type. */
 typedef enum { E_F64, E_F32, E_I64, E_I32, E_U32, E_I1 } Elem;
 
@@ -35,11 +37,8 @@ typedef struct {
     int rows;           /* out: K rows */
 } Slot;
 
-/* The text being written: a growing buffer. */
-typedef struct {
-    char *s;
-    size_t len, cap;
-} Text;
+/* The text being written: tools/common's growing buffer. */
+typedef ToolBuf Text;
 
 /* What the generator may use (hawk-gen's options). */
 typedef struct {
@@ -74,8 +73,6 @@ uint64_t gen_next(Gen *g);
 int gen_pick(Gen *g, int n);
 /* Whether a draw of p percent succeeds. */
 int gen_chance(Gen *g, int p);
-void text_printf(Text *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 /* An instruction line at the current indent. */
 void gen_line(Gen *g, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

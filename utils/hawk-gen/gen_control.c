@@ -96,14 +96,14 @@ static void gen_if(Gen *g)
     results(g, types, n, res, sizeof res);
     gen_line(g, "%s%sif %%%s%s%s {", res, n ? " = " : "", c->name,
              n ? " -> " : "", ar);
-    text_printf(g->out, "%s", body.s);
+    tool_buf_printf(g->out, "%s", body.data);
     if (has_else) {
-        text_printf(g->out, "%*s} else {\n%s", 2 * (g->depth + 1), "",
-                    other.s);
+        tool_buf_printf(g->out, "%*s} else {\n%s", 2 * (g->depth + 1), "",
+                    other.data);
     }
-    text_printf(g->out, "%*s}\n", 2 * (g->depth + 1), "");
-    free(body.s);
-    free(other.s);
+    tool_buf_printf(g->out, "%*s}\n", 2 * (g->depth + 1), "");
+    tool_buf_free(&body);
+    tool_buf_free(&other);
 }
 
 static int carried_type(const Val *v, const void *arg)
@@ -180,8 +180,8 @@ static void gen_loop(Gen *g)
     char res[512];
     results(g, carried, n, res, sizeof res);
     gen_line(g, "%s = loop %%L%u.i = %s iter(%s) {", res, id, count, iter);
-    text_printf(g->out, "%s%*s}\n", body.s, 2 * (g->depth + 1), "");
-    free(body.s);
+    tool_buf_printf(g->out, "%s%*s}\n", body.data, 2 * (g->depth + 1), "");
+    tool_buf_free(&body);
 }
 
 static void gen_dispatch(Gen *g)
@@ -197,11 +197,11 @@ static void gen_dispatch(Gen *g)
     Text body = {0}, *saved = g->out;
     g->out = &body;
     for (int k = 0; k < cases; k++) {
-        text_printf(g->out, "%*scase {\n", 2 * (g->depth + 2), "");
+        tool_buf_printf(g->out, "%*scase {\n", 2 * (g->depth + 2), "");
         g->depth++;
         region(g, types, n, 1 + gen_pick(g, 3));
         g->depth--;
-        text_printf(g->out, "%*s}\n", 2 * (g->depth + 2), "");
+        tool_buf_printf(g->out, "%*s}\n", 2 * (g->depth + 2), "");
     }
     g->out = saved;
     char res[512], ar[512];
@@ -209,8 +209,8 @@ static void gen_dispatch(Gen *g)
     results(g, types, n, res, sizeof res);
     gen_line(g, "%s = dispatch %%%s mix %%%s -> %s {", res, sel->name,
              mix->name, ar);
-    text_printf(g->out, "%s%*s}\n", body.s, 2 * (g->depth + 1), "");
-    free(body.s);
+    tool_buf_printf(g->out, "%s%*s}\n", body.data, 2 * (g->depth + 1), "");
+    tool_buf_free(&body);
 }
 
 /* A new func of the module, of params like some values in scope, and a
@@ -258,9 +258,9 @@ static void gen_call(Gen *g)
     int id = g->nfuncs++;
     g->fresh = f->fresh;
     g->rng = f->rng;
-    text_printf(&g->funcs, "\nfunc @%s_f%d(%s) -> %s%s%s {\n%s}\n", g->tag, id,
-                plist, n > 1 ? "(" : "", ar, n > 1 ? ")" : "", body.s);
-    free(body.s);
+    tool_buf_printf(&g->funcs, "\nfunc @%s_f%d(%s) -> %s%s%s {\n%s}\n", g->tag, id,
+                plist, n > 1 ? "(" : "", ar, n > 1 ? ")" : "", body.data);
+    tool_buf_free(&body);
     free(f);
     char res[512];
     results(g, types, n, res, sizeof res);

@@ -107,13 +107,13 @@ static void inputs(Gen *g, Val *outs, int *nouts)
 /* The kernel's text: its signature, then the body. */
 static void write_kernel(Gen *g, const Text *body, Text *out, int guard_none)
 {
-    text_printf(out, "kernel @%s(", g->tag);
+    tool_buf_printf(out, "kernel @%s(", g->tag);
     char tb[64];
     for (int k = 0; k < g->nslots; k++)
-        text_printf(out, "%s%%%s: %s %s", k ? ", " : "", g->slots[k].name,
+        tool_buf_printf(out, "%s%%%s: %s %s", k ? ", " : "", g->slots[k].name,
                     g->slots[k].role, slot_type(&g->slots[k], tb, sizeof tb));
-    text_printf(out, ")%s {\n%s  ret\n}\n",
-                guard_none ? " attributes {guard = none}" : "", body->s);
+    tool_buf_printf(out, ")%s {\n%s  ret\n}\n",
+                guard_none ? " attributes {guard = none}" : "", body->data);
 }
 
 static int sinks_into(const Val *v, const void *arg)
@@ -180,8 +180,8 @@ void gen_module(const GenOptions *o, Text *out)
     }
     write_kernel(g, &body, out, guard_none);
     if (g->funcs.len > 0)
-        text_printf(out, "%s", g->funcs.s);
-    free(body.s);
-    free(g->funcs.s);
+        tool_buf_printf(out, "%s", g->funcs.data);
+    tool_buf_free(&body);
+    tool_buf_free(&g->funcs);
     free(g);
 }

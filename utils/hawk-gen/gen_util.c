@@ -24,46 +24,14 @@ int gen_chance(Gen *g, int p)
     return gen_pick(g, 100) < p;
 }
 
-static void text_vprintf(Text *t, const char *fmt, va_list ap)
-{
-    va_list aq;
-    va_copy(aq, ap);
-    int n = vsnprintf(NULL, 0, fmt, aq);
-    va_end(aq);
-    if (n < 0)
-        return;
-    if (t->len + (size_t)n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 1024;
-        while (cap < t->len + (size_t)n + 1)
-            cap *= 2;
-        char *s = realloc(t->s, cap);
-        if (s == NULL) {
-            fputs("hawk-gen: out of memory\n", stderr);
-            exit(1);
-        }
-        t->s = s;
-        t->cap = cap;
-    }
-    vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
-    t->len += (size_t)n;
-}
-
-void text_printf(Text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    text_vprintf(t, fmt, ap);
-    va_end(ap);
-}
-
 void gen_line(Gen *g, const char *fmt, ...)
 {
-    text_printf(g->out, "%*s", 2 * (g->depth + 1), "");
+    tool_buf_printf(g->out, "%*s", 2 * (g->depth + 1), "");
     va_list ap;
     va_start(ap, fmt);
-    text_vprintf(g->out, fmt, ap);
+    tool_buf_vprintf(g->out, fmt, ap);
     va_end(ap);
-    text_printf(g->out, "\n");
+    tool_buf_printf(g->out, "\n");
     if (g->budget > 0)
         g->budget--;
 }

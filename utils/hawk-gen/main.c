@@ -83,18 +83,18 @@ int main(int argc, char **argv)
         }
     }
     Text out = {0};
-    text_printf(&out, "; hawk-gen -seed=%llu -count=%lld%s%s -size=%d\n",
+    tool_buf_printf(&out, "; hawk-gen -seed=%llu -count=%lld%s%s -size=%d\n",
                 (unsigned long long)o.seed, count,
                 o.width ? " -width=" : "",
                 o.width == 32 ? "32" : o.width == 64 ? "64" : "", o.size);
     uint64_t first = o.seed;
     for (long long k = 0; k < count; k++) {
         o.seed = first + (uint64_t)k;
-        text_printf(&out, "\n");
+        tool_buf_printf(&out, "\n");
         gen_module(&o, &out);
     }
-    int rc = fwrite(out.s, 1, out.len, stdout) == out.len ? 0 : 1;
-    free(out.s);
+    int rc = fwrite(out.data, 1, out.len, stdout) == out.len ? 0 : 1;
+    tool_buf_free(&out);
     if (rc != 0 || fflush(stdout) != 0) {
         fprintf(stderr, "%s: error: cannot write the output\n", TOOL);
         return 1;

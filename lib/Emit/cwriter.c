@@ -32,6 +32,10 @@ static int map_fields(HkCW *w)
     w->lenfield = hk_alloc(w->a, n * sizeof *w->lenfield);
     for (uint32_t s = 0; s < w->f->nslots; s++) {
         int32_t m = w->member[s];
+        if (w->f->slots[s].role == HK_ROLE_LOCAL) {  /* an array of the sample's */
+            w->field[s] = hk_cw_fresh(w, hk_asprintf(w->a, "loc_%s", w->f->slots[s].name));
+            continue;
+        }
         if (m < 0) {
             hk_cw_fail(w, NULL, "a slot without an interface row");
             return -1;
@@ -411,6 +415,29 @@ static int stack_bound(HkCW *w, HkCUnit *out, const char *body,
     return 0;
 }
 
+/* Each local of the kernel, an array of the sample's with every row 0
+ * (LangRef "Locals"), the initialiser whole (MISRA C:2012 Rule 9.3); on
+ * one line, which the stack bound (cstack.c) counts by its extent. */
+static void declare_locals(HkCW *w)
+{
+    for (uint32_t s = 0; s < w->f->nslots; s++) {
+        const HkSlot *sl = &w->f->slots[s];
+        if (sl->role != HK_ROLE_LOCAL)
+            continue;
+        HkElem e = (HkElem)sl->type.elem;
+        const char *zero = hk_is_float(e) ? hk_cw_real(w, 0.0, e)
+                           : e == HK_I64  ? hk_cw_i64(w, 0)
+                           : e == HK_U32  ? "0U"
+                                          : "0";
+        HkBuf init;
+        hk_buf_init(&init, w->a);
+        for (uint32_t k = 0; k < sl->type.dim[0]; k++)
+            hk_buf_printf(&init, "%s%s", k ? ", " : "", zero);
+        hk_cw_line(w, "%s %s[%u] = {%s};", hk_cw_ctype(w, e), w->field[s],
+                   sl->type.dim[0], hk_buf_cstr(&init));
+    }
+}
+
 /* The statements of w's kernel into body (after setup); -1 after
  * hk_cw_fail. */
 static int write_body(HkCW *w, HkBuf *body)
@@ -419,6 +446,7 @@ static int write_body(HkCW *w, HkBuf *body)
     hk_buf_init(body, w->a);
     w->out = body;
     w->indent = 1;
+    declare_locals(w);
     hk_cw_block(w, &w->l->kernel->body);
     return w->failed ? -1 : 0;
 }

@@ -164,6 +164,8 @@ static int read_visible(const HkCW *w, const HkBlock *from, const HkBlock *to,
 static int element_of(const HkCW *w, const HkInst *i, int32_t *slot,
                       uint32_t *comp)
 {
+    if (i->op == HK_OP_LOAD && i->has_index)
+        return 0;  /* a local's row: which one, the index says at run time */
     if (i->op == HK_OP_LOAD && w->f->values[i->res[0]].type.rank == 0) {
         *slot = i->slot;
         *comp = 0;

@@ -87,6 +87,11 @@ static void emit_load(HkCW *w, const HkInst *i)
                    w->f->slots[i->slot].name);
         return;
     }
+    if (w->f->slots[i->slot].role == HK_ROLE_LOCAL) {  /* legalize held the row */
+        hk_cw_line(w, "const %s %s = %s[%s];", ctype_of(w, v), hk_cw_val(w, v),
+                   w->field[i->slot], hk_cw_val(w, i->ops[0]));
+        return;
+    }
     if (t.rank == 0) {
         hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
                    hk_cw_plane_read(w, i->slot,
@@ -154,9 +159,9 @@ static void emit_clamp_index(HkCW *w, const HkInst *i)
                    slot->name);
     } else {
         len = hk_asprintf(w->a, "INT64_C(%u)", slot->type.dim[0]);
-        hk_cw_line(w, "/* The row is not proven inside the tape's %u rows: it is "
+        hk_cw_line(w, "/* The row is not proven inside the %s's %u rows: it is "
                       "clamped to them. */",
-                   slot->type.dim[0]);
+                   slot->role == HK_ROLE_LOCAL ? "local" : "tape", slot->type.dim[0]);
     }
     hk_cw_line(w, "const int64_t %s = hawk_clamp_index(%s, %s);",
                hk_cw_val(w, i->res[0]), k, len);
@@ -215,6 +220,13 @@ static void emit_write(HkCW *w, const HkInst *i)
         /* the result: the function's one exit, its last statement
          * (hk_lower_mathfn) */
         hk_cw_line(w, "return %s;", hk_cw_val(w, v));
+        return;
+    }
+    if (slot->role == HK_ROLE_LOCAL) {
+        const char *x = component(w, i, v, 0);
+        if (x != NULL)
+            hk_cw_line(w, "%s[%s] = %s;", w->field[i->slot],
+                       hk_cw_val(w, i->ops[i->nops - 1]), x);
         return;
     }
     if (slot->role == HK_ROLE_OUT) {

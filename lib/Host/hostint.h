@@ -77,6 +77,8 @@ typedef struct {
     LLVMValueRef args;          /* const <name>_args_t* */
     int32_t *slot_field;        /* slot -> index of its member in abi
                                    (hk_plane_members) */
+    LLVMValueRef *local;        /* slot -> a local's rows (an array alloca
+                                   of the sample loop's function), or NULL */
     LLVMValueRef *field;        /* abi member -> its value: loaded once in
                                    the entry, a parameter of the loop */
 

@@ -131,6 +131,12 @@ void hk_host_load(HkHostGen *g, HkInst *i)
         load_argument(g, i);
         return;
     }
+    if (g->local[i->slot] != NULL) {  /* legalize held the row inside */
+        LLVMTypeRef et = hk_host_mem_elem(g, slot_elem(g, i->slot));
+        hk_host_bind1(g, i->res[0], read(g, slot_elem(g, i->slot), et,
+                                         g->local[i->slot], flat_index(g, i)));
+        return;
+    }
     uint32_t k;
     const HkAbiField *m = member(g, i->slot, &k);
     uint32_t n = hk_components(hk_host_type(g, i->res[0]));
@@ -197,6 +203,11 @@ void hk_host_store(HkHostGen *g, HkInst *i)
 {
     if (g->fnmode) {  /* the result: the return, its end (hk_lower_mathfn) */
         LLVMBuildRet(g->b, hk_host_comp(g, i->ops[0], 0));
+        return;
+    }
+    if (g->local[i->slot] != NULL) {
+        write(g, slot_elem(g, i->slot), hk_host_mem_elem(g, slot_elem(g, i->slot)),
+              g->local[i->slot], flat_index(g, i), hk_host_comp(g, i->ops[0], 0));
         return;
     }
     if (g->f->slots[i->slot].role == HK_ROLE_OUT) {

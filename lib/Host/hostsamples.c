@@ -32,11 +32,50 @@ static LLVMValueRef masked(HkHostGen *g)
     return any;
 }
 
+/* Each local of the kernel: its rows, an array in the entry block of
+ * the function being built. */
+static void make_locals(HkHostGen *g)
+{
+    g->local = hk_alloc(g->a, (g->f->nslots + 1u) * sizeof *g->local);
+    for (uint32_t s = 0; s < g->f->nslots; s++) {
+        const HkSlot *sl = &g->f->slots[s];
+        if (sl->role != HK_ROLE_LOCAL)
+            continue;
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
+        LLVMValueRef first = LLVMGetFirstInstruction(g->entry_bb);
+        if (first != NULL)
+            LLVMPositionBuilderBefore(b, first);
+        else
+            LLVMPositionBuilderAtEnd(b, g->entry_bb);
+        g->local[s] = LLVMBuildArrayAlloca(
+            b, hk_host_mem_elem(g, (HkElem)sl->type.elem),
+            hk_host_i64(g, (int64_t)sl->type.dim[0]), sl->name);
+        LLVMDisposeBuilder(b);
+    }
+}
+
+/* Every row of every local 0 (all bits clear: +0.0 or 0), as each sample
+ * starts (LangRef "Locals"). */
+static void zero_locals(HkHostGen *g)
+{
+    for (uint32_t s = 0; s < g->f->nslots; s++) {
+        if (g->local[s] == NULL)
+            continue;
+        const HkSlot *sl = &g->f->slots[s];
+        uint64_t bytes = (uint64_t)sl->type.dim[0] *
+                         (sl->type.elem == HK_F64 || sl->type.elem == HK_I64 ? 8u : 4u);
+        LLVMBuildMemSet(g->b, g->local[s],
+                        LLVMConstInt(LLVMInt8TypeInContext(g->ctx), 0, 0),
+                        hk_host_i64(g, (int64_t)bytes), 8);
+    }
+}
+
 /* for (i = base; i < end; ++i) { if (!masked) body } */
 static void sample_loop(HkHostGen *g, LLVMValueRef base, LLVMValueRef end)
 {
     LLVMTypeRef i64 = LLVMInt64TypeInContext(g->ctx);
     LLVMValueRef iv = hk_host_alloca(g, i64, "i");
+    make_locals(g);
     LLVMBuildStore(g->b, base, iv);
     LLVMBasicBlockRef head = hk_host_block(g, "sample.head");
     LLVMBasicBlockRef body = hk_host_block(g, "sample.body");
@@ -56,6 +95,7 @@ static void sample_loop(HkHostGen *g, LLVMValueRef base, LLVMValueRef end)
         LLVMBuildCondBr(g->b, skip, next, run);
         LLVMPositionBuilderAtEnd(g->b, run);
     }
+    zero_locals(g);
     hk_host_block_body(g, &g->f->body);
     LLVMBuildBr(g->b, next);
 

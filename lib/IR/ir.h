@@ -220,10 +220,10 @@ typedef enum {
 } HkRole;
 
 enum { HK_ACC_R = 1, HK_ACC_W = 2, HK_ACC_RW = 3 };
-typedef enum { HK_LAY_SOA, HK_LAY_FLAT, HK_LAY_VALUE } HkLayout;
+typedef enum { HK_LAY_SOA, HK_LAY_FLAT, HK_LAY_VALUE, HK_LAY_LOCAL } HkLayout;
 typedef enum {
     HK_SHP_ANY, HK_SHP_SCALAR, HK_SHP_VEC, HK_SHP_MAT, HK_SHP_DYN,
-    HK_SHP_DYN_OR_ANY, HK_SHP_ROWS,
+    HK_SHP_DYN_OR_ANY, HK_SHP_ROWS, HK_SHP_ROWS1,
 } HkShapeRule;
 
 typedef struct {

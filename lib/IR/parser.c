@@ -996,6 +996,31 @@ static int parse_region(P *p, HkBlock *b)
     return ok;
 }
 
+/* local ::= 'local' '%' name ':' type -- kernel-local storage, a slot
+ * of role local (LangRef "Locals"); only before the first instruction of
+ * a kernel's body, so that the printer's place for it is the reader's. */
+static int parse_local(P *p, const HkBlock *b)
+{
+    HkLoc at = p->tok.loc;
+    if (!p->f->is_kernel || b != &p->f->body || b->first != NULL)
+        return err_at(p, at, "a 'local' is declared at the start of a kernel's body, "
+                             "before its first instruction");
+    next(p);
+    if (!is(p, HK_TK_LOCAL))
+        return syntax(p, "expected the local's name");
+    HkTok name = p->tok;
+    if (!check_free(p, name))
+        return 0;
+    next(p);
+    if (!expect(p, HK_TK_COLON, "expected ':' after the local's name"))
+        return 0;
+    HkType t;
+    if (!parse_type(p, &t))
+        return 0;
+    hk_slot_add(p->f, tok_str(p, name), HK_ROLE_LOCAL, t, name.loc);
+    return 1;
+}
+
 /* '{' NEWLINE (inst NEWLINE)* '}'; close receives the '}'. */
 static int parse_block(P *p, HkBlock *b, HkLoc *close, const char *what)
 {
@@ -1006,8 +1031,12 @@ static int parse_block(P *p, HkBlock *b, HkLoc *close, const char *what)
     while (!is(p, HK_TK_RBRACE)) {
         if (is(p, HK_TK_EOF))
             return syntax(p, "expected '}'");
-        if (!parse_inst(p, b))
+        if (is_word(p, "local")) {
+            if (!parse_local(p, b))
+                return 0;
+        } else if (!parse_inst(p, b)) {
             return 0;
+        }
         if (!is(p, HK_TK_NEWLINE) && !is(p, HK_TK_EOF))
             return syntax(p, "expected newline after instruction");
         skip_newlines(p);
@@ -1035,6 +1064,9 @@ static int parse_slot(P *p)
     int r = hk_role_lookup(p->tok.text, p->tok.len);
     if (r < 0)
         return syntax(p, "unknown role '%.*s'", TOK(p->tok));
+    if (r == HK_ROLE_LOCAL)
+        return syntax(p, "a local is no parameter: declare it in the body, "
+                         "'local %%%.*s : T'", TOK(name));
     next(p);
     HkType t;
     if (!parse_type(p, &t))

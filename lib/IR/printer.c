@@ -484,9 +484,11 @@ static void put_attributes(HkBuf *b, const HkFunc *f)
 static void put_kernel_head(HkBuf *b, const HkFunc *f)
 {
     hk_buf_printf(b, "kernel @%s(", f->name);
-    for (uint32_t k = 0; k < f->nslots; k++) {
+    for (uint32_t k = 0, n = 0; k < f->nslots; k++) {
         const HkSlot *s = &f->slots[k];
-        if (k)
+        if (s->role == HK_ROLE_LOCAL)
+            continue;
+        if (n++)
             hk_buf_puts(b, ", ");
         hk_buf_printf(b, "%%%s: %s ", s->name,
                       (unsigned)s->role < HK_ROLE_COUNT ? hk_roles[s->role].name : "?");
@@ -538,6 +540,12 @@ void hk_print_func(HkBuf *b, const HkFunc *f)
     else
         put_func_head(b, f);
     hk_buf_puts(b, " {\n");
+    for (uint32_t k = 0; f->is_kernel && k < f->nslots; k++)
+        if (f->slots[k].role == HK_ROLE_LOCAL) {
+            hk_buf_printf(b, "  local %%%s : ", f->slots[k].name);
+            hk_type_print(b, f->slots[k].type);
+            hk_buf_puts(b, "\n");
+        }
     put_block(b, f, &f->body, 1);
     hk_buf_puts(b, "}\n");
 }

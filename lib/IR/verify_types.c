@@ -414,7 +414,7 @@ static int writer_of(HkRole r)
 {
     switch (r) {
     case HK_ROLE_MUTABLE: case HK_ROLE_OUT: case HK_ROLE_WIDE_OUT:
-    case HK_ROLE_TERMINATED:
+    case HK_ROLE_TERMINATED: case HK_ROLE_LOCAL:
         return HK_R_STORE;
     case HK_ROLE_ACCUM_OUT: return HK_R_ACCUM;
     case HK_ROLE_FINISHED_COUNT: return HK_R_BUMP;
@@ -522,12 +522,24 @@ static int check_index(Ver *v, const HkInst *i, uint32_t k)
     return 0;
 }
 
-/* load %s : T, with T the slot's type. */
+/* load %s : T, with T the slot's type; load %l[%r] : T, row r of a
+ * local, T its element. */
 static int ty_load(Ver *v, const HkInst *i, HkType *out)
 {
     const HkSlot *s = hk_verify_slot_of(v, i);
     if (s == NULL || !hk_verify_slot_use(v, i, s, HK_R_LOAD, 0))
         return 0;
+    if (s->role == HK_ROLE_LOCAL) {
+        if (!i->has_index || i->nops != 1) {
+            err(v, i->loc, "'load' from local '%%%s' needs a row index, '%%%s[%%r]'",
+                s->name, s->name);
+            return 0;
+        }
+        if (!check_index(v, i, 0))
+            return 0;
+        *out = row_type(s->type);
+        return 1;
+    }
     if (i->has_index || i->nops) {
         err(v, i->loc, "'load' from '%%%s' takes no index", s->name);
         return 0;
@@ -563,7 +575,8 @@ static int ty_clamp_index(Ver *v, const HkInst *i, HkType *out)
     if (s == NULL)
         return 0;
     int dyn = s->type.rank >= 1 && s->type.dim[0] == HK_DYN;
-    int rows = hk_roles[s->role].shape == HK_SHP_ROWS;
+    int rows = hk_roles[s->role].shape == HK_SHP_ROWS ||
+               hk_roles[s->role].shape == HK_SHP_ROWS1;
     if (!dyn && !rows) {
         err(v, i->loc, "cannot clamp an index into '%%%s': role '%s' has neither rows nor a runtime length",
             s->name, hk_roles[s->role].name);
@@ -614,11 +627,13 @@ static void verify_store(Ver *v, const HkInst *i)
         return;
     HkShapeRule shape = hk_roles[s->role].shape;
     const char *role = hk_roles[s->role].name;
-    if (shape == HK_SHP_ROWS && !i->has_index) {
-        err(v, i->loc, "store to '%%%s' needs a row index: role '%s' is a tape", s->name, role);
+    int rows = shape == HK_SHP_ROWS || shape == HK_SHP_ROWS1;
+    if (rows && !i->has_index) {
+        err(v, i->loc, "store to '%%%s' needs a row index: role '%s' %s", s->name, role,
+            shape == HK_SHP_ROWS ? "is a tape" : "holds rows");
         return;
     }
-    if (i->has_index && shape != HK_SHP_ROWS && shape != HK_SHP_DYN && !cell_store(i, s)) {
+    if (i->has_index && !rows && shape != HK_SHP_DYN && !cell_store(i, s)) {
         err(v, i->loc, "store to '%%%s' cannot be indexed: role '%s' holds one value per sample",
             s->name, role);
         return;
@@ -683,6 +698,7 @@ void hk_verify_slot_type(Ver *v, const HkSlot *s)
     case HK_SHP_DYN: ok = dyn && t.rank == 1; need = "the runtime-length type '<? x T>'"; break;
     case HK_SHP_DYN_OR_ANY: break;
     case HK_SHP_ROWS: ok = t.rank >= 1 && !dyn; need = "a tape type '<K x T>' or '<K x N x T>'"; break;
+    case HK_SHP_ROWS1: ok = t.rank == 1 && !dyn; need = "the type '<K x T>' (K static rows of a rank-0 element)"; break;
     }
     if (t.rank == 2 && t.dim[1] == HK_DYN) {
         ok = 0;
@@ -691,6 +707,9 @@ void hk_verify_slot_type(Ver *v, const HkSlot *s)
     if (!ok)
         err(v, s->loc, "role '%s' needs %s, but '%%%s' has type '%s'", ri->name, need,
             s->name, ts(v, t));
+    if (s->role == HK_ROLE_LOCAL && t.elem == HK_I1)
+        err(v, s->loc, "local '%%%s' has type '%s': a local holds rows of f32, f64, "
+            "i32, u32 or i64", s->name, ts(v, t));
     HkElem e = role_elem(s->role);
     if (e != HK_VOID && t.elem != e)
         err(v, s->loc, "role '%s' needs element type '%s', but '%%%s' has type '%s'",

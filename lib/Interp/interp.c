@@ -22,6 +22,7 @@ struct HkInterp {
     HkAbiLayout abi;
     int32_t *by_slot;        /* slot -> its member, or -1; in fnmode,
                                 its place among the uniforms */
+    HkWord **locals;         /* slot -> a local's rows, NULL for planes */
     const HkAbiField **guard;/* the guard masks' members */
     uint32_t nguard;
     HkWord *vals;            /* the frame: each value's components */
@@ -199,6 +200,10 @@ static void load(HkInterp *ip, const HkInst *i)
         out[0] = ip->fnargs[k < 2 ? k : 0];
         return;
     }
+    if (ip->locals[i->slot] != NULL) {  /* legalize held the row inside */
+        out[0] = ip->locals[i->slot][comp(ip, i->ops[0], 0).i];
+        return;
+    }
     const HkAbiField *m = member(ip, i);
     uint32_t n = comps_of(type_of(ip, i->res[0]));
     for (uint32_t c = 0; c < n; c++)
@@ -237,6 +242,10 @@ static void store(HkInterp *ip, const HkInst *i)
 {
     if (ip->fnmode) {
         ip->fnres = comp(ip, i->ops[0], 0);
+        return;
+    }
+    if (ip->locals[i->slot] != NULL) {
+        ip->locals[i->slot][index_of(ip, i)] = comp(ip, i->ops[0], 0);
         return;
     }
     const HkAbiField *m = member(ip, i);
@@ -549,6 +558,10 @@ static HkInterp *make(HkArena *a, HawkContext *ctx, const HkLowered *l,
     ip->fnmode = fnmode;
     ip->fn = hk_alloc(a, (HK_MATHFN_COUNT + 1u) * sizeof *ip->fn);
     layout(ip);
+    ip->locals = hk_alloc(a, (ip->f->nslots + 1u) * sizeof *ip->locals);
+    for (uint32_t s = 0; s < ip->f->nslots; s++)
+        if (ip->f->slots[s].role == HK_ROLE_LOCAL)
+            ip->locals[s] = hk_alloc(a, ip->f->slots[s].type.dim[0] * sizeof(HkWord));
     if (fnmode) {
         ip->by_slot = hk_alloc(a, (ip->f->nslots + 1u) * sizeof *ip->by_slot);
         int32_t k = 0;
@@ -624,8 +637,13 @@ int32_t hk_interp_entry(HkInterp *ip, const void *args, int64_t base,
     ip->n = n_samples;
     for (int64_t s = base; s < base + count && !ip->failed; s++) {
         ip->sample = s;
-        if (!masked(ip))
-            run_block(ip, &ip->f->body);
+        if (masked(ip))
+            continue;
+        /* each sample's locals start at zero (LangRef "Locals") */
+        for (uint32_t k = 0; k < ip->f->nslots; k++)
+            if (ip->locals[k] != NULL)
+                memset(ip->locals[k], 0, ip->f->slots[k].type.dim[0] * sizeof(HkWord));
+        run_block(ip, &ip->f->body);
     }
     return ip->failed ? -1 : ST_OK;
 }

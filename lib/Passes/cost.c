@@ -304,16 +304,18 @@ static void count_block(Cx *cx, const HkFunc *f, const HkBlock *b, Counts *c,
         count_inst(cx, f, i, c, by);
 }
 
-/* One row of every out slot: the tape bytes. */
+/* One row of every out slot (the row the writer assembles), and every
+ * row of every local (the sample's own array): the tape bytes. */
 static int64_t tape_bytes(const HkFunc *f)
 {
     int64_t sum = 0;
     for (uint32_t s = 0; s < f->nslots; s++) {
         HkType t = f->slots[s].type;
-        if (f->slots[s].role != HK_ROLE_OUT || t.rank == 0 || t.dim[0] == 0 ||
+        HkRole r = f->slots[s].role;
+        if ((r != HK_ROLE_OUT && r != HK_ROLE_LOCAL) || t.rank == 0 || t.dim[0] == 0 ||
             t.dim[0] == HK_DYN)
             continue;
-        int64_t row = (int64_t)(hk_components(t) / t.dim[0]);
+        int64_t row = (int64_t)(hk_components(t) / (r == HK_ROLE_LOCAL ? 1u : t.dim[0]));
         sum = sat_add(sum, row * (int64_t)hk_elem_bytes((HkElem)t.elem));
     }
     return sum;

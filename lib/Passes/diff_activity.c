@@ -183,6 +183,14 @@ int hk_diff_slots(Diff *s)
         const HkSlot *sl = &s->f->slots[k];
         if (!hk_diff_is_real(sl->type))
             continue;
+        if (sl->role == HK_ROLE_LOCAL) {
+            /* its rows carry values from a store to a load the rules do
+             * not follow: the derivative would drop them */
+            hk_error(hk_run_diags(s->r), &s->f->module->src, sl->loc,
+                     "'%s': %s does not differentiate through a real local "
+                     "('%s')", s->f->name, s->pass, sl->name);
+            return -1;
+        }
         if (wrt == NULL && hk_diff_input_role(s, sl->role))
             s->in[k] = 1;
         if (of == NULL && hk_diff_output_role(s, sl->role))

@@ -1,5 +1,5 @@
 /* index-clamp.c -- the index-clamp analysis: every runtime index site of a
- * kernel (gather, indexed store, indexed accum) is proven inside its
+ * kernel (gather, indexed store, indexed accum, a local's row load) is proven inside its
  * extent or clamped, with the reason; the writers clamp every site not
  * proven, and index-policy=refuse refuses the clamped ones (index.unproven).
  * docs/Passes.md "index-clamp" lists the rules. */
@@ -18,6 +18,7 @@ HkVal hk_index_operand(const HkInst *i)
     switch (i->op) {
     case HK_OP_GATHER:
         return i->ops[i->nops - 1];
+    case HK_OP_LOAD:  /* a local's row */
     case HK_OP_STORE:
     case HK_OP_ACCUM:
         return i->has_index ? i->ops[i->nops - 1] : HK_NOVAL;

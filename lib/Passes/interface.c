@@ -267,6 +267,7 @@ static void direction(RowCx *cx, uint32_t s, HkInterfaceRow *row)
         row->init = HK_INIT_ZEROED;
         row->reason = cx->f->slots[s].role == HK_ROLE_MIX ? R_MIX : R_FIN;
         return;
+    case HK_ROLE_LOCAL:  /* no row: hk_pass_interface skips locals */
     case HK_ROLE_COUNT:
         break;
     }
@@ -280,6 +281,7 @@ static HkIfLayout layout_of(HkLayout l)
     case HK_LAY_SOA: return HK_IFL_SOA;
     case HK_LAY_FLAT: return HK_IFL_FLAT;
     case HK_LAY_VALUE: return HK_IFL_VALUE;
+    case HK_LAY_LOCAL: break;
     }
     hk_unreachable();
 }
@@ -383,11 +385,14 @@ int hk_pass_interface(HawkPassRun *r, HkFunc *f)
     cx.use = collect_uses(a, f);
     HkInterfaceRow *decl = hk_alloc(a, (n ? n : 1) * sizeof *decl);
     HkSymtab *fields = hk_symtab_new(a);
+    uint32_t nd = 0;
     for (uint32_t s = 0; s < n; s++) {
-        make_row(&cx, s, &decl[s]);
+        if (f->slots[s].role == HK_ROLE_LOCAL)
+            continue;  /* kernel-local storage: no plane, no field */
+        make_row(&cx, s, &decl[nd]);
         /* two slots one C field ("a.dot" and "a_dot"): the C unit could
          * not name both */
-        const char *fd = decl[s].field;
+        const char *fd = decl[nd++].field;
         uint32_t other = hk_symtab_get(fields, fd, strlen(fd));
         if (other == UINT32_MAX) {
             hk_symtab_put(fields, fd, strlen(fd), s);
@@ -401,7 +406,7 @@ int hk_pass_interface(HawkPassRun *r, HkFunc *f)
     }
     /* Stable by group: declaration order within each. */
     for (int g = 0; g < 3; g++)
-        for (uint32_t s = 0; s < n; s++)
+        for (uint32_t s = 0; s < nd; s++)
             if (group_of(&decl[s]) == g)
                 res->rows[res->nrows++] = decl[s];
     hk_analysis_set(r, f, HK_PASS_INTERFACE, res);

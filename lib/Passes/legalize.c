@@ -149,7 +149,7 @@ static int plane_access(const HkFunc *f, const HkInst *i)
 {
     if (i->slot < 0 || i->nops == 0)
         return 0;
-    if (i->op == HK_OP_GATHER)
+    if (i->op == HK_OP_GATHER || (i->op == HK_OP_LOAD && i->has_index))
         return 1;
     return (i->op == HK_OP_STORE || i->op == HK_OP_ACCUM) &&
            (i->has_index || hk_is_dyn(f->slots[i->slot].type));

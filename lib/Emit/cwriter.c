@@ -420,9 +420,14 @@ static int stack_bound(HkCW *w, HkCUnit *out, const char *body,
  * one line, which the stack bound (cstack.c) counts by its extent. */
 static void declare_locals(HkCW *w)
 {
+    /* one no instruction names is not declared (an unused object) */
+    uint8_t *named = hk_alloc(w->a, w->f->nslots + 1u);
+    for (const HkInst *i = w->f->body.first; i != NULL; i = hk_preorder_next(i))
+        if (i->slot >= 0 && (uint32_t)i->slot < w->f->nslots)
+            named[i->slot] = 1;
     for (uint32_t s = 0; s < w->f->nslots; s++) {
         const HkSlot *sl = &w->f->slots[s];
-        if (sl->role != HK_ROLE_LOCAL)
+        if (sl->role != HK_ROLE_LOCAL || !named[s])
             continue;
         HkElem e = (HkElem)sl->type.elem;
         const char *zero = hk_is_float(e) ? hk_cw_real(w, 0.0, e)

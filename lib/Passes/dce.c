@@ -7,6 +7,8 @@
  * everything inside it) and queues each definition whose results all fall
  * to zero uses, so the whole pass is linear in the function's size.
  *
+ * A store into a local that no load reads goes too (dead_local_stores).
+ *
  * Effects: every HK_F_SIDE op (store, accum, bump, dispatch, random,
  * raw_device, lane ops), except `break_if`, which only leaves its own loop;
  * also `call` (run inline first) and `at` (kept so feature-refusal still
@@ -128,17 +130,52 @@ static void remove_dead(Dce *s, HkInst *i)
         drop_block(s, &i->regions[r]);
 }
 
+static void drain(Dce *s)
+{
+    while (s->nwork != 0) {
+        HkInst *i = s->work[--s->nwork];
+        /* An instruction inside a region removed meanwhile is gone. */
+        if (i->block != NULL)
+            remove_dead(s, i);
+    }
+}
+
+/* A store into a local that no load reads is dead (LangRef "Locals": the
+ * rows are the sample's own, and go when it ends).  Once the dead loads
+ * are gone: removing a store makes no load dead, so one round does. */
+static void dead_local_stores(Dce *s)
+{
+    HkFunc *f = s->f;
+    uint8_t *read = hk_alloc(f->module->arena, f->nslots + 1u);
+    int any = 0;
+    for (uint32_t k = 0; k < f->nslots; k++)
+        any |= f->slots[k].role == HK_ROLE_LOCAL;
+    if (!any)
+        return;
+    for (const HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i))
+        if (i->op == HK_OP_LOAD && i->slot >= 0 && (uint32_t)i->slot < f->nslots)
+            read[i->slot] = 1;
+    HkInst *next;
+    for (HkInst *i = f->body.first; i != NULL; i = next) {
+        next = hk_preorder_next(i);
+        if (i->op != HK_OP_STORE || i->slot < 0 || (uint32_t)i->slot >= f->nslots ||
+            f->slots[i->slot].role != HK_ROLE_LOCAL || read[i->slot] ||
+            i->serial < s->floor)
+            continue;
+        hk_inst_remove(i);
+        for (uint32_t k = 0; k < i->nops; k++)
+            drop_use(s, i->ops[k]);
+    }
+}
+
 void hk_dce_from(HkFunc *f, uint32_t floor)
 {
     Dce s = {f, hk_use_counts(f), hk_alloc(f->module->arena, f->nserials + 1u),
              f->nserials, floor, NULL, 0, 0};
     scan(&s, &f->body);
-    while (s.nwork != 0) {
-        HkInst *i = s.work[--s.nwork];
-        /* An instruction inside a region removed meanwhile is gone. */
-        if (i->block != NULL)
-            remove_dead(&s, i);
-    }
+    drain(&s);
+    dead_local_stores(&s);
+    drain(&s);
 }
 
 int hk_pass_dce(HawkPassRun *r, HkFunc *f)

@@ -125,10 +125,20 @@ int hk_opt_check_entry(HawkContext *ctx, const HkPassInfo *info,
     if (info->opts == HK_OPTS_ANY)
         return 0;
     if (info->opts == HK_OPTS_DIFF) {
+        int rev = strcmp(info->name, "vjp") == 0;
+        if (rev && strcmp(key, "loops") == 0) {
+            if (strcmp(value, "auto") == 0 || strcmp(value, "tape") == 0 ||
+                strcmp(value, "recompute") == 0)
+                return 0;
+            hk_error(&ctx->diags, NULL, noloc,
+                     "option 'loops' of pass 'vjp' expects auto, tape or "
+                     "recompute, got '%s'", value);
+            return -1;
+        }
         if (strcmp(key, "wrt") != 0 && strcmp(key, "of") != 0) {
             hk_error(&ctx->diags, NULL, noloc,
-                     "pass '%s' has no option '%s'; its options: wrt=SLOT:..., "
-                     "of=SLOT:...", info->name, key);
+                     "pass '%s' has no option '%s'; its options: %s", info->name,
+                     key, hk_opt_list(ctx->arena, info));
             return -1;
         }
         if (*value == '\0' || value[0] == ':' ||
@@ -178,7 +188,9 @@ const char *hk_opt_list(HkArena *a, const HkPassInfo *info)
     if (info->opts == HK_OPTS_NONE)
         return "";
     if (info->opts == HK_OPTS_DIFF)
-        return "wrt=SLOT:... of=SLOT:...";
+        return strcmp(info->name, "vjp") == 0
+                   ? "wrt=SLOT:... of=SLOT:... loops=auto|tape|recompute"
+                   : "wrt=SLOT:... of=SLOT:...";
     HkBuf b;
     hk_buf_init(&b, a);
     for (int i = 0; i < (int)HK_OPT_COUNT; i++)

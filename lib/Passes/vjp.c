@@ -102,7 +102,7 @@ static HkVal with_imm(Vjp *v, const HkInst *i, HkOp op, HkVal a, HkVal b,
 }
 
 /* Component k of x, row-major (x itself at rank 0). */
-static HkVal part(Vjp *v, HkVal x, uint32_t k)
+HkVal hk_vjp_part(Vjp *v, HkVal x, uint32_t k)
 {
     HkType t = type_of(v, x);
     if (t.rank == 0)
@@ -113,6 +113,40 @@ static HkVal part(Vjp *v, HkVal x, uint32_t k)
     n->imm[0] = t.rank == 1 ? (int64_t)k : (int64_t)(k / t.dim[1]);
     n->imm[1] = t.rank == 1 ? 0 : (int64_t)(k % t.dim[1]);
     return r;
+}
+
+/* Per-slot table p of n entries (each of size bytes) copied into one of
+ * n + 1, the new entry set to fill. */
+static void *grow_slots(HkArena *a, const void *p, uint32_t n, size_t size,
+                        const void *fill)
+{
+    unsigned char *q = hk_alloc(a, (n + 2u) * size);
+    memcpy(q, p, n * size);
+    memcpy(q + n * size, fill, size);
+    return q;
+}
+
+int32_t hk_vjp_add_local(Vjp *v, const char *name, HkType t)
+{
+    Diff *d = &v->d;
+    uint32_t n = d->f->nslots;
+    int32_t none = -1;
+    HkVal nov = HK_NOVAL;
+    const HkInst *null = NULL;
+    uint8_t zero = 0;
+    d->in = grow_slots(d->a, d->in, n, sizeof *d->in, &zero);
+    d->out = grow_slots(d->a, d->out, n, sizeof *d->out, &zero);
+    d->tslot = grow_slots(d->a, d->tslot, n, sizeof *d->tslot, &none);
+    v->bslot = grow_slots(d->a, v->bslot, n, sizeof *v->bslot, &none);
+    v->store = grow_slots(d->a, v->store, n, sizeof *v->store, &null);
+    v->sadj = grow_slots(d->a, v->sadj, n, sizeof *v->sadj, &nov);
+    v->tape_w = grow_slots(d->a, v->tape_w, n, sizeof *v->tape_w, &nov);
+    /* a name the kernel has: "<name>.2", ... */
+    int32_t s = hk_slot_add(d->f, name, HK_ROLE_LOCAL, t, d->loc);
+    for (uint32_t k = 2; s < 0; k++)
+        s = hk_slot_add(d->f, hk_asprintf(d->a, "%s.%u", name, k), HK_ROLE_LOCAL, t,
+                        d->loc);
+    return s;
 }
 
 /* The transpose of matrix x. */
@@ -131,9 +165,9 @@ static HkVal outer(Vjp *v, HkVal R, HkVal x, HkType mt)
     uint32_t n = mt.dim[0], m = mt.dim[1];
     HkVal *c = hk_alloc(v->d.a, (size_t)n * m * sizeof *c);
     for (uint32_t r = 0; r < n; r++) {
-        HkVal ri = part(v, R, r);
+        HkVal ri = hk_vjp_part(v, R, r);
         for (uint32_t k = 0; k < m; k++)
-            c[r * m + k] = hk_diff_emit2(&v->d, HK_OP_FMUL, ri, part(v, x, k),
+            c[r * m + k] = hk_diff_emit2(&v->d, HK_OP_FMUL, ri, hk_vjp_part(v, x, k),
                                          hk_scalar(mt.elem));
     }
     return hk_diff_emit(&v->d, HK_OP_BUILD, c, n * m, mt);
@@ -148,7 +182,7 @@ static HkVal row_into(Vjp *v, HkVal R, uint32_t row, HkType mt)
     HkVal zero = hk_diff_real(&v->d, 0.0, hk_scalar(mt.elem));
     for (uint32_t r = 0; r < n; r++)
         for (uint32_t k = 0; k < m; k++)
-            c[r * m + k] = r == row ? part(v, R, k) : zero;
+            c[r * m + k] = r == row ? hk_vjp_part(v, R, k) : zero;
     return hk_diff_emit(&v->d, HK_OP_BUILD, c, n * m, mt);
 }
 
@@ -164,7 +198,7 @@ static HkVal prod_adjoint(Vjp *v, HkVal a, HkVal R, HkType ta)
     HkVal *p = hk_alloc(v->d.a, n * sizeof *p);
     HkVal *adj = hk_alloc(v->d.a, n * sizeof *adj);
     for (uint32_t k = 0; k < n; k++) {
-        c[k] = part(v, a, k);
+        c[k] = hk_vjp_part(v, a, k);
         p[k] = c[0];
         if (k > 0 && k + 1 < n)  /* p_(n-1), the result, is not read */
             p[k] = hk_diff_emit2(&v->d, HK_OP_FMUL, p[k - 1], c[k], t);
@@ -252,7 +286,7 @@ static int structural(Vjp *v, HkInst *i, HkVal R)
     case HK_OP_BUILD:
         for (uint32_t k = 0; k < i->nops; k++)
             if (d->act[i->ops[k]])
-                hk_vjp_add_adj(v, i->ops[k], part(v, R, k));
+                hk_vjp_add_adj(v, i->ops[k], hk_vjp_part(v, R, k));
         return 1;
     case HK_OP_DOT:
         if (d->act[a])
@@ -1056,7 +1090,7 @@ static void finish(Vjp *v)
         uint32_t nc = hk_components(sl->type);
         for (uint32_t c = 0; c < nc; c++) {
             HkVal at = hk_diff_int(d, c, hk_scalar(HK_I64), sl->name, NULL);
-            HkVal ops[2] = {part(v, g, c), at};
+            HkVal ops[2] = {hk_vjp_part(v, g, c), at};
             HkInst *n = hk_inst_new(d->f, HK_OP_ACCUM, d->loc);
             hk_inst_set_ops(d->f, n, ops, 2);
             n->slot = v->bslot[k];
@@ -1246,6 +1280,37 @@ static int add_bar(Vjp *v, uint32_t k)
     return -1;
 }
 
+/* The locals from slot first on (the tapes the sweep made) that no
+ * instruction names any more (the dead code gone: a carried value the
+ * recomputed trips do not read) removed, the others renumbered. */
+static void drop_unused_locals(HkFunc *f, uint32_t first)
+{
+    if (first >= f->nslots)
+        return;
+    HkArena *a = f->module->arena;
+    int32_t *to = hk_alloc(a, (f->nslots + 1u) * sizeof *to);
+    for (const HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i))
+        if (i->slot >= (int32_t)first && (uint32_t)i->slot < f->nslots)
+            to[i->slot] = 1;
+    uint32_t n = first;
+    for (uint32_t s = first; s < f->nslots; s++) {
+        const char *name = f->slots[s].name;
+        hk_symtab_del(f->syms, name, strlen(name));
+        if (!to[s]) {
+            to[s] = -1;
+            continue;
+        }
+        to[s] = (int32_t)n;
+        f->slots[n] = f->slots[s];
+        hk_symtab_put(f->syms, name, strlen(name), HK_SYM_SLOT | n);
+        n++;
+    }
+    f->nslots = n;
+    for (HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i))
+        if (i->slot >= (int32_t)first)
+            i->slot = to[i->slot];
+}
+
 int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
 {
     if (!f->is_kernel)
@@ -1280,12 +1345,13 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     HkInst *last = ret->prev;
     d->at = ret;
     d->loc = ret->loc;
-    uint32_t floor = f->nserials;
+    uint32_t floor = f->nserials, nbar = f->nslots;
     seed(&v);
     for (HkInst *i = last; i != NULL; i = i->prev)
         hk_vjp_reverse(&v, i);
     finish(&v);
     hk_dce_from(f, floor);
+    drop_unused_locals(f, nbar);
     hk_diff_rename(d, name);
     return 0;
 }

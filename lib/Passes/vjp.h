@@ -72,6 +72,12 @@ HkInst *hk_vjp_if(Vjp *v, HkVal cond, const HkType *types,
 /* Gives the operands of i their shares of the adjoints of i's results. */
 void hk_vjp_reverse(Vjp *v, HkInst *i);
 
+/* Component k of x, row-major (x itself at rank 0). */
+HkVal hk_vjp_part(Vjp *v, HkVal x, uint32_t k);
+/* A new local "%name" of type t (LangRef "Locals") in the kernel, the
+ * per-slot tables grown to it (inactive, no cotangent); its slot. */
+int32_t hk_vjp_add_local(Vjp *v, const char *name, HkType t);
+
 /* ---- vjp_loop.c ---------------------------------------------------------- */
 
 /* The reverse of loop i at the insertion point (vjp_loop.c). */

@@ -1,17 +1,23 @@
 /* vjp_loop.c -- the reverse of a loop, by recomputation.
  *
  * The reverse sweep needs, for each trip of a loop, the values the trip
- * started with, last trip first.  HIR has no storage indexed at run time
- * that a kernel could keep them in, so the reverse recomputes them: a
- * reverse loop runs once per trip the primal completed, t = last ...
- * first, and in each it reruns the primal's trips before t from the
- * loop's inits (an inner loop of t - LO trips, without the break_if and
- * the effects: those trips did not break, and their effects happened),
- * recomputes trip t's body, sweeps it, and carries the adjoints of the
- * carried values to the trip before, with the shares of the values and
- * slots the body reads from outside.  No tape: the memory is the
- * primal's, and the cost is K (K + 1) / 2 body runs for a loop of K
- * trips, where a tape would keep it at K.
+ * started with, last trip first.  A reverse loop runs once per trip the
+ * primal completed, t = last ... first; in each it gets the values trip t
+ * started with, recomputes trip t's body from them, sweeps it, and
+ * carries the adjoints of the carried values to the trip before, with the
+ * shares of the values and slots the body reads from outside.  It gets
+ * the values one of two ways:
+ *
+ * - from a tape: the primal loop stores each carried value, component by
+ *   component, into row t - LO of a local "<carried>.tape" (LangRef
+ *   "Locals") as trip t starts, and the reverse loads it back; K body
+ *   runs for K trips, and the tape's rows on the stack;
+ * - by recomputation: the reverse reruns the primal's trips before t from
+ *   the loop's inits (an inner loop of t - LO trips, without the break_if
+ *   and the effects: those trips did not break, and their effects
+ *   happened); no memory beyond the primal's, K (K + 1) / 2 body runs.
+ *
+ * use_tape chooses (docs/Passes.md, "vjp").
  *
  * The trips completed are known statically when the loop has static
  * bounds and no break_if; otherwise the primal loop carries a counter,
@@ -158,7 +164,162 @@ typedef struct {
     uint8_t *need;
     Outer o;
     HkInst *R;
+    int32_t *tape;       /* carried value k -> its tape's first local (one
+                            per component), or NULL: recomputation */
 } Rev;
+
+/* ---- the tape ------------------------------------------------------------- */
+
+/* The instructions of b at any depth: the size of a trip's body. */
+static uint64_t body_size(const HkBlock *b)
+{
+    uint64_t n = 0;
+    for (const HkInst *x = b->first; x != NULL; x = x->next) {
+        n++;
+        for (uint32_t r = 0; r < x->nregions; r++)
+            n += body_size(&x->regions[r]);
+    }
+    return n;
+}
+
+/* The components of a value of type t: one row of a tape each. */
+static uint32_t comps_of(HkType t)
+{
+    return t.rank == 0 ? 1u : hk_components(t);
+}
+
+/* A tape's rows on the stack that loops=auto takes at most. */
+#define AUTO_TAPE_BYTES 4096u
+
+/* Whether loop L (n carried values) keeps a tape.  Only a loop of the
+ * kernel's body itself: its reverse runs once, where a loop in a branch
+ * or in another loop is reversed wherever that region is recomputed.
+ * loops=recompute never, loops=tape always; loops=auto (the default)
+ * when the rerun trips cost more than the tape and the tape takes at most
+ * AUTO_TAPE_BYTES: (K - 1) / 2 extra body runs per trip on average
+ * against three accesses per carried component (its store, its load, its
+ * row zeroed as the sample starts), so (K - 1) B > 6 C for B instructions
+ * in the body and C components. */
+static int use_tape(Vjp *v, const HkInst *L, uint32_t n)
+{
+    Diff *d = &v->d;
+    const char *mode = hk_option(d->r, "loops", "auto");
+    int64_t k = bound(L);
+    if (strcmp(mode, "recompute") == 0 || !d->f->is_kernel ||
+        L->block != &d->f->body || k < 1 || k > INT32_MAX)
+        return 0;
+    if (strcmp(mode, "tape") == 0)
+        return 1;
+    uint64_t c = 0, bytes = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        HkType t = type_of(v, L->iters[j]);
+        c += comps_of(t);
+        bytes += comps_of(t) * (uint64_t)k *
+                 (t.elem == HK_F64 || t.elem == HK_I64 ? 8u : 4u);
+    }
+    return bytes <= AUTO_TAPE_BYTES &&
+           (uint64_t)(k - 1) * body_size(&L->regions[0]) > 6u * c;
+}
+
+/* The row of trip index i: i - LO. */
+static HkVal tape_row(Vjp *v, const HkInst *L, HkVal i)
+{
+    Diff *d = &v->d;
+    if (L->lo == 0)
+        return i;
+    HkType i64 = hk_scalar(HK_I64);
+    return hk_diff_emit2(d, HK_OP_SUB, i, hk_diff_int(d, L->lo, i64, NULL, NULL), i64);
+}
+
+/* The element a tape of values of element e keeps: an i1 as an i32 0 or
+ * 1 (a local holds no i1). */
+static HkElem tape_elem(HkElem e)
+{
+    return e == HK_I1 ? HK_I32 : e;
+}
+
+/* L's tape: a local "<carried>.tape" (".tape.<c>" per component of a
+ * tensor) of K rows for each carried value, and at the top of L's body
+ * the stores of the values the trip starts with into row i - LO. */
+static void make_tape(Vjp *v, Rev *rv)
+{
+    Diff *d = &v->d;
+    HkFunc *f = d->f;
+    const HkInst *L = rv->L;
+    uint32_t k = (uint32_t)bound(L);
+    HkInst *at = d->at;
+    HkBlock *blk = d->blk;
+    d->at = L->regions[0].first;
+    d->base = f->values[L->ivar].name;
+    HkVal row = tape_row(v, L, L->ivar);
+    rv->tape = hk_alloc(d->a, (rv->n + 1) * sizeof *rv->tape);
+    for (uint32_t j = 0; j < rv->n; j++) {
+        HkVal c = L->iters[j];
+        HkType t = type_of(v, c);
+        uint32_t nc = comps_of(t);
+        d->base = f->values[c].name;
+        for (uint32_t m = 0; m < nc; m++) {
+            const char *name = nc == 1 ? hk_asprintf(d->a, "%s.tape", f->values[c].name)
+                                       : hk_asprintf(d->a, "%s.tape.%u", f->values[c].name, m);
+            int32_t s = hk_vjp_add_local(v, name, hk_vec(tape_elem((HkElem)t.elem), k));
+            if (m == 0)
+                rv->tape[j] = s;
+            HkVal x = hk_vjp_part(v, c, m);
+            if (t.elem == HK_I1) {
+                HkType i32 = hk_scalar(HK_I32);
+                HkVal ops[3] = {x, hk_diff_int(d, 1, i32, NULL, NULL),
+                                hk_diff_int(d, 0, i32, NULL, NULL)};
+                x = hk_diff_emit(d, HK_OP_SELECT, ops, 3, i32);
+            }
+            HkInst *st = hk_inst_new(f, HK_OP_STORE, d->loc);
+            HkVal ops[2] = {x, row};
+            hk_inst_set_ops(f, st, ops, 2);
+            st->slot = s;
+            st->has_index = 1;
+            hk_diff_place(d, st);
+        }
+    }
+    hk_vjp_grow(v);
+    d->at = at;
+    d->blk = blk;
+}
+
+/* The values trip t of L started with, loaded from its tape at the
+ * insertion point. */
+static HkVal *tape_read(Vjp *v, const Rev *rv, HkVal t)
+{
+    Diff *d = &v->d;
+    HkFunc *f = d->f;
+    const HkInst *L = rv->L;
+    d->base = f->values[L->ivar].name;
+    HkVal row = tape_row(v, L, t);
+    HkVal *start = hk_alloc(d->a, (rv->n + 1) * sizeof *start);
+    for (uint32_t j = 0; j < rv->n; j++) {
+        HkVal c = L->iters[j];
+        HkType t0 = type_of(v, c);
+        HkElem e = tape_elem((HkElem)t0.elem);
+        uint32_t nc = comps_of(t0);
+        HkVal *parts = hk_alloc(d->a, (nc + 1) * sizeof *parts);
+        d->base = f->values[c].name;
+        for (uint32_t m = 0; m < nc; m++) {
+            HkInst *ld = hk_inst_new(f, HK_OP_LOAD, d->loc);
+            hk_inst_set_ops(f, ld, &row, 1);
+            ld->slot = rv->tape[j] + (int32_t)m;
+            ld->has_index = 1;
+            parts[m] = hk_inst_result(f, ld, hk_scalar(e),
+                                      hk_asprintf(d->a, "%s.tape.r", f->values[c].name));
+            hk_diff_place(d, ld);
+            if (t0.elem == HK_I1) {
+                HkVal ops[2] = {parts[m], hk_diff_int(d, 0, hk_scalar(HK_I32), NULL, NULL)};
+                parts[m] = hk_diff_emit(d, HK_OP_ICMP, ops, 2, hk_scalar(HK_I1));
+                f->values[parts[m]].def->pred = HK_P_NE;
+            }
+        }
+        start[j] = t0.rank == 0 ? parts[0] : hk_diff_emit(d, HK_OP_BUILD, parts, nc, t0);
+    }
+    hk_vjp_grow(v);
+    return start;
+}
 
 /* The reverse loop R over L's completed trips, "loop %<i>.bar = LO to
  * (HI | %end max K)", its carried values entering as L's results'
@@ -224,24 +385,38 @@ static HkInst *reverse_head(Vjp *v, Rev *rv, HkVal end)
     return R;
 }
 
-/* Trip t of L recomputed at the end of the insertion block: L's trips
- * before t rerun from the inits (*I, the inner loop), then t's body
+/* Where a recomputed trip starts: the values it starts with, and the
+ * last instruction before its body's copy (the sweep stops there). */
+typedef struct {
+    HkVal *start;
+    HkInst *stop;
+} Trip;
+
+/* Trip t of L recomputed at the end of the insertion block: the values
+ * it starts with read from the tape, or L's trips before t rerun from the
+ * inits (the inner loop), then t's body
  * copied from the values they give, whole or (to_break) up to its
  * break_if, whose condition's copy it returns; the copies active where
  * their originals are, each original's copy in *mapp (*nmapp entries)
  * when mapp is not NULL. */
-static HkVal trip_copy(Vjp *v, const Rev *rv, HkVal t, int to_break, HkInst **I,
+static HkVal trip_copy(Vjp *v, const Rev *rv, HkVal t, int to_break, Trip *tr,
                        HkVal **mapp, uint32_t *nmapp)
 {
     Diff *d = &v->d;
     HkFunc *f = d->f;
     const HkInst *L = rv->L;
-    *I = rerun(v, L, rv->n, t);
+    if (rv->tape != NULL) {
+        tr->start = tape_read(v, rv, t);
+        tr->stop = d->blk->last;
+    } else {
+        tr->stop = rerun(v, L, rv->n, t);
+        tr->start = tr->stop->res;
+    }
     uint32_t nmap = f->nvalues;
     HkVal *map = hk_valmap_new(f, nmap);
     map[L->ivar] = t;
     for (uint32_t k = 0; k < rv->n; k++)
-        map[L->iters[k]] = (*I)->res[k];
+        map[L->iters[k]] = tr->start[k];
     HkVal cond = HK_NOVAL;
     if (to_break)
         cond = hk_vjp_recompute_to_break(v, &L->regions[0], d->blk, map, nmap);
@@ -273,10 +448,10 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
     d->base = f->values[L->ivar].name;
     HkVal ops2[2] = {last, R->ivar};
     HkVal t = hk_diff_emit(d, HK_OP_SUB, ops2, 2, hk_scalar(HK_I64));
-    HkInst *I;
+    Trip tr;
     HkVal *map;
     uint32_t nmap;
-    trip_copy(v, rv, t, 0, &I, &map, &nmap);
+    trip_copy(v, rv, t, 0, &tr, &map, &nmap);
     HkInst *last_copy = d->blk->last;
 
     /* the shares accumulate on R's carried values; saved, put back */
@@ -294,7 +469,7 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
     for (uint32_t k = 0, j = 0; k < rv->n; k++)
         if (rv->need[k])
             hk_vjp_add_adj(v, hk_valmap_get(map, nmap, y->ops[k]), R->iters[j++]);
-    for (HkInst *x = last_copy; x != I; x = x->prev)
+    for (HkInst *x = last_copy; x != tr.stop; x = x->prev)
         hk_vjp_reverse(v, x);
 
     uint32_t m = nc + no + ns;
@@ -303,7 +478,7 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
         if (!rv->need[k])
             continue;
         d->base = f->values[L->iters[k]].name;
-        yops[j++] = hk_diff_full(d, v->adj[I->res[k]], type_of(v, L->iters[k]));
+        yops[j++] = hk_diff_full(d, v->adj[tr.start[k]], type_of(v, L->iters[k]));
     }
     for (uint32_t k = 0; k < no; k++) {
         d->base = f->values[rv->o.vals[k]].name;
@@ -402,8 +577,8 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
 
     /* the branch that ran: the trips before, the part, the sweep */
     DiffPoint here = hk_diff_enter(d, &P->regions[0]);
-    HkInst *I;
-    HkVal cond = trip_copy(v, rv, end, 1, &I, NULL, NULL);
+    Trip tr;
+    HkVal cond = trip_copy(v, rv, end, 1, &tr, NULL, NULL);
     HkInst *last_copy = d->blk->last;
     HkInst *S = hk_vjp_if(v, cond, types, names, m);
     for (uint32_t k = 0; k < no; k++) {
@@ -416,12 +591,12 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
     }
     d->at = NULL;
     d->blk = &S->regions[0];
-    for (HkInst *x = last_copy; x != I; x = x->prev)
+    for (HkInst *x = last_copy; x != tr.stop; x = x->prev)
         hk_vjp_reverse(v, x);
     HkVal *yops = hk_alloc(d->a, (m + 1) * sizeof *yops);
     for (uint32_t k = 0, j = 0; k < rv->n; k++)
         if (rv->need[k])
-            yops[j++] = hk_diff_full(d, v->adj[I->res[k]], type_of(v, L->iters[k]));
+            yops[j++] = hk_diff_full(d, v->adj[tr.start[k]], type_of(v, L->iters[k]));
     for (uint32_t k = 0; k < no; k++) {
         yops[nc + k] = hk_diff_full(d, v->adj[rv->o.vals[k]], types[nc + k]);
         v->adj[rv->o.vals[k]] = outer[k];
@@ -494,6 +669,8 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
     HkBlock *blk = d->blk;
     d->base = L->nres > 0 ? f->values[L->res[0]].name : f->values[L->ivar].name;
     HkVal end = trips_end(v, L);
+    if (use_tape(v, L, rv.n))
+        make_tape(v, &rv);
     if (end != HK_NOVAL && writes_before_break(v, L))
         partial_trip(v, &rv, end);
     /* the last trip's index, end - 1 + LO (a constant without a counter) */

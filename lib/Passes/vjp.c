@@ -141,6 +141,7 @@ int32_t hk_vjp_add_local(Vjp *v, const char *name, HkType t)
     v->store = grow_slots(d->a, v->store, n, sizeof *v->store, &null);
     v->sadj = grow_slots(d->a, v->sadj, n, sizeof *v->sadj, &nov);
     v->tape_w = grow_slots(d->a, v->tape_w, n, sizeof *v->tape_w, &nov);
+    v->tape_loc = grow_slots(d->a, v->tape_loc, n, sizeof *v->tape_loc, &none);
     /* a name the kernel has: "<name>.2", ... */
     int32_t s = hk_slot_add(d->f, name, HK_ROLE_LOCAL, t, d->loc);
     for (uint32_t k = 2; s < 0; k++)
@@ -375,30 +376,84 @@ int hk_vjp_write_copy(const Vjp *v, const HkInst *x)
     return x->nres == 1 && wadj_of(v, x->res[0]) != HK_NOVAL;
 }
 
-/* Row r of tape cotangent w (<K x T> or <K x N x T>), r held to
- * [0, K - 1] as the store holds it: row 0, then each later row selected
- * when r reaches it (HIR reads a tensor only at static indices). */
-static HkVal tape_row(Vjp *v, HkVal w, HkVal r, HkType rowt)
+/* Row k of tape cotangent w (<K x T> or <K x N x T>): an extract. */
+static HkVal static_row(Vjp *v, HkVal w, int64_t k, HkType rowt)
+{
+    HkVal e = hk_diff_emit1(&v->d, HK_OP_EXTRACT, w, rowt);
+    HkInst *n = v->d.f->values[e].def;
+    n->nimm = 1;
+    n->imm[0] = k;
+    return e;
+}
+
+/* Tape slot s's cotangent w copied, once, into locals "<s>.bar.rows"
+ * (".rows.<n>" per component of a <N x T> row) right after w's load:
+ * HIR reads a tensor only at static indices, a local at a runtime row. */
+static void rows_local(Vjp *v, int32_t s, HkVal w)
 {
     Diff *d = &v->d;
+    HkFunc *f = d->f;
     HkType wt = type_of(v, w);
-    HkVal acc = HK_NOVAL;
-    for (uint32_t k = 0; k < wt.dim[0]; k++) {
-        HkVal e = hk_diff_emit1(d, HK_OP_EXTRACT, w, rowt);
-        HkInst *n = d->f->values[e].def;
-        n->nimm = 1;
-        n->imm[0] = (int64_t)k;
-        if (k == 0) {
-            acc = e;
-            continue;
-        }
-        HkVal kv = hk_diff_int(d, (int64_t)k, hk_scalar(HK_I64), NULL, NULL);
-        HkVal ops[2] = {r, kv};
-        HkVal ge = hk_diff_emit(d, HK_OP_ICMP, ops, 2, hk_scalar(HK_I1));
-        d->f->values[ge].def->pred = HK_P_SGE;
-        acc = hk_diff_sel(d, ge, e, acc, rowt);
+    uint32_t k = wt.dim[0], nc = wt.rank == 2 ? wt.dim[1] : 1u;
+    HkElem e = (HkElem)wt.elem;
+    const char *base = f->slots[s].name;
+    for (uint32_t m = 0; m < nc; m++) {
+        const char *name = nc == 1 ? hk_asprintf(d->a, "%s.bar.rows", base)
+                                   : hk_asprintf(d->a, "%s.bar.rows.%u", base, m);
+        int32_t l = hk_vjp_add_local(v, name, hk_vec(e, k));
+        if (m == 0)
+            v->tape_loc[s] = l;
     }
-    return acc;
+    HkInst *at = d->at;
+    HkBlock *blk = d->blk;
+    d->at = f->values[w].def->next;
+    d->base = base;
+    for (uint32_t r = 0; r < k; r++) {
+        HkVal row = hk_diff_int(d, (int64_t)r, hk_scalar(HK_I64), NULL, NULL);
+        for (uint32_t m = 0; m < nc; m++) {
+            HkVal x = hk_vjp_part(v, w, r * nc + m);
+            HkInst *st = hk_inst_new(f, HK_OP_STORE, d->loc);
+            HkVal ops[2] = {x, row};
+            hk_inst_set_ops(f, st, ops, 2);
+            st->slot = v->tape_loc[s] + (int32_t)m;
+            st->has_index = 1;
+            hk_diff_place(d, st);
+        }
+    }
+    hk_vjp_grow(v);
+    d->at = at;
+    d->blk = blk;
+}
+
+/* Row r of tape slot s's cotangent (<K x T> or <K x N x T>), r held to
+ * [0, K - 1] as the store holds it: a constant row extracted, a runtime
+ * row loaded from the rows' locals (legalize clamps the row). */
+static HkVal tape_row(Vjp *v, int32_t s, HkVal r, HkType rowt)
+{
+    Diff *d = &v->d;
+    HkFunc *f = d->f;
+    HkVal w = v->tape_w[s];
+    HkType wt = type_of(v, w);
+    const HkInst *rd = f->values[r].kind == HK_DEF_INST ? f->values[r].def : NULL;
+    if (rd != NULL && rd->op == HK_OP_CONST && rd->cst.i != NULL) {
+        int64_t k = rd->cst.i[0];
+        k = k < 0 ? 0 : k > (int64_t)wt.dim[0] - 1 ? (int64_t)wt.dim[0] - 1 : k;
+        return static_row(v, w, k, rowt);
+    }
+    if (v->tape_loc[s] < 0)
+        rows_local(v, s, w);
+    uint32_t nc = rowt.rank == 0 ? 1u : rowt.dim[0];
+    HkVal *parts = hk_alloc(d->a, (nc + 1) * sizeof *parts);
+    for (uint32_t m = 0; m < nc; m++) {
+        HkInst *ld = hk_inst_new(f, HK_OP_LOAD, d->loc);
+        hk_inst_set_ops(f, ld, &r, 1);
+        ld->slot = v->tape_loc[s] + (int32_t)m;
+        ld->has_index = 1;
+        parts[m] = hk_inst_result(f, ld, hk_scalar((HkElem)wt.elem),
+                                  hk_asprintf(d->a, "%s.bar.row", f->slots[s].name));
+        hk_diff_place(d, ld);
+    }
+    return rowt.rank == 0 ? parts[0] : hk_diff_emit(d, HK_OP_BUILD, parts, nc, rowt);
 }
 
 /* The cotangent of what write x wrote, read at the insertion point, its
@@ -420,7 +475,7 @@ static HkVal write_read(Vjp *v, const HkInst *x, const HkVal *map, uint32_t nmap
     }
     HkVal at = map != NULL ? hk_valmap_get(map, nmap, x->ops[1]) : x->ops[1];
     if (x->op == HK_OP_STORE)
-        return tape_row(v, v->tape_w[x->slot], at, t);
+        return tape_row(v, x->slot, at, t);
     HkInst *n = hk_inst_new(d->f, HK_OP_GATHER, d->loc);
     hk_inst_set_ops(d->f, n, &at, 1);
     n->slot = v->bslot[x->slot];
@@ -1327,6 +1382,7 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     v.store = hk_alloc(a, (n + 1) * sizeof *v.store);
     v.sadj = hk_alloc(a, (n + 1) * sizeof *v.sadj);
     v.tape_w = hk_alloc(a, (n + 1) * sizeof *v.tape_w);
+    v.tape_loc = hk_alloc(a, (n + 1) * sizeof *v.tape_loc);
     if (hk_diff_slots(d) != 0 || refuse_all(&v))
         return 1;
     const char *name = hk_diff_kernel_name(d);
@@ -1335,6 +1391,7 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     hk_diff_origin(d);
     for (uint32_t k = 0; k < n; k++) {
         v.bslot[k] = -1;
+        v.tape_loc[k] = -1;
         v.sadj[k] = HK_NOVAL;
         if ((d->in[k] || d->out[k]) && add_bar(&v, k) != 0)
             return 1;

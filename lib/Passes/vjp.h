@@ -13,6 +13,9 @@ typedef struct {
     int32_t *bslot;      /* slot -> its cotangent slot, or -1 */
     HkInst **store;      /* slot -> its one store, or NULL */
     HkVal *tape_w;       /* slot -> an active tape's cotangent, loaded once */
+    int32_t *tape_loc;   /* slot -> the first of the locals its cotangent's
+                            rows are copied into (one per component of a
+                            row) for reads at a runtime row, or -1 */
     HkVal *wadj;         /* value -> 1 + the value whose adjoint it is a
                             share of (a write's cotangent read where the
                             write was), 0 for none; grown on demand */

@@ -466,11 +466,15 @@ static HkVal write_read(Vjp *v, const HkInst *x, const HkVal *map, uint32_t nmap
     d->base = d->f->slots[x->slot].name;
     if (!x->has_index) {
         /* the sample's own cotangent, read here: its own value, whose
-         * share this read is */
+         * share this read is; in a loop, when this trip made the last
+         * write (v->gate) */
         HkInst *n = hk_inst_new(d->f, HK_OP_LOAD, d->loc);
         n->slot = v->bslot[x->slot];
         HkVal w = hk_inst_result(d->f, n, t, hk_asprintf(d->a, "%s.bar.w", d->base));
         hk_diff_place(d, n);
+        if (x->block->parent != NULL && x->block->parent->op == HK_OP_LOOP &&
+            v->gate != HK_NOVAL)
+            w = hk_diff_sel(d, v->gate, w, hk_diff_full(d, HK_NOVAL, t), t);
         return w;
     }
     HkVal at = map != NULL ? hk_valmap_get(map, nmap, x->ops[1]) : x->ops[1];
@@ -1211,13 +1215,22 @@ static const char *tape_rule(const HkInst *i, const HkSlot *sl, uint8_t *stored)
  * pass its input through when the branch does not store. */
 static const char *branch_store_rule(const Diff *d, const HkInst *i)
 {
-    for (const HkInst *p = i->block->parent; p != NULL; p = p->block->parent)
-        if (p->op == HK_OP_LOOP)
-            return "a store to an active output inside a loop, where the last "
-                   "trip's store wins";
+    const HkInst *L = i->block->parent;
+    int in_loop = 0;
+    for (const HkInst *p = L; p != NULL; p = p->block->parent)
+        in_loop |= p->op == HK_OP_LOOP;
+    /* the last trip's write wins: taken in the body of a loop of the
+     * kernel's body, where the reverse knows the last trip that wrote
+     * (vjp_loop.c, last_writer) */
+    if (in_loop && (L->op != HK_OP_LOOP || L->block != &d->f->body))
+        return "a store to an active output in a branch of a loop or in a "
+               "loop not of the kernel's body, where the reverse does not know "
+               "which trip stored last";
     if (d->in[i->slot])
-        return "a store inside a branch to an output that is an active input "
-               "too, whose value passes through when the branch does not store";
+        return in_loop ? "a store inside a loop to an output that is an active "
+                         "input too, whose value passes through when no trip stores"
+                       : "a store inside a branch to an output that is an active input "
+                         "too, whose value passes through when the branch does not store";
     return NULL;
 }
 
@@ -1383,6 +1396,7 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     v.sadj = hk_alloc(a, (n + 1) * sizeof *v.sadj);
     v.tape_w = hk_alloc(a, (n + 1) * sizeof *v.tape_w);
     v.tape_loc = hk_alloc(a, (n + 1) * sizeof *v.tape_loc);
+    v.gate = HK_NOVAL;
     if (hk_diff_slots(d) != 0 || refuse_all(&v))
         return 1;
     const char *name = hk_diff_kernel_name(d);

@@ -13,6 +13,9 @@ typedef struct {
     int32_t *bslot;      /* slot -> its cotangent slot, or -1 */
     HkInst **store;      /* slot -> its one store, or NULL */
     HkVal *tape_w;       /* slot -> an active tape's cotangent, loaded once */
+    HkVal gate;          /* an i1 the reverse of a loop sets: whether the
+                            trip being swept made the loop's last
+                            own-column write (HK_NOVAL: it did) */
     int32_t *tape_loc;   /* slot -> the first of the locals its cotangent's
                             rows are copied into (one per component of a
                             row) for reads at a runtime row, or -1 */

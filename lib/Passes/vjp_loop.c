@@ -166,6 +166,10 @@ typedef struct {
     HkInst *R;
     int32_t *tape;       /* carried value k -> its tape's first local (one
                             per component), or NULL: recomputation */
+    int own;             /* L's body makes an own-column write (the last
+                            trip's wins: last_writer) */
+    HkVal ran;           /* whether the trip that broke ran and made its
+                            writes (partial_trip), or HK_NOVAL */
 } Rev;
 
 /* ---- the tape ------------------------------------------------------------- */
@@ -433,6 +437,39 @@ static HkVal trip_copy(Vjp *v, const Rev *rv, HkVal t, int to_break, Trip *tr,
     return cond;
 }
 
+/* Whether L's body itself makes an own-column write into an active
+ * output (hk_vjp_writes; vjp.c's branch_store_rule takes one there). */
+static int own_write(const Vjp *v, const HkInst *L)
+{
+    for (const HkInst *x = L->regions[0].first; x != NULL; x = x->next)
+        if (!x->has_index && hk_vjp_writes(v, x))
+            return 1;
+    return 0;
+}
+
+/* Whether reverse trip R->ivar sweeps the trip that made L's last
+ * own-column write: the first reverse trip (the last trip completed),
+ * unless the trip that broke ran and wrote (rv->ran), whose part
+ * partial_trip sweeps ungated. */
+static HkVal last_writer(Vjp *v, const Rev *rv)
+{
+    Diff *d = &v->d;
+    HkType i64 = hk_scalar(HK_I64), i1 = hk_scalar(HK_I1);
+    HkVal ops[2] = {rv->R->ivar, hk_diff_int(d, rv->L->lo, i64, NULL, NULL)};
+    HkVal first = hk_diff_emit(d, HK_OP_ICMP, ops, 2, i1);
+    d->f->values[first].def->pred = HK_P_EQ;
+    if (rv->ran == HK_NOVAL)
+        return first;
+    HkInst *c = hk_inst_new(d->f, HK_OP_CONST, d->loc);
+    c->cst.n = 1;
+    c->cst.i = hk_alloc(d->a, sizeof *c->cst.i);
+    c->cst.i[0] = 0;
+    HkVal no = hk_inst_result(d->f, c, i1, hk_asprintf(d->a, "%s.bar.k", d->base));
+    hk_diff_place(d, c);
+    HkVal sel[3] = {rv->ran, no, first};
+    return hk_diff_emit(d, HK_OP_SELECT, sel, 3, i1);
+}
+
 /* The body of reverse loop R: trip t = (end - 1 + LO) - index; L's
  * trips before t rerun; trip t recomputed and swept, the outer values'
  * and slots' adjoints accumulating on R's carried shares; a yield of
@@ -448,10 +485,14 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
     d->base = f->values[L->ivar].name;
     HkVal ops2[2] = {last, R->ivar};
     HkVal t = hk_diff_emit(d, HK_OP_SUB, ops2, 2, hk_scalar(HK_I64));
+    HkVal gate = v->gate;
+    if (rv->own)
+        v->gate = last_writer(v, rv);
     Trip tr;
     HkVal *map;
     uint32_t nmap;
     trip_copy(v, rv, t, 0, &tr, &map, &nmap);
+    v->gate = gate;
     HkInst *last_copy = d->blk->last;
 
     /* the shares accumulate on R's carried values; saved, put back */
@@ -578,7 +619,11 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
     /* the branch that ran: the trips before, the part, the sweep */
     DiffPoint here = hk_diff_enter(d, &P->regions[0]);
     Trip tr;
+    HkVal gate = v->gate;
+    v->gate = HK_NOVAL;  /* the trip that broke made the last write */
     HkVal cond = trip_copy(v, rv, end, 1, &tr, NULL, NULL);
+    v->gate = gate;
+    rv->ran = ran;
     HkInst *last_copy = d->blk->last;
     HkInst *S = hk_vjp_if(v, cond, types, names, m);
     for (uint32_t k = 0; k < no; k++) {
@@ -655,6 +700,8 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
     rv.L = L;
     rv.n = L->nres;
     rv.need = hk_alloc(d->a, rv.n + 1u);
+    rv.ran = HK_NOVAL;
+    rv.own = own_write(v, L);
     int any = 0;
     for (uint32_t k = 0; k < rv.n; k++) {
         HkVal c = L->iters[k];

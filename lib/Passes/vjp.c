@@ -1397,12 +1397,15 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     v.tape_w = hk_alloc(a, (n + 1) * sizeof *v.tape_w);
     v.tape_loc = hk_alloc(a, (n + 1) * sizeof *v.tape_loc);
     v.gate = HK_NOVAL;
-    if (hk_diff_slots(d) != 0 || refuse_all(&v))
+    if (hk_diff_slots(d) != 0)
         return 1;
     const char *name = hk_diff_kernel_name(d);
     if (name == NULL)
         return 1;
     hk_diff_origin(d);
+    hk_vjp_sink_stores(&v);
+    if (refuse_all(&v))
+        return 1;
     for (uint32_t k = 0; k < n; k++) {
         v.bslot[k] = -1;
         v.tape_loc[k] = -1;

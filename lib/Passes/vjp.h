@@ -84,6 +84,12 @@ HkVal hk_vjp_part(Vjp *v, HkVal x, uint32_t k);
  * per-slot tables grown to it (inactive, no cotangent); its slot. */
 int32_t hk_vjp_add_local(Vjp *v, const char *name, HkType t);
 
+/* ---- vjp_sink.c ---------------------------------------------------------- */
+
+/* Sinks the own-column writes into active outputs out of the branches
+ * that hold them, where it can (vjp_sink.c): one write after the op. */
+void hk_vjp_sink_stores(Vjp *v);
+
 /* ---- vjp_loop.c ---------------------------------------------------------- */
 
 /* The reverse of loop i at the insertion point (vjp_loop.c). */

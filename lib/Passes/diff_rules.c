@@ -357,11 +357,21 @@ static HkVal math2(Diff *s, const HkInst *i, HkVal x, HkVal y, HkVal r)
             dx = hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FMUL, y, pw, t), tx, t);
         }
         if (ty != HK_NOVAL) {
-            HkVal l = hk_diff_emit2(s, HK_OP_FMUL, r, hk_diff_emit1(s, HK_OP_LOG, x, hk_diff_type(s, x)), t);
+            /* r log x for x > 0, 0 at x == 0 (docs/Passes.md, the kinks),
+             * NaN below as log gives it (and for a NaN x): the log taken
+             * of x held in its domain, x > 0 ? x : 1, so that a base
+             * proven negative puts no call proven outside its domain
+             * into the derivative kernel, which the C target refuses */
+            HkType xt = hk_diff_type(s, x);
             HkVal z = hk_diff_real(s, 0.0, e);
+            HkVal pos = hk_diff_fcmp(s, HK_P_OGT, x, z);
+            HkVal xs = hk_diff_sel(s, pos, x, hk_diff_real(s, 1.0, xt), xt);
+            HkVal l = hk_diff_emit2(s, HK_OP_FMUL, r, hk_diff_emit1(s, HK_OP_LOG, xs, xt), t);
             HkVal at0 = hk_diff_fcmp(s, HK_P_OEQ, x, z);
             HkVal zt = hk_diff_real(s, 0.0, t);
-            dy = hk_diff_scale(s, hk_diff_sel(s, at0, zt, l, t), ty, t);
+            HkVal nan = hk_diff_real(s, NAN, t);
+            HkVal below = hk_diff_sel(s, at0, zt, nan, t);
+            dy = hk_diff_scale(s, hk_diff_sel(s, pos, l, below, t), ty, t);
         }
         return hk_diff_add(s, dx, dy, t);
     }

@@ -1,6 +1,7 @@
 /* gen_control.c -- regions: if (with and without results), loops (static
  * and runtime trip counts, carried values, a break_if at the head, in the
- * middle or at the tail, tape rows at the loop's index), dispatch over a
+ * middle or at the tail, tape rows and a local's rows at the loop's
+ * index, the local read back after it), dispatch over a
  * mix slot, and calls of funcs written for them.  A value defined in a
  * region leaves it only through yield, as LangRef scopes it. */
 #include <stdlib.h>
@@ -164,6 +165,16 @@ static void gen_loop(Gen *g)
             gen_line(g, "store %%%s, %%%s[%%%s]", v->name, s->name, iv->name);
         }
     }
+    /* a local's row at the loop's index, read back after the loop */
+    Slot *loc = NULL;
+    Val lscalar = {"", g->real, 0, 0, 0};
+    if (!runtime && lo + trips <= 4 && gen_chance(g, 10)) {
+        loc = gen_slot(g, "local", &lscalar, 0, 4);
+        if (loc != NULL) {
+            Val *v = gen_of_type(g, &lscalar);
+            gen_line(g, "store %%%s, %%%s[%%%s]", v->name, loc->name, iv->name);
+        }
+    }
     int size = 2 + gen_pick(g, 5);
     gen_block(g, where == 2 ? size / 2 : size);
     if (where == 2 || where == 3)
@@ -182,6 +193,14 @@ static void gen_loop(Gen *g)
     gen_line(g, "%s = loop %%L%u.i = %s iter(%s) {", res, id, count, iter);
     tool_buf_printf(g->out, "%s%*s}\n", body.data, 2 * (g->depth + 1), "");
     tool_buf_free(&body);
+    if (loc != NULL) {
+        /* a runtime row (clamped) or one of the rows */
+        Val *row = gen_index(g);
+        Val *r = gen_def(g, g->real, 0, 0);
+        char tb[48];
+        gen_line(g, "%%%s = load %%%s[%%%s] : %s", r->name, loc->name, row->name,
+                 type_text(&lscalar, tb, sizeof tb));
+    }
 }
 
 static void gen_dispatch(Gen *g)

@@ -1,6 +1,7 @@
 /* gen_kernel.c -- one module of random HIR: a kernel whose inputs are
  * loaded first, whose body the op and region generators write, and whose
- * mutable outputs are stored last; then the funcs it calls.  The slots the
+ * mutable outputs are stored last; then the funcs it calls.  A local is a
+ * slot too, declared at the start of the body instead of the signature.  The slots the
  * slot ops ask for are added as they are named, so the signature is
  * written after the body. */
 #include <stdlib.h>
@@ -109,11 +110,18 @@ static void write_kernel(Gen *g, const Text *body, Text *out, int guard_none)
 {
     tool_buf_printf(out, "kernel @%s(", g->tag);
     char tb[64];
+    int n = 0;
     for (int k = 0; k < g->nslots; k++)
-        tool_buf_printf(out, "%s%%%s: %s %s", k ? ", " : "", g->slots[k].name,
-                    g->slots[k].role, slot_type(&g->slots[k], tb, sizeof tb));
-    tool_buf_printf(out, ")%s {\n%s  ret\n}\n",
-                guard_none ? " attributes {guard = none}" : "", body->data);
+        if (strcmp(g->slots[k].role, "local") != 0)
+            tool_buf_printf(out, "%s%%%s: %s %s", n++ ? ", " : "", g->slots[k].name,
+                            g->slots[k].role, slot_type(&g->slots[k], tb, sizeof tb));
+    tool_buf_printf(out, ")%s {\n", guard_none ? " attributes {guard = none}" : "");
+    /* the locals, declared at the start of the body */
+    for (int k = 0; k < g->nslots; k++)
+        if (strcmp(g->slots[k].role, "local") == 0)
+            tool_buf_printf(out, "  local %%%s : %s\n", g->slots[k].name,
+                            slot_type(&g->slots[k], tb, sizeof tb));
+    tool_buf_printf(out, "%s  ret\n}\n", body->data);
 }
 
 static int sinks_into(const Val *v, const void *arg)

@@ -137,6 +137,8 @@ void hk_diff_origin(Diff *d)
     o->wrt = hk_alloc(a, (f->nslots + 1u) * sizeof *o->wrt);
     o->of = hk_alloc(a, (f->nslots + 1u) * sizeof *o->of);
     for (uint32_t k = 0; k < f->nslots; k++) {
+        if (f->slots[k].role == HK_ROLE_LOCAL)
+            continue;  /* no part of the interface */
         if (d->in[k])
             o->wrt[o->nwrt++] = f->slots[k].name;
         if (d->out[k])

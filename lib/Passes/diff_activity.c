@@ -183,9 +183,15 @@ int hk_diff_slots(Diff *s)
         const HkSlot *sl = &s->f->slots[k];
         if (!hk_diff_is_real(sl->type))
             continue;
+        if (sl->role == HK_ROLE_LOCAL && s->pass[0] == 'j') {
+            /* a tangent local beside it: each store stores the tangent
+             * at the same row, each load loads it (whatever the lists) */
+            s->in[k] = s->out[k] = 1;
+            continue;
+        }
         if (sl->role == HK_ROLE_LOCAL) {
-            /* its rows carry values from a store to a load the rules do
-             * not follow: the derivative would drop them */
+            /* its rows carry values from a store to a load the sweep
+             * does not transpose yet: the derivative would drop them */
             hk_error(hk_run_diags(s->r), &s->f->module->src, sl->loc,
                      "'%s': %s does not differentiate through a real local "
                      "('%s')", s->f->name, s->pass, sl->name);

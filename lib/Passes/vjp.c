@@ -1402,10 +1402,15 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     const char *name = hk_diff_kernel_name(d);
     if (name == NULL)
         return 1;
+    /* the primal as the pass found it, before the sink; a refused
+     * kernel keeps the record it had (its writes sunk: the same bits) */
+    const struct HkDerivOrigin *had = f->origin;
     hk_diff_origin(d);
     hk_vjp_sink_stores(&v);
-    if (refuse_all(&v))
+    if (refuse_all(&v)) {
+        f->origin = had;
         return 1;
+    }
     for (uint32_t k = 0; k < n; k++) {
         v.bslot[k] = -1;
         v.tape_loc[k] = -1;

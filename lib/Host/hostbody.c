@@ -33,8 +33,10 @@ LLVMValueRef hk_host_i64(HkHostGen *g, int64_t v)
                         1);
 }
 
-/* At the start of the entry block, where mem2reg promotes it. */
-LLVMValueRef hk_host_alloca(HkHostGen *g, LLVMTypeRef t, const char *name)
+/* At the start of the entry block, where mem2reg promotes it; n
+ * elements of t when n is not NULL (an array). */
+LLVMValueRef hk_host_alloca_n(HkHostGen *g, LLVMTypeRef t, LLVMValueRef n,
+                              const char *name)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
     LLVMValueRef first = LLVMGetFirstInstruction(g->entry_bb);
@@ -42,9 +44,15 @@ LLVMValueRef hk_host_alloca(HkHostGen *g, LLVMTypeRef t, const char *name)
         LLVMPositionBuilderBefore(b, first);
     else
         LLVMPositionBuilderAtEnd(b, g->entry_bb);
-    LLVMValueRef v = LLVMBuildAlloca(b, t, name);
+    LLVMValueRef v = n != NULL ? LLVMBuildArrayAlloca(b, t, n, name)
+                               : LLVMBuildAlloca(b, t, name);
     LLVMDisposeBuilder(b);
     return v;
+}
+
+LLVMValueRef hk_host_alloca(HkHostGen *g, LLVMTypeRef t, const char *name)
+{
+    return hk_host_alloca_n(g, t, NULL, name);
 }
 
 LLVMBasicBlockRef hk_host_block(HkHostGen *g, const char *name)

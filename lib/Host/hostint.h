@@ -104,6 +104,8 @@ LLVMTypeRef hk_host_mem_elem(HkHostGen *g, HkElem e);
 LLVMValueRef hk_host_i64(HkHostGen *g, int64_t v);
 /* An entry-block alloca of type t. */
 LLVMValueRef hk_host_alloca(HkHostGen *g, LLVMTypeRef t, const char *name);
+LLVMValueRef hk_host_alloca_n(HkHostGen *g, LLVMTypeRef t, LLVMValueRef n,
+                              const char *name);
 /* A new block at the end of the function being built. */
 LLVMBasicBlockRef hk_host_block(HkHostGen *g, const char *name);
 /* Records an internal failure at i (once). */

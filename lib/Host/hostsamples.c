@@ -41,16 +41,9 @@ static void make_locals(HkHostGen *g)
         const HkSlot *sl = &g->f->slots[s];
         if (sl->role != HK_ROLE_LOCAL)
             continue;
-        LLVMBuilderRef b = LLVMCreateBuilderInContext(g->ctx);
-        LLVMValueRef first = LLVMGetFirstInstruction(g->entry_bb);
-        if (first != NULL)
-            LLVMPositionBuilderBefore(b, first);
-        else
-            LLVMPositionBuilderAtEnd(b, g->entry_bb);
-        g->local[s] = LLVMBuildArrayAlloca(
-            b, hk_host_mem_elem(g, (HkElem)sl->type.elem),
-            hk_host_i64(g, (int64_t)sl->type.dim[0]), sl->name);
-        LLVMDisposeBuilder(b);
+        g->local[s] = hk_host_alloca_n(g, hk_host_mem_elem(g, (HkElem)sl->type.elem),
+                                       hk_host_i64(g, (int64_t)sl->type.dim[0]),
+                                       sl->name);
     }
 }
 
@@ -62,8 +55,7 @@ static void zero_locals(HkHostGen *g)
         if (g->local[s] == NULL)
             continue;
         const HkSlot *sl = &g->f->slots[s];
-        uint64_t bytes = (uint64_t)sl->type.dim[0] *
-                         (sl->type.elem == HK_F64 || sl->type.elem == HK_I64 ? 8u : 4u);
+        uint64_t bytes = (uint64_t)sl->type.dim[0] * hk_elem_bytes((HkElem)sl->type.elem);
         LLVMBuildMemSet(g->b, g->local[s],
                         LLVMConstInt(LLVMInt8TypeInContext(g->ctx), 0, 0),
                         hk_host_i64(g, (int64_t)bytes), 8);

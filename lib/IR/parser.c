@@ -996,6 +996,19 @@ static int parse_region(P *p, HkBlock *b)
     return ok;
 }
 
+/* '%' name ':' of a slot or a local (what names it in messages), the
+ * name free. */
+static int slot_name(P *p, HkTok *name, const char *what)
+{
+    if (!is(p, HK_TK_LOCAL))
+        return syntax(p, "expected %s name", what);
+    *name = p->tok;
+    if (!check_free(p, *name))
+        return 0;
+    next(p);
+    return accept(p, HK_TK_COLON) || syntax(p, "expected ':' after %s name", what);
+}
+
 /* local ::= 'local' '%' name ':' type -- kernel-local storage, a slot
  * of role local (LangRef "Locals"); only before the first instruction of
  * a kernel's body, so that the printer's place for it is the reader's. */
@@ -1006,13 +1019,8 @@ static int parse_local(P *p, const HkBlock *b)
         return err_at(p, at, "a 'local' is declared at the start of a kernel's body, "
                              "before its first instruction");
     next(p);
-    if (!is(p, HK_TK_LOCAL))
-        return syntax(p, "expected the local's name");
-    HkTok name = p->tok;
-    if (!check_free(p, name))
-        return 0;
-    next(p);
-    if (!expect(p, HK_TK_COLON, "expected ':' after the local's name"))
+    HkTok name = p->tok;  /* slot_name sets it; gcc -O3 cannot tell */
+    if (!slot_name(p, &name, "the local's"))
         return 0;
     HkType t;
     if (!parse_type(p, &t))
@@ -1051,13 +1059,8 @@ static int parse_block(P *p, HkBlock *b, HkLoc *close, const char *what)
 /* slot ::= '%' name ':' role type */
 static int parse_slot(P *p)
 {
-    if (!is(p, HK_TK_LOCAL))
-        return syntax(p, "expected slot name");
-    HkTok name = p->tok;
-    if (!check_free(p, name))
-        return 0;
-    next(p);
-    if (!expect(p, HK_TK_COLON, "expected ':' after slot name"))
+    HkTok name = p->tok;  /* slot_name sets it; gcc -O3 cannot tell */
+    if (!slot_name(p, &name, "slot"))
         return 0;
     if (!is(p, HK_TK_WORD))
         return syntax(p, "expected slot role");

@@ -376,6 +376,30 @@ int hk_vjp_write_copy(const Vjp *v, const HkInst *x)
     return x->nres == 1 && wadj_of(v, x->res[0]) != HK_NOVAL;
 }
 
+void hk_vjp_row_store(Vjp *v, HkVal x, int32_t slot, HkVal row)
+{
+    Diff *d = &v->d;
+    HkInst *st = hk_inst_new(d->f, HK_OP_STORE, d->loc);
+    HkVal ops[2] = {x, row};
+    hk_inst_set_ops(d->f, st, ops, 2);
+    st->slot = slot;
+    st->has_index = 1;
+    hk_diff_place(d, st);
+}
+
+HkVal hk_vjp_row_load(Vjp *v, int32_t slot, HkVal row, const char *name)
+{
+    Diff *d = &v->d;
+    HkInst *ld = hk_inst_new(d->f, HK_OP_LOAD, d->loc);
+    hk_inst_set_ops(d->f, ld, &row, 1);
+    ld->slot = slot;
+    ld->has_index = 1;
+    HkVal r = hk_inst_result(d->f, ld, hk_scalar((HkElem)d->f->slots[slot].type.elem),
+                             name);
+    hk_diff_place(d, ld);
+    return r;
+}
+
 /* Row k of tape cotangent w (<K x T> or <K x N x T>): an extract. */
 static HkVal static_row(Vjp *v, HkVal w, int64_t k, HkType rowt)
 {
@@ -410,15 +434,9 @@ static void rows_local(Vjp *v, int32_t s, HkVal w)
     d->base = base;
     for (uint32_t r = 0; r < k; r++) {
         HkVal row = hk_diff_int(d, (int64_t)r, hk_scalar(HK_I64), NULL, NULL);
-        for (uint32_t m = 0; m < nc; m++) {
-            HkVal x = hk_vjp_part(v, w, r * nc + m);
-            HkInst *st = hk_inst_new(f, HK_OP_STORE, d->loc);
-            HkVal ops[2] = {x, row};
-            hk_inst_set_ops(f, st, ops, 2);
-            st->slot = v->tape_loc[s] + (int32_t)m;
-            st->has_index = 1;
-            hk_diff_place(d, st);
-        }
+        for (uint32_t m = 0; m < nc; m++)
+            hk_vjp_row_store(v, hk_vjp_part(v, w, r * nc + m),
+                             v->tape_loc[s] + (int32_t)m, row);
     }
     hk_vjp_grow(v);
     d->at = at;
@@ -444,15 +462,9 @@ static HkVal tape_row(Vjp *v, int32_t s, HkVal r, HkType rowt)
         rows_local(v, s, w);
     uint32_t nc = rowt.rank == 0 ? 1u : rowt.dim[0];
     HkVal *parts = hk_alloc(d->a, (nc + 1) * sizeof *parts);
-    for (uint32_t m = 0; m < nc; m++) {
-        HkInst *ld = hk_inst_new(f, HK_OP_LOAD, d->loc);
-        hk_inst_set_ops(f, ld, &r, 1);
-        ld->slot = v->tape_loc[s] + (int32_t)m;
-        ld->has_index = 1;
-        parts[m] = hk_inst_result(f, ld, hk_scalar((HkElem)wt.elem),
-                                  hk_asprintf(d->a, "%s.bar.row", f->slots[s].name));
-        hk_diff_place(d, ld);
-    }
+    for (uint32_t m = 0; m < nc; m++)
+        parts[m] = hk_vjp_row_load(v, v->tape_loc[s] + (int32_t)m, r,
+                                   hk_asprintf(d->a, "%s.bar.row", f->slots[s].name));
     return rowt.rank == 0 ? parts[0] : hk_diff_emit(d, HK_OP_BUILD, parts, nc, rowt);
 }
 

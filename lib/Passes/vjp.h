@@ -84,6 +84,12 @@ HkVal hk_vjp_part(Vjp *v, HkVal x, uint32_t k);
  * per-slot tables grown to it (inactive, no cotangent); its slot. */
 int32_t hk_vjp_add_local(Vjp *v, const char *name, HkType t);
 
+/* A store of x into row row of local slot, at the insertion point. */
+void hk_vjp_row_store(Vjp *v, HkVal x, int32_t slot, HkVal row);
+/* A load of row row of local slot (its element type), named name, at
+ * the insertion point. */
+HkVal hk_vjp_row_load(Vjp *v, int32_t slot, HkVal row, const char *name);
+
 /* ---- vjp_sink.c ---------------------------------------------------------- */
 
 /* Sinks the own-column writes into active outputs out of the branches

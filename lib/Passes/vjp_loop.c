@@ -192,6 +192,13 @@ static uint32_t comps_of(HkType t)
     return t.rank == 0 ? 1u : hk_components(t);
 }
 
+/* The element a tape of values of element e keeps: an i1 as an i32 0 or
+ * 1 (a local holds no i1). */
+static HkElem tape_elem(HkElem e)
+{
+    return e == HK_I1 ? HK_I32 : e;
+}
+
 /* A tape's rows on the stack that loops=auto takes at most. */
 #define AUTO_TAPE_BYTES 4096u
 
@@ -218,8 +225,7 @@ static int use_tape(Vjp *v, const HkInst *L, uint32_t n)
     for (uint32_t j = 0; j < n; j++) {
         HkType t = type_of(v, L->iters[j]);
         c += comps_of(t);
-        bytes += comps_of(t) * (uint64_t)k *
-                 (t.elem == HK_F64 || t.elem == HK_I64 ? 8u : 4u);
+        bytes += comps_of(t) * (uint64_t)k * hk_elem_bytes(tape_elem((HkElem)t.elem));
     }
     return bytes <= AUTO_TAPE_BYTES &&
            (uint64_t)(k - 1) * body_size(&L->regions[0]) > 6u * c;
@@ -233,13 +239,6 @@ static HkVal tape_row(Vjp *v, const HkInst *L, HkVal i)
         return i;
     HkType i64 = hk_scalar(HK_I64);
     return hk_diff_emit2(d, HK_OP_SUB, i, hk_diff_int(d, L->lo, i64, NULL, NULL), i64);
-}
-
-/* The element a tape of values of element e keeps: an i1 as an i32 0 or
- * 1 (a local holds no i1). */
-static HkElem tape_elem(HkElem e)
-{
-    return e == HK_I1 ? HK_I32 : e;
 }
 
 /* L's tape: a local "<carried>.tape" (".tape.<c>" per component of a
@@ -275,12 +274,7 @@ static void make_tape(Vjp *v, Rev *rv)
                                 hk_diff_int(d, 0, i32, NULL, NULL)};
                 x = hk_diff_emit(d, HK_OP_SELECT, ops, 3, i32);
             }
-            HkInst *st = hk_inst_new(f, HK_OP_STORE, d->loc);
-            HkVal ops[2] = {x, row};
-            hk_inst_set_ops(f, st, ops, 2);
-            st->slot = s;
-            st->has_index = 1;
-            hk_diff_place(d, st);
+            hk_vjp_row_store(v, x, s, row);
         }
     }
     hk_vjp_grow(v);
@@ -301,18 +295,12 @@ static HkVal *tape_read(Vjp *v, const Rev *rv, HkVal t)
     for (uint32_t j = 0; j < rv->n; j++) {
         HkVal c = L->iters[j];
         HkType t0 = type_of(v, c);
-        HkElem e = tape_elem((HkElem)t0.elem);
         uint32_t nc = comps_of(t0);
         HkVal *parts = hk_alloc(d->a, (nc + 1) * sizeof *parts);
         d->base = f->values[c].name;
         for (uint32_t m = 0; m < nc; m++) {
-            HkInst *ld = hk_inst_new(f, HK_OP_LOAD, d->loc);
-            hk_inst_set_ops(f, ld, &row, 1);
-            ld->slot = rv->tape[j] + (int32_t)m;
-            ld->has_index = 1;
-            parts[m] = hk_inst_result(f, ld, hk_scalar(e),
-                                      hk_asprintf(d->a, "%s.tape.r", f->values[c].name));
-            hk_diff_place(d, ld);
+            parts[m] = hk_vjp_row_load(v, rv->tape[j] + (int32_t)m, row,
+                                       hk_asprintf(d->a, "%s.tape.r", f->values[c].name));
             if (t0.elem == HK_I1) {
                 HkVal ops[2] = {parts[m], hk_diff_int(d, 0, hk_scalar(HK_I32), NULL, NULL)};
                 parts[m] = hk_diff_emit(d, HK_OP_ICMP, ops, 2, hk_scalar(HK_I1));

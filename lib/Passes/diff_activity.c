@@ -167,6 +167,16 @@ static int mark_list(Diff *s, const char *list, const char *key, uint8_t *mark,
     return 0;
 }
 
+/* The slots the kernel stores into, marked in a table of its slots. */
+static uint8_t *stored_slots(const Diff *s)
+{
+    uint8_t *st = hk_alloc(s->a, s->f->nslots + 1u);
+    for (const HkInst *i = s->f->body.first; i != NULL; i = hk_preorder_next(i))
+        if (i->op == HK_OP_STORE && i->slot >= 0)
+            st[i->slot] = 1;
+    return st;
+}
+
 /* The active slots: the options' lists, else every real input and
  * output; the real slots of other roles refuse (not yet differentiated)
  * unless the lists leave them out. */
@@ -175,6 +185,7 @@ int hk_diff_slots(Diff *s)
     uint32_t n = s->f->nslots;
     const char *wrt = hk_option(s->r, "wrt", NULL);
     const char *of = hk_option(s->r, "of", NULL);
+    uint8_t *stored = NULL;
     if (wrt != NULL && mark_list(s, wrt, "wrt", s->in, 0) != 0)
         return -1;
     if (of != NULL && mark_list(s, of, "of", s->out, 1) != 0)
@@ -183,19 +194,16 @@ int hk_diff_slots(Diff *s)
         const HkSlot *sl = &s->f->slots[k];
         if (!hk_diff_is_real(sl->type))
             continue;
-        if (sl->role == HK_ROLE_LOCAL && s->pass[0] == 'j') {
-            /* a tangent local beside it: each store stores the tangent
-             * at the same row, each load loads it (whatever the lists) */
-            s->in[k] = s->out[k] = 1;
-            continue;
-        }
         if (sl->role == HK_ROLE_LOCAL) {
-            /* its rows carry values from a store to a load the sweep
-             * does not transpose yet: the derivative would drop them */
-            hk_error(hk_run_diags(s->r), &s->f->module->src, sl->loc,
-                     "'%s': %s does not differentiate through a real local "
-                     "('%s')", s->f->name, s->pass, sl->name);
-            return -1;
+            /* jvp: a tangent local beside it, each store storing the
+             * tangent at the same row, each load loading it; vjp: a
+             * cotangent local, for a local the kernel stores into (one
+             * it never stores holds zeros) */
+            if (stored == NULL)
+                stored = stored_slots(s);
+            if (s->pass[0] == 'j' || stored[k])
+                s->in[k] = s->out[k] = 1;
+            continue;
         }
         if (wrt == NULL && hk_diff_input_role(s, sl->role))
             s->in[k] = 1;

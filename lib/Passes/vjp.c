@@ -364,6 +364,8 @@ int hk_vjp_writes(const Vjp *v, const HkInst *x)
     if (x->slot < 0 || (uint32_t)x->slot >= d->f->nslots || !d->out[x->slot])
         return 0;
     HkRole role = d->f->slots[x->slot].role;
+    if (role == HK_ROLE_LOCAL)  /* read from its row, then zeroed */
+        return x->op == HK_OP_STORE;
     if (!x->has_index)  /* an own-column write in a branch (refuse_in) */
         return x->block->parent != NULL && !hk_is_dyn(d->f->slots[x->slot].type) &&
                (x->op == HK_OP_STORE || x->op == HK_OP_ACCUM);
@@ -468,6 +470,33 @@ static HkVal tape_row(Vjp *v, int32_t s, HkVal r, HkType rowt)
     return rowt.rank == 0 ? parts[0] : hk_diff_emit(d, HK_OP_BUILD, parts, nc, rowt);
 }
 
+/* The cotangent of row r of active local slot s, read and then zeroed
+ * at the insertion point: the store being reversed overwrote the row,
+ * so what the loads after it read came from this store, and nothing
+ * before it reaches them. */
+static HkVal local_row(Vjp *v, int32_t s, HkVal r)
+{
+    Diff *d = &v->d;
+    int32_t b = v->bslot[s];
+    HkVal w = hk_vjp_row_load(v, b, r, hk_asprintf(d->a, "%s.bar.w", d->f->slots[s].name));
+    HkType t = hk_scalar((HkElem)d->f->slots[s].type.elem);
+    hk_vjp_row_store(v, hk_diff_full(d, HK_NOVAL, t), b, r);
+    return w;
+}
+
+/* Adds c, the adjoint of a load of row r of active local slot s, to its
+ * cotangent's row in place. */
+static void local_add(Vjp *v, int32_t s, HkVal r, HkVal c)
+{
+    Diff *d = &v->d;
+    int32_t b = v->bslot[s];
+    const char *base = d->f->slots[s].name;
+    d->base = base;
+    HkType t = hk_scalar((HkElem)d->f->slots[s].type.elem);
+    HkVal old = hk_vjp_row_load(v, b, r, hk_asprintf(d->a, "%s.bar.r", base));
+    hk_vjp_row_store(v, hk_diff_emit2(d, HK_OP_FADD, old, c, t), b, r);
+}
+
 /* The cotangent of what write x wrote, read at the insertion point, its
  * index through map (nmap entries; NULL: x's own): the cell of a
  * scattered accum, the row of a tape store. */
@@ -490,6 +519,8 @@ static HkVal write_read(Vjp *v, const HkInst *x, const HkVal *map, uint32_t nmap
         return w;
     }
     HkVal at = map != NULL ? hk_valmap_get(map, nmap, x->ops[1]) : x->ops[1];
+    if (d->f->slots[x->slot].role == HK_ROLE_LOCAL)
+        return local_row(v, x->slot, at);
     if (x->op == HK_OP_STORE)
         return tape_row(v, x->slot, at, t);
     HkInst *n = hk_inst_new(d->f, HK_OP_GATHER, d->loc);
@@ -575,7 +606,10 @@ static void outer_uses(Vjp *v, const HkInst *i, const uint8_t *inside,
                 o->effects = 1;
             if (hk_vjp_writes(v, x) || hk_vjp_write_copy(v, x))
                 o->effects = o->writes = 1;
-            if (x->op == HK_OP_LOAD && x->slot >= 0 && d->in[x->slot] &&
+            /* a load of an active local adds into its cotangent's row */
+            if (x->op == HK_OP_LOAD && x->has_index && x->slot >= 0 && d->in[x->slot])
+                o->effects = 1;
+            else if (x->op == HK_OP_LOAD && x->slot >= 0 && d->in[x->slot] &&
                 !sseen[x->slot]) {
                 sseen[x->slot] = 1;
                 o->slots[o->nslots++] = x->slot;
@@ -730,7 +764,8 @@ static HkVal copy_block(Vjp *v, const HkBlock *b, HkBlock *nb, HkVal *map,
         if (to_break && x->op == HK_OP_BREAK_IF)
             return hk_valmap_get(map, nmap, x->ops[0]);
         if (hk_vjp_writes(v, x)) {
-            copy_write(v, x, nb, map, nmap);
+            if (!v->rerun)
+                copy_write(v, x, nb, map, nmap);
             continue;
         }
         /* a dispatch's count is its one effect: its copy does not count */
@@ -1100,6 +1135,11 @@ void hk_vjp_reverse(Vjp *v, HkInst *i)
         }
         return;
     }
+    if (i->op == HK_OP_LOAD && i->has_index) {
+        if (i->slot >= 0 && d->in[i->slot] && v->adj[i->res[0]] != HK_NOVAL)
+            local_add(v, i->slot, i->ops[0], v->adj[i->res[0]]);
+        return;
+    }
     if (i->op == HK_OP_LOAD) {
         if (i->slot >= 0 && d->in[i->slot] && v->adj[i->res[0]] != HK_NOVAL) {
             d->base = d->f->slots[i->slot].name;
@@ -1122,7 +1162,8 @@ static void seed(Vjp *v)
 {
     Diff *d = &v->d;
     for (uint32_t k = 0; k < d->f->nslots; k++) {
-        if (!d->out[k] || hk_is_dyn(d->f->slots[k].type))
+        if (!d->out[k] || hk_is_dyn(d->f->slots[k].type) ||
+            d->f->slots[k].role == HK_ROLE_LOCAL)
             continue;  /* a shared plane's cells: at each accum */
         const HkSlot *sl = &d->f->slots[k];
         d->base = sl->name;
@@ -1146,8 +1187,10 @@ static void finish(Vjp *v)
 {
     Diff *d = &v->d;
     for (uint32_t k = 0; k < d->f->nslots; k++) {
-        if (!d->in[k] || hk_is_dyn(d->f->slots[k].type))
-            continue;  /* a table's shares went in at each gather */
+        if (!d->in[k] || hk_is_dyn(d->f->slots[k].type) ||
+            d->f->slots[k].role == HK_ROLE_LOCAL)
+            continue;  /* a table's shares went in at each gather; a
+                          local's at each load */
         const HkSlot *sl = &d->f->slots[k];
         d->base = sl->name;
         HkVal g = hk_diff_full(d, v->sadj[k], sl->type);
@@ -1173,20 +1216,52 @@ static void finish(Vjp *v)
 
 /* ---- refusals ------------------------------------------------------------ */
 
+/* The kernel-level instruction that holds i (i itself at the top). */
+static const HkInst *top_of(const HkInst *i)
+{
+    while (i->block->parent != NULL)
+        i = i->block->parent;
+    return i;
+}
+
 /* Why reverse mode does not take node i of g yet (in_region: inside a
- * loop, if or dispatch, whose reverse recomputes it; written: the slots
- * the kernel stores), beyond the shared refusals and the stores; NULL
- * when it does. */
+ * loop, if or dispatch, whose reverse recomputes it; last: per slot,
+ * the position (from 1) among the kernel-level instructions of the last one
+ * holding a store to it, pos: each kernel-level instruction's position,
+ * by serial), beyond the shared refusals and the stores; NULL when it
+ * does.  The recomputation runs after every store of the kernel, so a
+ * load it repeats must come after the last store to its slot. */
 static const char *unsupported(const HkInst *i, int in_region,
-                               const uint8_t *written)
+                               const uint32_t *last, const uint32_t *pos)
 {
     if (!in_region)
         return NULL;
     if (i->op == HK_OP_RANDOM)
         return "a region is recomputed in reverse, and a random draw cannot be";
-    if (i->op == HK_OP_LOAD && i->slot >= 0 && written[i->slot])
+    if (i->op == HK_OP_LOAD && i->slot >= 0 && last != NULL &&
+        last[i->slot] >= pos[top_of(i)->serial])
         return "a region is recomputed in reverse, after the kernel's stores, "
-               "so it cannot load a slot the kernel stores";
+               "so it cannot load a slot the kernel stores into in that region "
+               "or after it";
+    return NULL;
+}
+
+/* Why reverse mode does not take store i into an active local (the
+ * block of the last store to each local so far: at), or NULL.  The
+ * reverse of a store reads its row's cotangent and zeroes it where the
+ * store's region is recomputed, once: in the kernel's body or a region
+ * of an op of it, one store per local in a block (two would be read in
+ * the order they ran, not reversed). */
+static const char *local_rule(const HkFunc *f, const HkInst *i, const HkBlock **at)
+{
+    const HkInst *P = i->block->parent;
+    if (P != NULL && P->block != &f->body)
+        return "a store to a real local nested in two regions, whose reverse "
+               "would read the row's cotangent where the outer region is "
+               "recomputed and again where the inner one is";
+    if (P != NULL && at[i->slot] == i->block)
+        return "a second store to a real local in one loop or branch";
+    at[i->slot] = i->block;
     return NULL;
 }
 
@@ -1248,20 +1323,32 @@ static const char *branch_store_rule(const Diff *d, const HkInst *i)
 
 /* Refuses what reverse mode does not take in g and the funcs it calls
  * (each once: seen, by function index). */
-static void refuse_in(Vjp *v, HkFunc *g, uint8_t *seen, const uint8_t *written,
-                      uint8_t *stored)
+typedef struct {
+    uint8_t *seen;           /* by function index: refused already */
+    const uint32_t *last;    /* unsupported's */
+    const uint32_t *pos;
+    uint8_t *stored;         /* by slot: stored already */
+    const HkBlock **at;      /* local_rule's */
+} Refuse;
+
+static void refuse_in(Vjp *v, HkFunc *g, Refuse *rf)
 {
     Diff *d = &v->d;
     HkModule *m = g->module;
+    uint8_t *stored = rf->stored;
     for (const HkInst *i = g->body.first; i != NULL; i = hk_preorder_next(i)) {
         const char *why = hk_diff_refused(d, i);
         int top = i->block == &g->body;
         if (why == NULL)
-            why = unsupported(i, !top, written);
+            why = unsupported(i, !top, g == d->f ? rf->last : NULL, rf->pos);
         int active = g == d->f && i->slot >= 0 && (d->in[i->slot] || d->out[i->slot]);
+        int local = active && d->f->slots[i->slot].role == HK_ROLE_LOCAL;
         int shared = active && hk_is_dyn(d->f->slots[i->slot].type);
         int write = i->op == HK_OP_STORE || i->op == HK_OP_ACCUM;
-        if (why == NULL && write && shared && (i->op == HK_OP_STORE || !i->has_index))
+        if (local) {
+            if (why == NULL && write)
+                why = local_rule(d->f, i, rf->at);
+        } else if (why == NULL && write && shared && (i->op == HK_OP_STORE || !i->has_index))
             why = "a write into the own position of a shared plane keeps "
                   "whichever sample the launch ran last, not a function of "
                   "one sample's inputs";
@@ -1277,33 +1364,40 @@ static void refuse_in(Vjp *v, HkFunc *g, uint8_t *seen, const uint8_t *written,
             if (top)
                 v->store[i->slot] = (HkInst *)i;
         }
-        if (why == NULL && i->op == HK_OP_LOAD && active && stored[i->slot])
+        if (why == NULL && i->op == HK_OP_LOAD && active && !local && stored[i->slot])
             why = "a load of an active slot after a store to it";
         if (why != NULL)
             hk_diff_refuse(d, g, i, why);
-        if (i->op == HK_OP_CALL && i->callee < m->nfuncs && !seen[i->callee] &&
+        if (i->op == HK_OP_CALL && i->callee < m->nfuncs && !rf->seen[i->callee] &&
             hk_diff_custom(d, m->funcs[i->callee]) == NULL) {
-            seen[i->callee] = 1;
+            rf->seen[i->callee] = 1;
             hk_diff_name_free(d, m->funcs[i->callee], "reverse derivative");
-            refuse_in(v, m->funcs[i->callee], seen, written, stored);
+            refuse_in(v, m->funcs[i->callee], rf);
         }
     }
 }
 
 /* What reverse mode does not take yet, beyond the shared refusals, in
- * the kernel and the funcs it calls: a store to an active output inside
- * a region or a second one, a load of an active slot after a store to
- * it; and in a loop, if or dispatch (recomputed in the reverse sweep), a
- * dispatch, a random draw or a load of a slot the kernel stores. */
+ * the kernel and the funcs it calls: the stores refuse_in names, a load
+ * of an active slot (not a local) after a store to it; and in a loop, if
+ * or dispatch (recomputed in the reverse sweep), a random draw or a load
+ * of a slot the kernel stores into there or after it. */
 static int refuse_all(Vjp *v)
 {
     Diff *d = &v->d;
-    uint8_t *stored = hk_alloc(d->a, d->f->nslots + 1u);
-    uint8_t *written = hk_alloc(d->a, d->f->nslots + 1u);
-    for (const HkInst *i = d->f->body.first; i != NULL; i = hk_preorder_next(i))
+    HkFunc *f = d->f;
+    uint32_t *last = hk_alloc(d->a, (f->nslots + 1u) * sizeof *last);
+    uint32_t *pos = hk_alloc(d->a, (f->nserials + 1u) * sizeof *pos);
+    uint32_t n = 0;
+    for (const HkInst *t = f->body.first; t != NULL; t = t->next)
+        pos[t->serial] = ++n;
+    for (const HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i))
         if (i->op == HK_OP_STORE && i->slot >= 0)
-            written[i->slot] = 1;
-    refuse_in(v, d->f, hk_alloc(d->a, d->f->module->nfuncs + 1u), written, stored);
+            last[i->slot] = pos[top_of(i)->serial];
+    Refuse rf = {hk_alloc(d->a, f->module->nfuncs + 1u), last, pos,
+                 hk_alloc(d->a, f->nslots + 1u),
+                 hk_alloc(d->a, (f->nslots + 1u) * sizeof *rf.at)};
+    refuse_in(v, f, &rf);
     return d->failed;
 }
 
@@ -1331,6 +1425,8 @@ static HkRole bar_role(const HkSlot *sl, HkType *t)
         return HK_ROLE_ACCUM_OUT;
     case HK_ROLE_ACCUM_OUT:
         return hk_is_dyn(sl->type) ? HK_ROLE_LOOKUP : HK_ROLE_MUTABLE;
+    case HK_ROLE_LOCAL:
+        return HK_ROLE_LOCAL;
     default:
         return HK_ROLE_MUTABLE;
     }
@@ -1360,9 +1456,10 @@ static int add_bar(Vjp *v, uint32_t k)
     return -1;
 }
 
-/* The locals from slot first on (the tapes the sweep made) that no
- * instruction names any more (the dead code gone: a carried value the
- * recomputed trips do not read) removed, the others renumbered. */
+/* The locals from slot first on (the cotangents and tapes the sweep
+ * made) that no instruction names any more (the dead code gone: a
+ * carried value the recomputed trips do not read, a local whose
+ * cotangent no load reaches) removed, the other slots renumbered. */
 static void drop_unused_locals(HkFunc *f, uint32_t first)
 {
     if (first >= f->nslots)
@@ -1376,7 +1473,7 @@ static void drop_unused_locals(HkFunc *f, uint32_t first)
     for (uint32_t s = first; s < f->nslots; s++) {
         const char *name = f->slots[s].name;
         hk_symtab_del(f->syms, name, strlen(name));
-        if (!to[s]) {
+        if (!to[s] && f->slots[s].role == HK_ROLE_LOCAL) {
             to[s] = -1;
             continue;
         }
@@ -1436,13 +1533,13 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     HkInst *last = ret->prev;
     d->at = ret;
     d->loc = ret->loc;
-    uint32_t floor = f->nserials, nbar = f->nslots;
+    uint32_t floor = f->nserials;
     seed(&v);
     for (HkInst *i = last; i != NULL; i = i->prev)
         hk_vjp_reverse(&v, i);
     finish(&v);
     hk_dce_from(f, floor);
-    drop_unused_locals(f, nbar);
+    drop_unused_locals(f, n);
     hk_diff_rename(d, name);
     return 0;
 }

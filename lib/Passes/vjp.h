@@ -23,6 +23,9 @@ typedef struct {
                             share of (a write's cotangent read where the
                             write was), 0 for none; grown on demand */
     uint32_t nwadj;
+    int rerun;           /* copying trips rerun for their values only: a
+                            write's copy is left out (a local's would zero
+                            the row its own trip's reverse reads) */
 } Vjp;
 
 /* The values a region op's reverse needs from outside it (the real

@@ -140,7 +140,11 @@ static HkInst *rerun(Vjp *v, const HkInst *L, uint32_t n, HkVal t)
     }
     hk_inst_set_results(f, I, types, names, n);
     hk_inst_add_regions(f, I, 1);
+    /* the trips rerun only for the values trip t starts with: their
+     * writes are reversed in their own trips, not here */
+    v->rerun = 1;
     hk_vjp_recompute(v, &L->regions[0], &I->regions[0], map, nmap);
+    v->rerun = 0;
     const HkInst *y = hk_block_yield(&L->regions[0]);
     HkVal *yops = hk_alloc(d->a, (n + 1) * sizeof *yops);
     for (uint32_t k = 0; k < n; k++)

@@ -175,7 +175,8 @@ static void sink_op(Vjp *v, HkInst *X)
         return;
     const Diff *d = &v->d;
     for (uint32_t s = 0; s < d->f->nslots; s++)
-        if (d->out[s] && !hk_is_dyn(d->f->slots[s].type))
+        if (d->out[s] && !hk_is_dyn(d->f->slots[s].type) &&
+            d->f->slots[s].role != HK_ROLE_LOCAL)
             sink_slot(v, X, (int32_t)s);
 }
 

@@ -14,7 +14,7 @@ keep="$top/build/fuzz"
 mkdir -p "$keep/artifacts"
 total=0
 failed=0
-for t in parse passes emit pipeline_text; do
+for t in parse passes emit pipeline_text manifest; do
   exe="$build/hawk-fuzz-$t"
   if [[ ! -x $exe ]]; then
     echo "fuzz: $exe is missing: configure $build with -DHAWK_FUZZ=ON"
@@ -22,9 +22,11 @@ for t in parse passes emit pipeline_text; do
   fi
   mkdir -p "$keep/$t"
   seeds=("$build/fuzz/corpus")
+  dict="$build/fuzz/hir.dict"
   [[ $t == pipeline_text ]] && seeds=()
+  [[ $t == manifest ]] && seeds=("$top/fuzz/manifests") && dict="$top/fuzz/manifest.dict"
   log="$keep/$t.log"
-  "$exe" -max_total_time="$seconds" -dict="$build/fuzz/hir.dict" \
+  "$exe" -max_total_time="$seconds" -dict="$dict" \
     -artifact_prefix="$keep/artifacts/$t-" "$keep/$t" "${seeds[@]}" \
     > "$log" 2>&1
   status=$?

@@ -1,7 +1,7 @@
 /* rt.c -- libhawk-rt: a host build loaded through its manifest
  * (hawk.manifest.json, schema hawk.manifest/1) and launched over threads.
- * No LLVM, no libhawk: cJSON to read the manifest, the dynamic loader, and
- * POSIX threads. */
+ * No LLVM, no libhawk: the manifest read by manifest.c (cJSON), the
+ * dynamic loader, and POSIX threads. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
@@ -11,37 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <cjson/cJSON.h>
-
-#include "hawk/rt.h"
-
-typedef int32_t (*Entry)(const void *args, int64_t base, int64_t count,
-                         int64_t n_samples);
-
-typedef struct {
-    char *name;
-    long offset;
-} Field;
-
-struct HawkRtKernel {
-    char *name;
-    char *walk_digest;
-    size_t args_size;
-    Field *fields;
-    size_t nfields;
-    int parallel;
-    void *handle;
-    Entry entry;
-};
-
-struct HawkRt {
-    HawkRtKernel *kernels;
-    size_t nkernels;
-};
+#include "rt_impl.h"
 
 /* Sets *err and why; returns NULL. */
-static HawkRt *fail(HawkRtError *err, HawkRtError e, char *why, size_t n,
-                    const char *fmt, ...)
+HawkRt *hk_rt_fail(HawkRtError *err, HawkRtError e, char *why, size_t n,
+                   const char *fmt, ...)
 {
     *err = e;
     if (why != NULL && n > 0) {
@@ -100,106 +74,41 @@ static HawkRt *no_manifest(const char *dir, HawkRtError *err, char *why,
     int built = stamp != NULL && exists(stamp);
     free(stamp);
     if (built)
-        return fail(err, HAWK_RT_E_SOURCE_ONLY, why, n,
+        return hk_rt_fail(err, HAWK_RT_E_SOURCE_ONLY, why, n,
                     "'%s' holds a build of the c target alone: source for "
                     "an embedded build, which no program loads (build the "
                     "host target too: hawk-build -targets=c,host)",
                     dir);
-    return fail(err, HAWK_RT_E_MISSING, why, n,
+    return hk_rt_fail(err, HAWK_RT_E_MISSING, why, n,
                 "'%s' holds no build (no hawk.manifest.json)", dir);
 }
 
-/* A kernel is parallel when every member it writes is a per-sample
- * plane. */
-static int parallel_of(const cJSON *fields)
+/* Loads kernel k's shared object from dir and finds its entry. */
+static int load_kernel(const char *dir, HawkRtKernel *k, HawkRtError *err,
+                       char *why, size_t n)
 {
-    const cJSON *f;
-    cJSON_ArrayForEach(f, fields) {
-        const char *dir = cJSON_GetStringValue(cJSON_GetObjectItem(f, "direction"));
-        const char *addr = cJSON_GetStringValue(cJSON_GetObjectItem(f, "addressing"));
-        const char *kind = cJSON_GetStringValue(cJSON_GetObjectItem(f, "kind"));
-        int written = dir != NULL && strcmp(dir, "in") != 0;
-        if (kind != NULL && strcmp(kind, "plane") == 0 && written &&
-            (addr == NULL || strcmp(addr, "soa") != 0))
-            return 0;
-    }
-    return 1;
-}
-
-/* The host row of a manifest kernel, or NULL. */
-static const cJSON *host_row(const cJSON *k)
-{
-    const cJSON *t;
-    cJSON_ArrayForEach(t, cJSON_GetObjectItem(k, "targets")) {
-        const char *so = cJSON_GetStringValue(cJSON_GetObjectItem(t, "shared_object"));
-        if (so != NULL)
-            return t;
-    }
-    return NULL;
-}
-
-/* Fills kernel out from manifest object k and loads its shared object. */
-static int load_kernel(const char *dir, const cJSON *k, HawkRtKernel *out,
-                       HawkRtError *err, char *why, size_t n)
-{
-    const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(k, "name"));
-    const cJSON *abi = cJSON_GetObjectItem(k, "abi");
-    const cJSON *fields = cJSON_GetObjectItem(abi, "fields");
-    const cJSON *size = cJSON_GetObjectItem(abi, "size");
-    const cJSON *row = host_row(k);
-    const char *so = row ? cJSON_GetStringValue(cJSON_GetObjectItem(row, "shared_object")) : NULL;
-    const char *entry = row ? cJSON_GetStringValue(cJSON_GetObjectItem(row, "entry")) : NULL;
-    if (name == NULL || !cJSON_IsArray(fields) || !cJSON_IsNumber(size) ||
-        so == NULL || entry == NULL || strchr(so, '/') != NULL) {
-        fail(err, HAWK_RT_E_MANIFEST, why, n,
-             "'%s/hawk.manifest.json': a kernel without a name, an args "
-             "layout or a loadable row",
-             dir);
-        return -1;
-    }
-    out->name = strdup(name);
-    const char *wd = cJSON_GetStringValue(cJSON_GetObjectItem(k, "walk_digest"));
-    out->walk_digest = strdup(wd != NULL ? wd : "");
-    out->args_size = (size_t)size->valuedouble;
-    out->nfields = (size_t)cJSON_GetArraySize(fields);
-    out->fields = calloc(out->nfields + 1u, sizeof *out->fields);
-    out->parallel = parallel_of(fields);
-    if (out->name == NULL || out->walk_digest == NULL || out->fields == NULL) {
-        fail(err, HAWK_RT_E_LOAD, why, n, "out of memory");
-        return -1;
-    }
-    size_t i = 0;
-    const cJSON *f;
-    cJSON_ArrayForEach(f, fields) {
-        const char *fn = cJSON_GetStringValue(cJSON_GetObjectItem(f, "name"));
-        const cJSON *off = cJSON_GetObjectItem(f, "offset");
-        out->fields[i].name = strdup(fn != NULL ? fn : "");
-        out->fields[i].offset = cJSON_IsNumber(off) ? (long)off->valuedouble : -1;
-        if (out->fields[i++].name == NULL) {
-            fail(err, HAWK_RT_E_LOAD, why, n, "out of memory");
-            return -1;
-        }
-    }
-    char *path = join(dir, so);
+    char *path = join(dir, k->shared_object);
     if (path == NULL || !exists(path)) {
-        fail(err, HAWK_RT_E_MISSING, why, n,
-             "'%s': the shared object of kernel '%s' is missing", so, name);
+        hk_rt_fail(err, HAWK_RT_E_MISSING, why, n,
+                   "'%s': the shared object of kernel '%s' is missing",
+                   k->shared_object, k->name);
         free(path);
         return -1;
     }
-    out->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    k->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     free(path);
-    if (out->handle == NULL) {
-        fail(err, HAWK_RT_E_LOAD, why, n, "'%s': the loader refused it: %s",
-             so, dlerror());
+    if (k->handle == NULL) {
+        hk_rt_fail(err, HAWK_RT_E_LOAD, why, n, "'%s': the loader refused it: %s",
+                   k->shared_object, dlerror());
         return -1;
     }
-    void *sym = dlsym(out->handle, entry);
+    void *sym = dlsym(k->handle, k->entry_name);
     if (sym == NULL) {
-        fail(err, HAWK_RT_E_LOAD, why, n, "'%s' has no entry '%s'", so, entry);
+        hk_rt_fail(err, HAWK_RT_E_LOAD, why, n, "'%s' has no entry '%s'",
+                   k->shared_object, k->entry_name);
         return -1;
     }
-    memcpy(&out->entry, &sym, sizeof sym);
+    memcpy(&k->entry, &sym, sizeof sym);
     return 0;
 }
 
@@ -215,37 +124,13 @@ HawkRt *hawk_load(const char *dir, HawkRtError *err, char *why,
     free(path);
     if (text == NULL)
         return no_manifest(dir, err, why, why_len);
-    cJSON *m = cJSON_Parse(text);
+    HawkRt *rt = hk_rt_read_manifest(text, dir, err, why, why_len);
     free(text);
-    const char *schema = cJSON_GetStringValue(cJSON_GetObjectItem(m, "schema"));
-    const cJSON *kernels = cJSON_GetObjectItem(m, "kernels");
-    if (schema == NULL || strcmp(schema, "hawk.manifest/1") != 0 ||
-        !cJSON_IsArray(kernels)) {
-        cJSON_Delete(m);
-        return fail(err, HAWK_RT_E_MANIFEST, why, why_len,
-                    "'%s/hawk.manifest.json' is not a hawk.manifest/1 "
-                    "manifest",
-                    dir);
-    }
-    HawkRt *rt = calloc(1, sizeof *rt);
-    size_t n = (size_t)cJSON_GetArraySize(kernels);
-    if (rt != NULL)
-        rt->kernels = calloc(n + 1u, sizeof *rt->kernels);
-    if (rt == NULL || rt->kernels == NULL) {
-        free(rt);
-        cJSON_Delete(m);
-        return fail(err, HAWK_RT_E_LOAD, why, why_len, "out of memory");
-    }
-    const cJSON *k;
-    cJSON_ArrayForEach(k, kernels) {
-        if (load_kernel(dir, k, &rt->kernels[rt->nkernels++], err, why,
-                        why_len) != 0) {
-            cJSON_Delete(m);
+    for (size_t k = 0; rt != NULL && k < rt->nkernels; k++)
+        if (load_kernel(dir, &rt->kernels[k], err, why, why_len) != 0) {
             hawk_unload(rt);
             return NULL;
         }
-    }
-    cJSON_Delete(m);
     return rt;
 }
 
@@ -260,6 +145,8 @@ void hawk_unload(HawkRt *rt)
         free(kk->fields);
         free(kk->name);
         free(kk->walk_digest);
+        free(kk->shared_object);
+        free(kk->entry_name);
         if (kk->handle != NULL)
             dlclose(kk->handle);
     }

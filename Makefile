@@ -16,7 +16,7 @@ $(BUILD)/CMakeCache.txt: | setup
 	cmake -S . -B $(BUILD) -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHAWK_WERROR=ON
 
 $(ASAN_BUILD)/CMakeCache.txt: | setup
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DHAWK_SANITIZE=ON -DHAWK_FUZZ=ON -DHAWK_WERROR=ON
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DHAWK_SANITIZE=ON -DHAWK_FUZZ=ON -DHAWK_FAULT=ON -DHAWK_WERROR=ON
 
 build: setup $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)

@@ -91,3 +91,8 @@ config.substitutions.append(("%stress_kernels",
 # sanitized clang build of make check); test/fuzz runs them briefly.
 if getattr(config, "hawk_fuzz", "OFF").upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("fuzz")
+# 'fault': the build injects faults (CMake HAWK_FAULT, the sanitized
+# build of make check); test/fault fails each allocation and write of a
+# run of each tool in turn (scripts/fault.sh).
+if getattr(config, "hawk_fault", "OFF").upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("fault")

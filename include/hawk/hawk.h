@@ -51,6 +51,10 @@ typedef enum { HAWK_ERROR = 0, HAWK_WARNING = 1, HAWK_NOTE = 2 } HawkSeverity;
 
 /* ---- context ---------------------------------------------------------- */
 
+/* When memory runs out in a call that allocates, the call fails as on bad
+ * input (NULL, or an error status) with the error "out of memory" in the
+ * diagnostics, and every later such call of the context fails at once:
+ * what the failed call was changing may be half done.  Destroy it. */
 HawkContext *hawk_context_create(void);        /* NULL when out of memory */
 void hawk_context_destroy(HawkContext *ctx);
 
@@ -71,7 +75,7 @@ HawkModule *hawk_parse_chunk(HawkContext *ctx, const char *name,
 int hawk_verify(HawkContext *ctx, const HawkModule *m);
 
 /* The canonical text of m, NUL-terminated, owned by ctx; *len (if non-NULL)
- * receives its length. */
+ * receives its length.  NULL only when memory ran out. */
 const char *hawk_print(HawkContext *ctx, const HawkModule *m, size_t *len);
 
 /* Writes len bytes to path whole: through a temporary file beside it and

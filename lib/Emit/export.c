@@ -393,7 +393,7 @@ static const char *report_text(HkArena *a, const Job *j, const HkChecks *c)
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
     if (text == NULL)
-        hk_die(__FILE__, __LINE__, "out of memory");
+        hk_out_of_memory(a);
     const char *s = hk_asprintf(a, "%s\n", text);
     cJSON_free(text);
     return s;
@@ -544,7 +544,7 @@ const char *hawk_export_entry(HawkContext *ctx, const char *target,
 {
     const HkTarget *t =
         target == NULL ? hk_target_default() : hk_target_lookup(target);
-    if (t == NULL || kernel == NULL)
+    if (t == NULL || kernel == NULL || ctx->oom)
         return NULL;
     return entry_of(ctx->arena, t, kernel);
 }
@@ -756,8 +756,8 @@ int hawk_export(HawkContext *ctx, HawkModule *m, const HawkExportOptions *opts)
     return hawk_export_modules(ctx, &m, 1, opts);
 }
 
-int hawk_export_modules(HawkContext *ctx, HawkModule *const *ms, size_t nms,
-                        const HawkExportOptions *opts)
+static int export_modules(HawkContext *ctx, HawkModule *const *ms, size_t nms,
+                          const HawkExportOptions *opts)
 {
     HawkExportOptions defaults;
     if (opts == NULL) {
@@ -805,4 +805,25 @@ int hawk_export_modules(HawkContext *ctx, HawkModule *const *ms, size_t nms,
     if (make_dirs(ctx, x.dir) != 0)
         return -1;
     return ex->emit(&x, jobs, n);
+}
+
+typedef struct {
+    HawkContext *ctx;
+    HawkModule *const *ms;
+    size_t nms;
+    const HawkExportOptions *opts;
+    int status;
+} ExportCall;
+
+static void export_call(void *ud)
+{
+    ExportCall *c = ud;
+    c->status = export_modules(c->ctx, c->ms, c->nms, c->opts);
+}
+
+int hawk_export_modules(HawkContext *ctx, HawkModule *const *ms, size_t nms,
+                        const HawkExportOptions *opts)
+{
+    ExportCall c = {ctx, ms, nms, opts, 0};
+    return hk_ctx_protect(ctx, export_call, &c) == 0 ? c.status : -1;
 }

@@ -12,10 +12,13 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "fault.h"
 
 /* Writes all of data to fd; 0, or an errno value. */
 static int write_all(int fd, const char *data, size_t len)
 {
+    if (hk_fault(HK_FAULT_IO))
+        return ENOSPC;
     while (len > 0) {
         ssize_t w = write(fd, data, len);
         if (w < 0 && errno == EINTR)
@@ -37,7 +40,7 @@ int hawk_write_file(const char *path, const void *data, size_t len)
 {
     size_t n = strlen(path);
     size_t cap = n + sizeof ".tmp.-." + 2u * 20u;
-    char *tmp = malloc(cap);
+    char *tmp = hk_malloc(cap);
     if (tmp == NULL)
         return ENOMEM;
     int fd = -1;
@@ -58,7 +61,9 @@ int hawk_write_file(const char *path, const void *data, size_t len)
     int err = write_all(fd, data, len);
     if (close(fd) != 0 && err == 0)
         err = errno;
-    if (err == 0 && rename(tmp, path) != 0)
+    if (err == 0 && hk_fault(HK_FAULT_IO))
+        err = EIO;
+    else if (err == 0 && rename(tmp, path) != 0)
         err = errno;
     if (err != 0)
         unlink(tmp);
@@ -127,6 +132,12 @@ int hk_make_dirs(HkArena *a, const char *dir, const char **failed)
             continue;
         *s = '\0';
         struct stat st;
+        if (stat(p, &st) != 0 && hk_fault(HK_FAULT_IO)) {
+            errno = ENOSPC;
+            if (failed != NULL)
+                *failed = p;
+            return -1;
+        }
         if (stat(p, &st) != 0 && mkdir(p, 0777) != 0 && errno != EEXIST) {
             if (failed != NULL)
                 *failed = p;

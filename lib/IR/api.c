@@ -38,18 +38,50 @@ void hawk_context_destroy(HawkContext *ctx)
         hk_arena_free(ctx->arena);
 }
 
+int hk_ctx_protect(HawkContext *ctx, void (*fn)(void *ud), void *ud)
+{
+    if (ctx->oom)
+        return 1;
+    if (hk_arena_protect(ctx->arena, fn, ud) == 0)
+        return 0;
+    ctx->oom = 1;
+    HkLoc none = {0, 0, 0};
+    hk_error(&ctx->diags, NULL, none, "out of memory");
+    return 1;
+}
+
 /* ---- reading, checking and writing ------------------------------------ */
+
+typedef struct {
+    HawkContext *ctx;
+    const char *name, *text;
+    size_t len;
+    unsigned line_base;
+    const HawkModule *m;
+    HawkModule *parsed;
+    int status;
+    HkBuf out;
+} Call;
+
+static void parse_call(void *ud)
+{
+    Call *c = ud;
+    HkArena *a = c->ctx->arena;
+    /* The source outlives the call: diagnostics point into it. */
+    HkSource *src = hk_alloc(a, sizeof *src);
+    src->name = hk_strdup(a, c->name ? c->name : "-");
+    src->text = hk_strndup(a, c->text ? c->text : "", c->text ? c->len : 0);
+    src->len = c->text ? c->len : 0;
+    src->line_base = (uint32_t)c->line_base;
+    c->parsed = hk_parse(a, src, &c->ctx->diags);
+}
 
 HawkModule *hawk_parse_chunk(HawkContext *ctx, const char *name,
                              const char *text, size_t len, unsigned line_base)
 {
-    /* The source outlives the call: diagnostics point into it. */
-    HkSource *src = hk_alloc(ctx->arena, sizeof *src);
-    src->name = hk_strdup(ctx->arena, name ? name : "-");
-    src->text = hk_strndup(ctx->arena, text ? text : "", text ? len : 0);
-    src->len = text ? len : 0;
-    src->line_base = (uint32_t)line_base;
-    return hk_parse(ctx->arena, src, &ctx->diags);
+    Call c = {.ctx = ctx, .name = name, .text = text, .len = len,
+              .line_base = line_base};
+    return hk_ctx_protect(ctx, parse_call, &c) == 0 ? c.parsed : NULL;
 }
 
 HawkModule *hawk_parse(HawkContext *ctx, const char *name, const char *text,
@@ -58,20 +90,34 @@ HawkModule *hawk_parse(HawkContext *ctx, const char *name, const char *text,
     return hawk_parse_chunk(ctx, name, text, len, 0);
 }
 
+static void verify_call(void *ud)
+{
+    Call *c = ud;
+    c->status = (int)hk_verify_module(c->m, &c->ctx->diags);
+}
+
 int hawk_verify(HawkContext *ctx, const HawkModule *m)
 {
-    return (int)hk_verify_module(m, &ctx->diags);
+    Call c = {.ctx = ctx, .m = m};
+    return hk_ctx_protect(ctx, verify_call, &c) == 0 ? c.status : 1;
+}
+
+static void print_call(void *ud)
+{
+    Call *c = ud;
+    hk_buf_init(&c->out, c->ctx->arena);
+    hk_print_module(&c->out, c->m);
+    c->text = hk_buf_cstr(&c->out);
 }
 
 const char *hawk_print(HawkContext *ctx, const HawkModule *m, size_t *len)
 {
-    HkBuf b;
-    hk_buf_init(&b, ctx->arena);
-    hk_print_module(&b, m);
-    const char *s = hk_buf_cstr(&b);
+    Call c = {.ctx = ctx, .m = m};
+    if (hk_ctx_protect(ctx, print_call, &c) != 0)
+        return NULL;
     if (len != NULL)
-        *len = b.len;
-    return s;
+        *len = c.out.len;
+    return c.text;
 }
 
 /* ---- diagnostics ------------------------------------------------------ */
@@ -123,20 +169,35 @@ unsigned hawk_diag_col(const HawkContext *ctx, size_t i)
     return d && d->loc.line ? d->loc.col : 0;
 }
 
+typedef struct {
+    const HkDiag *d;
+    HkBuf b;
+} Render;
+
+static void render_call(void *ud)
+{
+    Render *r = ud;
+    /* Without a source (pipeline text, options) there is no file to name:
+     * the tool puts its own name in front. */
+    if (r->d->src == NULL)
+        hk_buf_printf(&r->b, "%s: %s\n", hk_severity_name(r->d->severity),
+                      r->d->message);
+    else
+        hk_diag_render(r->d, &r->b);
+    hk_buf_cstr(&r->b);
+}
+
 const char *hawk_diag_render(HawkContext *ctx, size_t i)
 {
     const HkDiag *d = diag_at(ctx, i);
     if (d == NULL)
         return "";
-    HkBuf b;
-    hk_buf_init(&b, ctx->arena);
-    /* Without a source (pipeline text, options) there is no file to name:
-     * the tool puts its own name in front. */
-    if (d->src == NULL)
-        hk_buf_printf(&b, "%s: %s\n", hk_severity_name(d->severity), d->message);
-    else
-        hk_diag_render(d, &b);
-    return hk_buf_cstr(&b);
+    /* after running out of memory too: how else would it be reported */
+    Render r = {.d = d};
+    hk_buf_init(&r.b, ctx->arena);
+    if (hk_arena_protect(ctx->arena, render_call, &r) != 0)
+        return "error: out of memory\n";
+    return hk_buf_cstr(&r.b);
 }
 
 const char *hawk_severity_name(HawkSeverity s)

@@ -1,8 +1,10 @@
 /* arena.c -- bump allocation in chunks, freed at once; growable buffers. */
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fault.h"
 #include "ir.h"
 
 typedef struct Chunk {
@@ -13,7 +15,12 @@ typedef struct Chunk {
 
 struct HkArena {
     Chunk *head;
+    Chunk *reserve;        /* kept for the report of running out */
+    jmp_buf *catcher;      /* hk_arena_protect's, or NULL */
 };
+
+/* Bytes kept back: enough to report that memory ran out. */
+#define RESERVE (16 * 1024)
 
 _Noreturn void hk_die(const char *file, int line, const char *what)
 {
@@ -21,23 +28,51 @@ _Noreturn void hk_die(const char *file, int line, const char *what)
     abort();
 }
 
-static Chunk *chunk_new(size_t size)
+static Chunk *chunk_alloc(size_t size)
 {
-    Chunk *c = malloc(sizeof *c + size);
-    if (c == NULL)
+    Chunk *c = hk_malloc(sizeof *c + size);
+    if (c != NULL) {
+        c->next = NULL;
+        c->used = 0;
+        c->size = size;
+    }
+    return c;
+}
+
+_Noreturn void hk_out_of_memory(HkArena *a)
+{
+    if (a->catcher == NULL)
         hk_die(__FILE__, __LINE__, "out of memory");
-    c->next = NULL;
-    c->used = 0;
-    c->size = size;
+    if (a->reserve != NULL) {
+        a->reserve->next = a->head;
+        a->head = a->reserve;
+        a->reserve = NULL;
+    }
+    longjmp(*a->catcher, 1);
+}
+
+/* A chunk of size bytes for a, or hk_out_of_memory. */
+static Chunk *chunk_new(HkArena *a, size_t size)
+{
+    Chunk *c = chunk_alloc(size);
+    if (c == NULL)
+        hk_out_of_memory(a);
     return c;
 }
 
 HkArena *hk_arena_new(void)
 {
-    HkArena *a = malloc(sizeof *a);
+    HkArena *a = hk_malloc(sizeof *a);
     if (a == NULL)
         return NULL;
-    a->head = chunk_new(64 * 1024);
+    a->catcher = NULL;
+    a->head = chunk_alloc(64 * 1024);
+    a->reserve = a->head != NULL ? chunk_alloc(RESERVE) : NULL;
+    if (a->reserve == NULL) {
+        free(a->head);
+        free(a);
+        return NULL;
+    }
     return a;
 }
 
@@ -49,7 +84,22 @@ void hk_arena_free(HkArena *a)
         n = c->next;
         free(c);
     }
+    free(a->reserve);
     free(a);
+}
+
+int hk_arena_protect(HkArena *a, void (*fn)(void *ud), void *ud)
+{
+    jmp_buf here;
+    jmp_buf *outer = a->catcher;
+    a->catcher = &here;
+    if (setjmp(here) == 0) {
+        fn(ud);
+        a->catcher = outer;
+        return 0;
+    }
+    a->catcher = outer;
+    return -1;
 }
 
 void *hk_alloc(HkArena *a, size_t n)
@@ -58,7 +108,7 @@ void *hk_alloc(HkArena *a, size_t n)
     Chunk *c = a->head;
     if (c->size - c->used < n) {
         size_t size = n > 32 * 1024 ? n : 64 * 1024;
-        Chunk *fresh = chunk_new(size);
+        Chunk *fresh = chunk_new(a, size);
         /* A large block gets its own chunk behind the head, so the head's
          * free space is not abandoned. */
         if (n > 32 * 1024) {

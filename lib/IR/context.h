@@ -12,6 +12,14 @@ struct HawkContext {
     /* the pass registry, made by lib/Passes when first asked for
      * (hk_registry, passctx.h): IR knows nothing of passes */
     struct HkRegistry *registry;
+    int oom;               /* memory ran out: the context does no more */
 };
+
+/* Runs fn(ud) with running out of memory caught (hk_arena_protect): 0,
+ * or 1 when memory ran out, then or before: the context then holds the
+ * error "out of memory" and refuses every later protected call, since
+ * what fn was changing may be half done.  Every entry point of the API
+ * that allocates runs under it. */
+int hk_ctx_protect(HawkContext *ctx, void (*fn)(void *ud), void *ud);
 
 #endif

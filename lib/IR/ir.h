@@ -33,8 +33,17 @@ _Noreturn void hk_die(const char *file, int line, const char *what);
 /* ---- arena.c ---------------------------------------------------------- */
 
 typedef struct HkArena HkArena;
-HkArena *hk_arena_new(void);
+HkArena *hk_arena_new(void);               /* NULL when out of memory */
 void hk_arena_free(HkArena *a);
+/* Runs fn(ud); 0, or -1 when an allocation from a found no memory (fn
+ * unwound from there: what it held of a is a's, freed with it, and
+ * what it changed may be half done).  Unprotected, running out of
+ * memory ends the process.  Protections nest. */
+int hk_arena_protect(HkArena *a, void (*fn)(void *ud), void *ud);
+/* Memory ran out (an arena's chunk, or a malloc beside it): the reserve
+ * goes in as a's head, so the failure can still be reported, and the
+ * protected call unwinds; unprotected, the process ends. */
+_Noreturn void hk_out_of_memory(HkArena *a);
 void *hk_alloc(HkArena *a, size_t n);          /* zeroed, 16-byte aligned */
 char *hk_strndup(HkArena *a, const char *s, size_t n);
 char *hk_strdup(HkArena *a, const char *s);

@@ -17,7 +17,10 @@ const HkModule *hk_math_module(HawkContext *ctx)
         return r->math;
     HkModule *m = hawk_parse(ctx, "<hawk math>", hk_math_text,
                              hk_math_text_len);
-    if (m == NULL || hawk_verify(ctx, m) != 0)
+    int bad = m == NULL || hawk_verify(ctx, m) != 0;
+    if (ctx->oom)  /* memory ran out: the caller's failure too */
+        hk_out_of_memory(ctx->arena);
+    if (bad)
         hk_unreachable();
     r->math = m;
     return m;

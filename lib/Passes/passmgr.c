@@ -9,13 +9,29 @@
 
 static const HkLoc noloc = {0, 0, 0};
 
+/* An entry point's arguments and result, for hk_ctx_protect. */
+typedef struct {
+    HawkContext *ctx;
+    HawkPassManager *pm;
+    const char *key, *value;
+    HawkModule *m;
+    int status;
+} Call;
+
+static void create_call(void *ud)
+{
+    Call *c = ud;
+    HawkPassManager *pm = hk_alloc(c->ctx->arena, sizeof *pm);
+    pm->ctx = c->ctx;
+    pm->verify_each = 1;
+    hk_buf_init(&pm->out, c->ctx->arena);
+    c->pm = pm;
+}
+
 HawkPassManager *hawk_pass_manager_create(HawkContext *ctx)
 {
-    HawkPassManager *pm = hk_alloc(ctx->arena, sizeof *pm);
-    pm->ctx = ctx;
-    pm->verify_each = 1;
-    hk_buf_init(&pm->out, ctx->arena);
-    return pm;
+    Call c = {.ctx = ctx};
+    return hk_ctx_protect(ctx, create_call, &c) == 0 ? c.pm : NULL;
 }
 
 void hawk_pass_manager_set_verify_each(HawkPassManager *pm, int on)
@@ -30,8 +46,7 @@ void hawk_pass_manager_set_after_pass(HawkPassManager *pm,
     pm->after_user = user;
 }
 
-void hawk_pass_manager_set_option(HawkPassManager *pm, const char *key,
-                                  const char *value)
+static void set_option(HawkPassManager *pm, const char *key, const char *value)
 {
     HkArena *a = pm->ctx->arena;
     for (uint32_t i = 0; i < pm->ng; i++)
@@ -47,6 +62,19 @@ void hawk_pass_manager_set_option(HawkPassManager *pm, const char *key,
     pm->gkeys[pm->ng] = hk_strdup(a, key);
     pm->gvals[pm->ng++] = hk_strdup(a, value);
     hk_analysis_clear(pm);  /* what was computed saw other options */
+}
+
+static void set_option_call(void *ud)
+{
+    Call *c = ud;
+    set_option(c->pm, c->key, c->value);
+}
+
+void hawk_pass_manager_set_option(HawkPassManager *pm, const char *key,
+                                  const char *value)
+{
+    Call c = {.pm = pm, .key = key, .value = value};
+    (void)hk_ctx_protect(pm->ctx, set_option_call, &c);
 }
 
 size_t hawk_pass_manager_size(const HawkPassManager *pm)
@@ -228,7 +256,7 @@ static int parse_entry(PipeLex *lx, HkPipeEntry *e)
     return 0;
 }
 
-int hawk_pass_manager_parse(HawkPassManager *pm, const char *pipeline)
+static int parse_pipeline(HawkPassManager *pm, const char *pipeline)
 {
     PipeLex lx = {pm, pipeline ? pipeline : "", 0};
     uint32_t n0 = pm->n;
@@ -253,6 +281,18 @@ int hawk_pass_manager_parse(HawkPassManager *pm, const char *pipeline)
     }
     pm->n = n0;  /* all or nothing */
     return -1;
+}
+
+static void parse_call(void *ud)
+{
+    Call *c = ud;
+    c->status = parse_pipeline(c->pm, c->value);
+}
+
+int hawk_pass_manager_parse(HawkPassManager *pm, const char *pipeline)
+{
+    Call c = {.pm = pm, .value = pipeline};
+    return hk_ctx_protect(pm->ctx, parse_call, &c) == 0 ? c.status : -1;
 }
 
 /* ---- what a running pass sees ----------------------------------------- */
@@ -404,7 +444,7 @@ static int verify_after(HawkPassManager *pm, const char *label, HkModule *m)
     return 1;
 }
 
-int hawk_pass_manager_run(HawkPassManager *pm, HawkModule *m)
+static int run_pipeline(HawkPassManager *pm, HawkModule *m)
 {
     hk_buf_init(&pm->out, pm->ctx->arena);
     /* every pipeline-wide option, read by a pass of this pipeline or not;
@@ -432,4 +472,16 @@ int hawk_pass_manager_run(HawkPassManager *pm, HawkModule *m)
             return 1;
     }
     return 0;
+}
+
+static void run_call(void *ud)
+{
+    Call *c = ud;
+    c->status = run_pipeline(c->pm, c->m);
+}
+
+int hawk_pass_manager_run(HawkPassManager *pm, HawkModule *m)
+{
+    Call c = {.pm = pm, .m = m};
+    return hk_ctx_protect(pm->ctx, run_call, &c) == 0 ? c.status : 1;
 }

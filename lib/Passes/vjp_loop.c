@@ -701,6 +701,13 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
         rv.nc += rv.need[k];
         any |= rv.need[k] && v->adj[L->res[k]] != HK_NOVAL;
     }
+    if (bound(L) <= 0) {  /* no trip runs: each result is its init */
+        uint32_t first = L->has_count ? 1u : 0u;
+        for (uint32_t k = 0; k < rv.n; k++)
+            if (rv.need[k] && v->adj[L->res[k]] != HK_NOVAL)
+                hk_vjp_add_adj(v, L->ops[first + k], v->adj[L->res[k]]);
+        return;
+    }
     hk_vjp_outer(v, L, &rv.o);
     if (!any && !rv.o.writes)
         return;

@@ -32,9 +32,9 @@ static void after_pass(void *user, const char *pass, const HawkModule *m)
 {
     OptRun *r = user;
     flush_pass_output(r);
-    if (dump_after(r->cfg, pass))
-        fprintf(stderr, "; *** IR Dump After %s ***\n%s", pass,
-                hawk_print(r->ctx, m, NULL));
+    const char *text = dump_after(r->cfg, pass) ? hawk_print(r->ctx, m, NULL) : NULL;
+    if (text != NULL)
+        fprintf(stderr, "; *** IR Dump After %s ***\n%s", pass, text);
 }
 
 /* Parses, verifies and transforms one chunk; appends its text to r->out.
@@ -57,6 +57,8 @@ static int transform_chunk(OptRun *r, const char *text, size_t len,
     if (!r->cfg->disable_output) {
         size_t n;
         const char *s = hawk_print(r->ctx, m, &n);
+        if (s == NULL)
+            return 1;  /* out of memory, in the diagnostics */
         tool_buf_put(&r->out, s, n);
     }
     return 0;
@@ -98,6 +100,10 @@ static int setup_pipeline(OptRun *r)
 {
     const OptConfig *cfg = r->cfg;
     r->pm = hawk_pass_manager_create(r->ctx);
+    if (r->pm == NULL) {
+        tool_print_diags(OPT_TOOL, r->ctx, 0);
+        return 1;
+    }
     hawk_pass_manager_set_verify_each(r->pm, cfg->verify_each);
     for (size_t i = 0; i < cfg->globals.n; i++)
         hawk_pass_manager_set_option(r->pm, cfg->globals.keys[i],

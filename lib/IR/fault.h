@@ -1,0 +1,30 @@
+/* fault.h -- fault injection for the test build (CMake HAWK_FAULT=ON,
+ * docs/CommandGuide.md "Fault injection"): whether the next allocation or
+ * the next write, rename or directory creation is to fail.  In any other
+ * build hk_fault is 0 and costs nothing. */
+#ifndef HAWK_FAULT_H
+#define HAWK_FAULT_H
+
+#include <stddef.h>
+
+typedef enum {
+    HK_FAULT_ALLOC,        /* a malloc (an arena's chunk, a buffer) */
+    HK_FAULT_IO,           /* a file written, renamed, a directory made */
+    HK_FAULT_KINDS
+} HkFault;
+
+#ifdef HAWK_FAULT_INJECTION
+/* Counts one event of kind; whether it is the one HAWK_FAULT names. */
+int hk_fault(HkFault kind);
+#else
+static inline int hk_fault(HkFault kind)
+{
+    (void)kind;
+    return 0;
+}
+#endif
+
+/* malloc, failing where hk_fault says so. */
+void *hk_malloc(size_t n);
+
+#endif

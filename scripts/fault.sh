@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# fault.sh NAME OUTPUT -- COMMAND... -- fault injection over one run of a
+# tool (docs/CommandGuide.md, "Fault injection").  COMMAND is a tool of a
+# build configured with HAWK_FAULT=ON (the sanitized build) that writes
+# OUTPUT, a file or a directory.  A first run counts its allocations and
+# writes (HAWK_FAULT=count) and keeps what it wrote; then, for every N,
+# a run with the N-th allocation failing (HAWK_FAULT=alloc:N), and one
+# with the N-th write, rename or directory creation failing (io:N), each
+# over OUTPUT as the first run left it (an earlier output).  Each must
+# exit 1 with an error, or 0 having written the same bytes, and leave
+# OUTPUT as it was or whole (a directory's files each whole; a report
+# that would no longer certify its unit may be gone): no crash, no
+# sanitizer report (a leak included), no temporary file.  Prints one line, "fault: NAME: A
+# allocations, W writes: F failed with an error, S succeeded, D defects",
+# and each defect; exits 1 when there is one.
+set -uo pipefail
+name=${1:?usage: fault.sh NAME OUTPUT -- COMMAND...}
+out=${2:?usage: fault.sh NAME OUTPUT -- COMMAND...}
+[[ ${3:-} == -- ]] || { echo "usage: fault.sh NAME OUTPUT -- COMMAND..." >&2; exit 2; }
+shift 3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export ASAN_OPTIONS="exitcode=86:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="halt_on_error=1:exitcode=87${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+rm -rf "$out"
+if ! HAWK_FAULT=count "$@" > /dev/null 2> "$work/count.err"; then
+  echo "fault: $name: the run without a fault failed:"
+  cat "$work/count.err"
+  exit 1
+fi
+counts=$(grep -E '^hawk-fault: [0-9]+ allocations, [0-9]+ writes$' "$work/count.err" | tail -1)
+if [[ -z $counts ]]; then
+  echo "fault: $name: no counts (is the build configured with HAWK_FAULT=ON?)"
+  exit 1
+fi
+allocs=$(echo "$counts" | awk '{print $2}')
+writes=$(echo "$counts" | awk '{print $4}')
+cp -a "$out" "$work/ref"
+dir=$(dirname "$out")
+failed=0 succeeded=0 defects=0
+defect() {
+  echo "fault: $name: HAWK_FAULT=$1: $2"
+  [[ -s $work/err ]] && sed 's/^/  /' "$work/err" | head -8
+  defects=$((defects + 1))
+}
+# Whether OUTPUT is as the first run left it: the file itself, or each
+# file of the directory (one may be gone: an export removes a report that
+# would no longer certify the unit beside it).
+intact() {
+  if [[ -f $work/ref ]]; then
+    cmp -s "$work/ref" "$out"
+    return
+  fi
+  [[ -d $out ]] || return 1
+  local f
+  while IFS= read -r -d '' f; do
+    cmp -s "$f" "$work/ref/${f#"$out"/}" || return 1
+  done < <(find "$out" -type f -print0)
+}
+for kind in alloc io; do
+  n=$allocs
+  [[ $kind == io ]] && n=$writes
+  for ((i = 1; i <= n; i++)); do
+    rm -rf "$out"
+    cp -a "$work/ref" "$out"
+    HAWK_FAULT=$kind:$i "$@" > /dev/null 2> "$work/err"
+    status=$?
+    if [[ $status -eq 1 ]] && grep -q 'error: ' "$work/err" &&
+       ! grep -qE 'internal error|Sanitizer|runtime error' "$work/err"; then
+      failed=$((failed + 1))
+    elif [[ $status -eq 0 ]]; then
+      succeeded=$((succeeded + 1))
+    else
+      defect "$kind:$i" "exit status $status"
+      continue
+    fi
+    if ! intact; then
+      defect "$kind:$i" "the output is not the earlier one, nor written whole"
+    elif [[ -n $(find "$dir" -name '*.tmp.*' -print -quit) ]]; then
+      defect "$kind:$i" "a temporary file is left: $(find "$dir" -name '*.tmp.*' | head -1)"
+    fi
+  done
+done
+echo "fault: $name: $allocs allocations, $writes writes: $failed failed with an error, $succeeded succeeded, $defects defects"
+[[ $defects -eq 0 ]]

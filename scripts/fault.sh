@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fault.sh NAME OUTPUT -- COMMAND... -- fault injection over one run of a
+# fault.sh NAME OUTPUT [-fresh DIR | -again] -- COMMAND... -- fault injection over one run of a
 # tool (docs/CommandGuide.md, "Fault injection").  COMMAND is a tool of a
 # build configured with HAWK_FAULT=ON (the sanitized build) that writes
 # OUTPUT, a file or a directory.  A first run counts its allocations and
@@ -12,17 +12,31 @@
 # that would no longer certify its unit may be gone): no crash, no
 # sanitizer report (a leak included), no temporary file.  Prints one line, "fault: NAME: A
 # allocations, W writes: F failed with an error, S succeeded, D defects",
-# and each defect; exits 1 when there is one.
+# and each defect; exits 1 when there is one.  -fresh DIR removes DIR
+# before every run (a cache the run must fill, not find filled); -again
+# counts the second run without a fault, not the first (one that finds
+# what the first stored: a cache hit).
 set -uo pipefail
 name=${1:?usage: fault.sh NAME OUTPUT -- COMMAND...}
 out=${2:?usage: fault.sh NAME OUTPUT -- COMMAND...}
-[[ ${3:-} == -- ]] || { echo "usage: fault.sh NAME OUTPUT -- COMMAND..." >&2; exit 2; }
-shift 3
+shift 2
+fresh= again=
+if [[ ${1:-} == -fresh ]]; then
+  fresh=${2:?usage: fault.sh NAME OUTPUT [-fresh DIR | -again] -- COMMAND...}
+  shift 2
+elif [[ ${1:-} == -again ]]; then
+  again=1
+  shift
+fi
+[[ ${1:-} == -- ]] || { echo "usage: fault.sh NAME OUTPUT [-fresh DIR | -again] -- COMMAND..." >&2; exit 2; }
+shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export ASAN_OPTIONS="exitcode=86:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="halt_on_error=1:exitcode=87${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 rm -rf "$out"
+[[ -n $fresh ]] && rm -rf "$fresh"
+[[ -n $again ]] && "$@" > /dev/null 2>&1
 if ! HAWK_FAULT=count "$@" > /dev/null 2> "$work/count.err"; then
   echo "fault: $name: the run without a fault failed:"
   cat "$work/count.err"
@@ -63,6 +77,7 @@ for kind in alloc io; do
   for ((i = 1; i <= n; i++)); do
     rm -rf "$out"
     cp -a "$work/ref" "$out"
+    [[ -n $fresh ]] && rm -rf "$fresh"
     HAWK_FAULT=$kind:$i "$@" > /dev/null 2> "$work/err"
     status=$?
     if [[ $status -eq 1 ]] && grep -q 'error: ' "$work/err" &&

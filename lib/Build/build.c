@@ -168,7 +168,7 @@ static int link_shared(HawkContext *ctx, const char *dir, const HkTool *cc,
         unlink(tmp);
         return -1;
     }
-    if (rename(tmp, so) != 0) {
+    if (hk_rename(tmp, so) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "cannot write '%s': %s", so,
                  strerror(errno));
         unlink(tmp);
@@ -293,6 +293,7 @@ static int build_staged(HawkContext *ctx, const HawkBuildOptions *opts,
     const char *stage = build_stage(ctx, dir);
     if (stage == NULL)
         return -1;
+    r->stage = stage;
     const char **names = NULL;
     long n = 0;
     int rc = build_into(ctx, opts, r, stage);
@@ -307,24 +308,20 @@ static int build_staged(HawkContext *ctx, const HawkBuildOptions *opts,
     if (rc == 0)
         rc = build_move_files(ctx, stage, dir, names, (size_t)n);
     build_remove_dir(a, stage);
+    r->stage = NULL;
     return rc;
 }
 
-int hawk_build(HawkContext *ctx, HawkModule *const *ms, size_t nms,
-               const HawkBuildOptions *opts)
+static int build(BuildRecord *r, const HawkBuildOptions *opts)
 {
-    BuildRecord r;
-    memset(&r, 0, sizeof r);
-    r.ctx = ctx;
-    r.ms = ms;
-    r.nms = nms;
+    HawkContext *ctx = r->ctx;
     HawkBuildResult scratch;
     HawkBuildResult *res = opts->result != NULL ? opts->result : &scratch;
     memset(res, 0, sizeof *res);
     const char *dir = opts->out_dir != NULL ? opts->out_dir : ".";
-    if (pick_rows(ctx, opts, &r) != 0 || read_profile(ctx, opts, &r) != 0)
+    if (pick_rows(ctx, opts, r) != 0 || read_profile(ctx, opts, r) != 0)
         return -1;
-    build_key(&r, opts, &res->key, &res->terms);
+    build_key(r, opts, &res->key, &res->terms);
     if (opts->key_only)
         return 0;
     /* a hit writes its files without a kernel lowered */
@@ -333,19 +330,48 @@ int hawk_build(HawkContext *ctx, HawkModule *const *ms, size_t nms,
                                       &res->why_missed);
         if (hit != 0) {
             res->cache = HAWK_BUILD_CACHE_HIT;
-            return hit > 0 ? drop_stale_manifest(ctx, dir, &r) : -1;
+            return hit > 0 ? drop_stale_manifest(ctx, dir, r) : -1;
         }
         res->cache = HAWK_BUILD_CACHE_MISS;
     }
     const char *failed;
-    if (lower_kernels(ctx, opts, &r) != 0)
+    if (lower_kernels(ctx, opts, r) != 0)
         return -1;
     if (hk_make_dirs(ctx->arena, dir, &failed) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
                  failed, strerror(errno));
         return -1;
     }
-    if (build_staged(ctx, opts, &r, dir, res) != 0)
+    if (build_staged(ctx, opts, r, dir, res) != 0)
         return -1;
-    return drop_stale_manifest(ctx, dir, &r);
+    return drop_stale_manifest(ctx, dir, r);
+}
+
+typedef struct {
+    BuildRecord r;
+    const HawkBuildOptions *opts;
+    int status;
+} BuildCall;
+
+static void build_call(void *ud)
+{
+    BuildCall *c = ud;
+    c->status = build(&c->r, c->opts);
+}
+
+int hawk_build(HawkContext *ctx, HawkModule *const *ms, size_t nms,
+               const HawkBuildOptions *opts)
+{
+    BuildCall c;
+    memset(&c, 0, sizeof c);
+    c.r.ctx = ctx;
+    c.r.ms = ms;
+    c.r.nms = nms;
+    c.opts = opts;
+    if (hk_ctx_protect(ctx, build_call, &c) == 0)
+        return c.status;
+    /* memory ran out: the stage goes, as a failed build's does */
+    if (c.r.stage != NULL)
+        build_remove_dir(ctx->arena, c.r.stage);
+    return -1;
 }

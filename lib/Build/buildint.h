@@ -36,6 +36,8 @@ typedef struct {
     const char *cc_why;
     const HkTool *cc;            /* the C compiler that linked the host
                                     row's shared objects, or NULL */
+    const char *stage;           /* the stage while it is there, so a build
+                                    that ran out of memory removes it */
 } BuildRecord;
 
 /* Whether a program can load row t's artifacts: it builds native code. */

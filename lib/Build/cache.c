@@ -86,7 +86,7 @@ int build_move_files(HawkContext *ctx, const char *stage, const char *dir,
 {
     HkArena *a = ctx->arena;
     for (size_t k = 0; k < n; k++)
-        if (rename(hk_path_join(a, stage, names[k]),
+        if (hk_rename(hk_path_join(a, stage, names[k]),
                    hk_path_join(a, dir, names[k])) != 0) {
             hk_error(&ctx->diags, NULL, noloc, "cannot write '%s': %s",
                      hk_path_join(a, dir, names[k]), strerror(errno));
@@ -258,7 +258,7 @@ int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
         build_remove_dir(a, tmp);
         return -1;
     }
-    if (rename(tmp, entry) == 0)
+    if (hk_rename(tmp, entry) == 0)
         return 0;
     /* An entry is there: a sound one (another build's) stays and this copy
      * goes; a damaged one is moved aside and replaced. */
@@ -270,9 +270,9 @@ int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
     }
     const char *stale =
         hk_asprintf(a, "%s.stale-%ld", entry, (long)getpid());
-    if (rename(entry, stale) == 0)
+    if (hk_rename(entry, stale) == 0)
         build_remove_dir(a, stale);
-    if (rename(tmp, entry) != 0)
+    if (hk_rename(tmp, entry) != 0)
         build_remove_dir(a, tmp);
     return 0;
 }

@@ -26,6 +26,8 @@ const char *hk_path_join(HkArena *a, const char *dir, const char *name);
 /* mkdir -p dir; 0, or -1 with errno set and *failed (when not NULL) the
  * component that could not be made. */
 int hk_make_dirs(HkArena *a, const char *dir, const char **failed);
+/* rename(from, to), failing where fault injection says so (fault.h). */
+int hk_rename(const char *from, const char *to);
 
 /* ---- audit.c: the text audit of an emitted unit ------------------------- */
 

@@ -61,9 +61,7 @@ int hawk_write_file(const char *path, const void *data, size_t len)
     int err = write_all(fd, data, len);
     if (close(fd) != 0 && err == 0)
         err = errno;
-    if (err == 0 && hk_fault(HK_FAULT_IO))
-        err = EIO;
-    else if (err == 0 && rename(tmp, path) != 0)
+    if (err == 0 && hk_rename(tmp, path) != 0)
         err = errno;
     if (err != 0)
         unlink(tmp);
@@ -148,4 +146,13 @@ int hk_make_dirs(HkArena *a, const char *dir, const char **failed)
             break;
     }
     return 0;
+}
+
+int hk_rename(const char *from, const char *to)
+{
+    if (hk_fault(HK_FAULT_IO)) {
+        errno = EIO;
+        return -1;
+    }
+    return rename(from, to);
 }

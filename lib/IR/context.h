@@ -18,8 +18,8 @@ struct HawkContext {
 /* Runs fn(ud) with running out of memory caught (hk_arena_protect): 0,
  * or 1 when memory ran out, then or before: the context then holds the
  * error "out of memory" and refuses every later protected call, since
- * what fn was changing may be half done.  Every entry point of the API
- * that allocates runs under it. */
+ * what fn was changing may be half done.  The entry points include/hawk/
+ * hawk.h names beside hawk_context_create run under it. */
 int hk_ctx_protect(HawkContext *ctx, void (*fn)(void *ud), void *ud);
 
 #endif

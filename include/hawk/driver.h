@@ -26,7 +26,8 @@ const HawkUnitChecker *hawk_driver_checker_cached(HawkContext *ctx,
                                                   const char *cache_dir);
 /* The default cache directory: $HAWK_CACHE_DIR, else
  * $XDG_CACHE_HOME/hawk, else $HOME/.cache/hawk; malloc'd (free it), or
- * NULL when none of them is set. */
+ * NULL when none of them is set or memory runs out (the caller then works
+ * without a cache). */
 char *hawk_default_cache_dir(void);
 
 #ifdef __cplusplus

@@ -53,11 +53,11 @@ typedef enum { HAWK_ERROR = 0, HAWK_WARNING = 1, HAWK_NOTE = 2 } HawkSeverity;
 
 /* When memory runs out in hawk_parse, hawk_parse_chunk, hawk_verify,
  * hawk_print, hawk_pass_manager_create, _set_option, _parse or _run,
- * hawk_export, hawk_export_modules or hawk_build, the call fails as on
- * bad input (NULL, or an error status) with the error "out of memory" in
- * the diagnostics, and every later such call of the context fails at
- * once: what the failed call was changing may be half done.  Destroy it.
- * Elsewhere (the accessors, hawk_kernel_report, hawk_register_pass)
+ * hawk_kernel_report, hawk_export, hawk_export_modules or hawk_build, the
+ * call fails as on bad input (NULL, or an error status) with the error
+ * "out of memory" in the diagnostics, and every later such call of the
+ * context fails at once: what the failed call was changing may be half
+ * done.  Destroy it.  Elsewhere (the accessors, hawk_register_pass)
  * running out of memory ends the process. */
 HawkContext *hawk_context_create(void);        /* NULL when out of memory */
 void hawk_context_destroy(HawkContext *ctx);

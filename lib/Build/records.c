@@ -15,31 +15,34 @@
 #include "host.h"
 #include "report.h"
 
-/* cJSON's text, copied into the arena with a final newline. */
-static const char *text_of(HkArena *a, cJSON *root)
+/* The text of the tree fill makes, with a final newline, in the arena:
+ * the fills below allocate in the arena, so each node is added to its
+ * parent before it is filled (report.h, hk_json_fill). */
+static const char *text_of(HkArena *a, void (*fill)(cJSON *root, const void *ud),
+                           const void *ud)
 {
-    char *p = cJSON_Print(root);
-    const char *t = hk_asprintf(a, "%s\n", p != NULL ? p : "null");
-    cJSON_free(p);
-    cJSON_Delete(root);
-    return t;
+    cJSON *root = cJSON_CreateObject();
+    if (root == NULL)
+        hk_out_of_memory(a);
+    hk_json_fill(a, root, fill, ud);
+    return hk_json_print(a, root, "\n");
 }
 
 /* ---- the manifest ---------------------------------------------------------- */
 
 /* The args struct of b: the C header's <name>_args_t, member by member. */
-static cJSON *abi_json(const BuildKernel *b)
+static void abi_json(cJSON *o, const BuildKernel *b)
 {
-    cJSON *o = cJSON_CreateObject();
     const HkAbiLayout *l = &b->abi;
     hk_json_add_str(o, "struct", hk_asprintf(b->m->arena, "%s_args_t", b->f->name));
     hk_json_add_int(o, "size", (int64_t)l->size);
     hk_json_add_int(o, "align", (int64_t)l->align);
-    cJSON *fields = cJSON_CreateArray();
+    cJSON *fields = cJSON_AddArrayToObject(o, "fields");
     for (uint32_t k = 0; k < l->nfields; k++) {
         const HkAbiField *f = &l->fields[k];
         const HkInterfaceRow *row = &b->low.iface->rows[f->row];
         cJSON *m = cJSON_CreateObject();
+        cJSON_AddItemToArray(fields, m);
         hk_json_add_str(m, "name", f->name);
         hk_json_add_str(m, "kind", hk_abi_kind_name(f->kind));
         hk_json_add_str(m, "role", row->role);
@@ -50,48 +53,47 @@ static cJSON *abi_json(const BuildKernel *b)
         hk_json_add_int(m, "offset", (int64_t)f->offset);
         hk_json_add_int(m, "size", (int64_t)f->size);
         hk_json_add_int(m, "align", (int64_t)f->align);
-        cJSON_AddItemToArray(fields, m);
     }
-    cJSON_AddItemToObject(o, "fields", fields);
-    return o;
 }
 
 /* The loadable rows of kernel b. */
-static cJSON *targets_json(const BuildRecord *r, const BuildKernel *b)
+static void targets_json(cJSON *arr, const BuildRecord *r,
+                         const BuildKernel *b)
 {
     HkArena *a = r->ctx->arena;
-    cJSON *arr = cJSON_CreateArray();
     for (size_t k = 0; k < r->nrows; k++) {
         const HkTarget *t = r->rows[k];
         if (!build_row_loadable(t))
             continue;
         cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, o);
         hk_json_add_str(o, "target", t->id);
         hk_json_add_str(o, "entry", hk_asprintf(a, "%s_%s", b->f->name, t->entry));
         hk_json_add_str(o, "shared_object", build_shared_name(a, t, b->f->name));
         hk_json_add_str(o, "object", hk_asprintf(a, "%s%s", b->f->name, t->artifact));
-        cJSON_AddItemToArray(arr, o);
     }
-    return arr;
+}
+
+static void manifest_json(cJSON *root, const void *ud)
+{
+    const BuildRecord *r = ud;
+    hk_json_add_str(root, "schema", "hawk.manifest/1");
+    hk_json_add_str(root, "hawk_version", hawk_version());
+    cJSON *kernels = cJSON_AddArrayToObject(root, "kernels");
+    for (size_t k = 0; k < r->nkernels; k++) {
+        const BuildKernel *b = &r->kernels[k];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(kernels, o);
+        hk_json_add_str(o, "name", b->f->name);
+        hk_json_add_str(o, "walk_digest", b->low.walk_digest);
+        abi_json(cJSON_AddObjectToObject(o, "abi"), b);
+        targets_json(cJSON_AddArrayToObject(o, "targets"), r, b);
+    }
 }
 
 const char *build_manifest_text(const BuildRecord *r)
 {
-    cJSON *root = cJSON_CreateObject();
-    hk_json_add_str(root, "schema", "hawk.manifest/1");
-    hk_json_add_str(root, "hawk_version", hawk_version());
-    cJSON *kernels = cJSON_CreateArray();
-    for (size_t k = 0; k < r->nkernels; k++) {
-        const BuildKernel *b = &r->kernels[k];
-        cJSON *o = cJSON_CreateObject();
-        hk_json_add_str(o, "name", b->f->name);
-        hk_json_add_str(o, "walk_digest", b->low.walk_digest);
-        cJSON_AddItemToObject(o, "abi", abi_json(b));
-        cJSON_AddItemToObject(o, "targets", targets_json(r, b));
-        cJSON_AddItemToArray(kernels, o);
-    }
-    cJSON_AddItemToObject(root, "kernels", kernels);
-    return text_of(r->ctx->arena, root);
+    return text_of(r->ctx->arena, manifest_json, r);
 }
 
 /* ---- the build stamp ------------------------------------------------------- */
@@ -106,18 +108,16 @@ const char *build_input_name(const HkSource *src)
 
 /* The inputs, by name (without directories: where a file sits is not
  * what it holds) and content digest. */
-static cJSON *inputs_json(const BuildRecord *r)
+static void inputs_json(cJSON *arr, const BuildRecord *r)
 {
-    cJSON *arr = cJSON_CreateArray();
     for (size_t k = 0; k < r->nms; k++) {
         const HkSource *src = &r->ms[k]->src;
         cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, o);
         hk_json_add_str(o, "name", build_input_name(src));
         hk_json_add_str(o, "sha256",
                 hk_sha256_hex(r->ctx->arena, src->text, src->len));
-        cJSON_AddItemToArray(arr, o);
     }
-    return arr;
 }
 
 /* The C compiler's fingerprint: the resolved executable, its version
@@ -137,24 +137,25 @@ static cJSON *cc_json(const HkTool *cc)
     return o;
 }
 
-const char *build_stamp_text(const BuildRecord *r)
+static void stamp_json(cJSON *root, const void *ud)
 {
-    cJSON *root = cJSON_CreateObject();
+    const BuildRecord *r = ud;
     hk_json_add_str(root, "schema", "hawk.build/1");
     hk_json_add_str(root, "hawk_version", hawk_version());
-    cJSON_AddItemToObject(root, "inputs", inputs_json(r));
+    inputs_json(cJSON_AddArrayToObject(root, "inputs"), r);
     hk_json_add_str(root, "profile", r->profile);
-    cJSON *targets = cJSON_CreateArray();
+    cJSON *targets = cJSON_AddArrayToObject(root, "targets");
     for (size_t k = 0; k < r->nrows; k++)
         cJSON_AddItemToArray(targets, cJSON_CreateString(r->rows[k]->id));
-    cJSON_AddItemToObject(root, "targets", targets);
-    cJSON *tc = cJSON_CreateObject();
+    cJSON *tc = cJSON_AddObjectToObject(root, "toolchain");
     cJSON_AddItemToObject(tc, "cc", cc_json(r->cc));
     hk_json_add_str(tc, "llvm", hk_host_llvm_version());
-    cJSON_AddItemToObject(root, "toolchain", tc);
-    cJSON *kernels = cJSON_CreateArray();
+    cJSON *kernels = cJSON_AddArrayToObject(root, "kernels");
     for (size_t k = 0; k < r->nkernels; k++)
         cJSON_AddItemToArray(kernels, cJSON_CreateString(r->kernels[k].f->name));
-    cJSON_AddItemToObject(root, "kernels", kernels);
-    return text_of(r->ctx->arena, root);
+}
+
+const char *build_stamp_text(const BuildRecord *r)
+{
+    return text_of(r->ctx->arena, stamp_json, r);
 }

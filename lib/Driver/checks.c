@@ -19,6 +19,7 @@
 
 #include "context.h"
 #include "driver.h"
+#include "fault.h"
 #include "hawk/driver.h"
 
 /* The compiler's warning set (docs/EmbeddedC.md, "Checks"). */
@@ -283,8 +284,12 @@ const HawkUnitChecker *hawk_driver_checker_cached(HawkContext *ctx,
 char *hawk_default_cache_dir(void)
 {
     const char *v = getenv("HAWK_CACHE_DIR");
-    if (v != NULL && *v != '\0')
-        return strdup(v);
+    if (v != NULL && *v != '\0') {
+        char *p = hk_malloc(strlen(v) + 1);
+        if (p != NULL)
+            strcpy(p, v);
+        return p;
+    }
     const char *base = getenv("XDG_CACHE_HOME"), *tail = "/hawk";
     if (base == NULL || *base != '/') {
         base = getenv("HOME");
@@ -293,7 +298,7 @@ char *hawk_default_cache_dir(void)
     if (base == NULL || *base == '\0')
         return NULL;
     size_t n = strlen(base) + strlen(tail) + 1;
-    char *p = malloc(n);
+    char *p = hk_malloc(n);
     if (p != NULL)
         snprintf(p, n, "%s%s", base, tail);
     return p;

@@ -389,14 +389,7 @@ static void checks_not_run(HkArena *a, HkChecks *c)
 /* The report's text: indented, ending in a newline. */
 static const char *report_text(HkArena *a, const Job *j, const HkChecks *c)
 {
-    cJSON *o = hk_report_unit(&j->low, &j->unit, c);
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    if (text == NULL)
-        hk_out_of_memory(a);
-    const char *s = hk_asprintf(a, "%s\n", text);
-    cJSON_free(text);
-    return s;
+    return hk_json_print(a, hk_report_unit(&j->low, &j->unit, c), "\n");
 }
 
 /* Hands the runtime unit to on_runtime. */

@@ -210,12 +210,14 @@ static int get_analyses(HawkPassRun *r, HkFunc *f, HkLowered *l)
 static cJSON *analysis_json(const HkLowered *l)
 {
     const HkFunc *f = l->kernel;
+    /* the one text from the arena, made before the tree exists */
+    const char *profile = hk_profile_repr(f->module->arena, &l->profile);
     cJSON *o = cJSON_CreateObject();
     hk_json_add_str(o, "kernel", f->name);
     hk_json_add_str(o, "generator", "hawk.embedded/1");
     hk_json_add_str(o, "hawk_version", hawk_version());
     hk_json_add_str(o, "scalar_mode", l->float32 ? "float32" : "float64");
-    hk_json_add_str(o, "profile", hk_profile_repr(f->module->arena, &l->profile));
+    hk_json_add_str(o, "profile", profile);
     cJSON_AddItemToObject(o, "interface", interface_json(l->iface));
     cJSON_AddItemToObject(o, "budgets", budgets_json(l->trips, l->cost));
     cJSON_AddItemToObject(o, "indices", indices_json(l->index));
@@ -385,7 +387,7 @@ static void add_figure(cJSON *o, const char *key, int64_t v)
         hk_json_add_int(o, key, v);
 }
 
-const char *hk_ratio_text(HkArena *arena, int64_t a, int64_t b)
+const char *hk_ratio_format(char *buf, int64_t a, int64_t b)
 {
     if (a < 0 || b <= 0)
         return NULL;
@@ -396,15 +398,24 @@ const char *hk_ratio_text(HkArena *arena, int64_t a, int64_t b)
         b /= 2;
     }
     int64_t hundredths = (a / b) * 100 + ((a % b) * 200 / b + 1) / 2;
-    return hk_asprintf(arena, "%" PRId64 ".%02" PRId64, hundredths / 100,
-                       hundredths % 100);
+    snprintf(buf, HK_RATIO_CHARS, "%" PRId64 ".%02" PRId64, hundredths / 100,
+             hundredths % 100);
+    return buf;
 }
 
-/* o[key] = a / b to two decimals, or null (hk_ratio_text). */
-static void add_ratio(HkArena *arena, cJSON *o, const char *key, int64_t a,
-                      int64_t b)
+const char *hk_ratio_text(HkArena *arena, int64_t a, int64_t b)
 {
-    const char *text = hk_ratio_text(arena, a, b);
+    char buf[HK_RATIO_CHARS];
+    const char *t = hk_ratio_format(buf, a, b);
+    return t != NULL ? hk_strdup(arena, t) : NULL;
+}
+
+/* o[key] = a / b to two decimals, or null (hk_ratio_format): no arena,
+ * since the tree is being built. */
+static void add_ratio(cJSON *o, const char *key, int64_t a, int64_t b)
+{
+    char buf[HK_RATIO_CHARS];
+    const char *text = hk_ratio_format(buf, a, b);
     if (text == NULL)
         cJSON_AddNullToObject(o, key);
     else
@@ -412,7 +423,7 @@ static void add_ratio(HkArena *arena, cJSON *o, const char *key, int64_t a,
 }
 
 /* The derivative figures of a kernel a derivative pass made. */
-static cJSON *derivative_json(HkArena *a, const HkDerivFigures *d)
+static cJSON *derivative_json(const HkDerivFigures *d)
 {
     static const char *const rows[HK_DF_COUNT] = {"primal", "jvp", "vjp"};
     cJSON *o = cJSON_CreateObject();
@@ -427,7 +438,7 @@ static cJSON *derivative_json(HkArena *a, const HkDerivFigures *d)
         add_figure(tapes, rows[r], d->tapes[r]);
         add_figure(bytes, rows[r], d->bytes[r]);
         if (r != HK_DF_PRIMAL)
-            add_ratio(a, ratio, rows[r], d->ops[r], d->ops[HK_DF_PRIMAL]);
+            add_ratio(ratio, rows[r], d->ops[r], d->ops[HK_DF_PRIMAL]);
     }
     cJSON_AddItemToObject(o, "ops", ops);
     cJSON_AddItemToObject(o, "ops_ratio", ratio);
@@ -458,7 +469,7 @@ cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
     if (l->deriv != NULL)
         cJSON_AddItemToObject(
             o, "derivative",
-            derivative_json(l->kernel->module->arena, l->deriv));
+            derivative_json(l->deriv));
     hk_json_add_str(o, "core_version", HK_CORE_VERSION);
     cJSON_AddItemToObject(o, "selftest", selftest_json(u));
     cJSON_AddItemToObject(o, "deviations", deviations_json(l));
@@ -472,6 +483,74 @@ cJSON *hk_report_unit(const HkLowered *l, const HkCUnit *u,
 
 /* ---- the C API -------------------------------------------------------------- */
 
+/* ---- trees and the arena --------------------------------------------------- */
+
+typedef struct {
+    cJSON *root;
+    void (*fill)(cJSON *root, const void *ud);
+    const void *ud;
+    HkArena *a;
+    const char *text, *suffix, *out;
+} JsonCall;
+
+static void fill_call(void *ud)
+{
+    JsonCall *c = ud;
+    c->fill(c->root, c->ud);
+}
+
+void hk_json_fill(HkArena *a, cJSON *root,
+                  void (*fill)(cJSON *root, const void *ud), const void *ud)
+{
+    JsonCall c = {root, fill, ud, a, NULL, NULL, NULL};
+    if (hk_arena_protect(a, fill_call, &c) != 0) {
+        cJSON_Delete(root);
+        hk_out_of_memory(a);
+    }
+}
+
+static void copy_call(void *ud)
+{
+    JsonCall *c = ud;
+    c->out = hk_asprintf(c->a, "%s%s", c->text, c->suffix);
+}
+
+const char *hk_json_print(HkArena *a, cJSON *root, const char *suffix)
+{
+    char *text = root != NULL ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (text == NULL) /* cJSON's own allocation failed */
+        hk_out_of_memory(a);
+    JsonCall c = {NULL, NULL, NULL, a, text, suffix, NULL};
+    int failed = hk_arena_protect(a, copy_call, &c) != 0;
+    cJSON_free(text);
+    if (failed)
+        hk_out_of_memory(a);
+    return c.out;
+}
+
+/* ---- the C API -------------------------------------------------------------- */
+
+typedef struct {
+    HawkPassManager *pm;
+    HawkFunction *fn;
+    const char *text;
+} ReportCall;
+
+static void report_call(void *ud)
+{
+    ReportCall *c = ud;
+    /* A run of no pass in particular: it reads pm's pipeline-wide options
+     * (the profile) and computes the analyses the last run left invalid. */
+    HawkPassRun run;
+    HkProfile p;
+    if (hk_profile_of(&run, c->pm, c->fn->module, &p) != 0)
+        return;
+    cJSON *o = hk_report_analysis(&run, c->fn, &p);
+    if (o != NULL)
+        c->text = hk_json_print(c->pm->ctx->arena, o, "");
+}
+
 /* The report of fn as indented JSON text in the context's arena. */
 const char *hawk_kernel_report(HawkPassManager *pm, HawkFunction *fn,
                                size_t *len)
@@ -482,22 +561,10 @@ const char *hawk_kernel_report(HawkPassManager *pm, HawkFunction *fn,
                  "'%s' is a func: only a kernel has a report", fn->name);
         return NULL;
     }
-    /* A run of no pass in particular: it reads pm's pipeline-wide options
-     * (the profile) and computes the analyses the last run left invalid. */
-    HawkPassRun run;
-    HkProfile p;
-    if (hk_profile_of(&run, pm, fn->module, &p) != 0)
+    ReportCall c = {pm, fn, NULL};
+    if (hk_ctx_protect(ctx, report_call, &c) != 0 || c.text == NULL)
         return NULL;
-    cJSON *o = hk_report_analysis(&run, fn, &p);
-    if (o == NULL)
-        return NULL;
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    if (text == NULL)
-        hk_die(__FILE__, __LINE__, "out of memory");
-    const char *s = hk_strdup(ctx->arena, text);
-    cJSON_free(text);
     if (len != NULL)
-        *len = strlen(s);
-    return s;
+        *len = strlen(c.text);
+    return c.text;
 }

@@ -23,6 +23,20 @@ void hk_json_add_str(cJSON *o, const char *key, const char *s);
 /* a / b to two decimals, rounded half up in integers ("2.14"), or NULL
  * when a figure is missing (negative) or b is 0. */
 const char *hk_ratio_text(HkArena *arena, int64_t a, int64_t b);
+/* The same into buf (HK_RATIO_CHARS bytes, no arena): buf, or NULL. */
+#define HK_RATIO_CHARS 48
+const char *hk_ratio_format(char *buf, int64_t a, int64_t b);
+
+/* A cJSON tree is malloc'd, outside the arena, so running out of memory in
+ * the arena while a tree is built or printed would leak it.  A builder
+ * that allocates in the arena fills a root it was handed, adding every
+ * node to its parent before filling it; hk_json_fill runs it with the
+ * root deleted if memory runs out (then it unwinds on), and hk_json_print
+ * turns a root it takes over into text in the arena. */
+void hk_json_fill(HkArena *a, cJSON *root,
+                  void (*fill)(cJSON *root, const void *ud), const void *ud);
+/* root's indented text followed by suffix, in a; root is deleted. */
+const char *hk_json_print(HkArena *a, cJSON *root, const char *suffix);
 
 /* The seed's REPORT_KEYS: every top-level key of a report, in order. */
 #define HK_REPORT_NKEYS 27

@@ -42,6 +42,10 @@ int hk_ctx_protect(HawkContext *ctx, void (*fn)(void *ud), void *ud)
 {
     if (ctx->oom)
         return 1;
+    if (hk_arena_protected(ctx->arena)) {
+        fn(ud);
+        return 0;
+    }
     if (hk_arena_protect(ctx->arena, fn, ud) == 0)
         return 0;
     ctx->oom = 1;

@@ -102,6 +102,11 @@ int hk_arena_protect(HkArena *a, void (*fn)(void *ud), void *ud)
     return -1;
 }
 
+int hk_arena_protected(const HkArena *a)
+{
+    return a->catcher != NULL;
+}
+
 void *hk_alloc(HkArena *a, size_t n)
 {
     n = (n + 15u) & ~(size_t)15u;

@@ -19,7 +19,11 @@ struct HawkContext {
  * or 1 when memory ran out, then or before: the context then holds the
  * error "out of memory" and refuses every later protected call, since
  * what fn was changing may be half done.  The entry points include/hawk/
- * hawk.h names beside hawk_context_create run under it. */
+ * hawk.h names beside hawk_context_create run under it.  An entry point
+ * called from inside another (the export lowering a derivative's primal
+ * through a pass manager) catches nothing: running out of memory unwinds
+ * to the outermost, which fails as a whole, so that no caller mistakes
+ * the inner failure for a refusal of its input. */
 int hk_ctx_protect(HawkContext *ctx, void (*fn)(void *ud), void *ud);
 
 #endif

@@ -40,6 +40,8 @@ void hk_arena_free(HkArena *a);
  * what it changed may be half done).  Unprotected, running out of
  * memory ends the process.  Protections nest. */
 int hk_arena_protect(HkArena *a, void (*fn)(void *ud), void *ud);
+/* Whether a call is running under hk_arena_protect of a. */
+int hk_arena_protected(const HkArena *a);
 /* Memory ran out (an arena's chunk, or a malloc beside it): the reserve
  * goes in as a's head, so the failure can still be reported, and the
  * protected call unwinds; unprotected, the process ends. */

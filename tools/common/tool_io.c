@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fault.h"
+#include "tool_mem.h"
 #include "tool_opts.h"
 
 /* Room in b for n more bytes and the terminator. */
@@ -20,7 +20,7 @@ static void reserve(ToolBuf *b, size_t n)
     size_t cap = b->cap ? b->cap : 4096;
     while (cap < b->len + n + 1)
         cap *= 2;
-    char *p = hk_fault(HK_FAULT_ALLOC) ? NULL : realloc(b->data, cap);
+    char *p = tool_realloc(b->data, cap);
     if (p == NULL) {
         fputs("hawk: error: out of memory\n", stderr);
         exit(1);

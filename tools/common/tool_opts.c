@@ -1,6 +1,8 @@
 /* tool_opts.c -- table-driven command-line parsing for hawk's tools. */
 #include "tool_opts.h"
 
+#include "tool_mem.h"
+
 #include "hawk/hawk.h"
 
 #include <stdarg.h>
@@ -24,7 +26,7 @@ int tool_error(const char *tool, const char *fmt, ...)
     fprintf(stderr, "%s: ", tool);
     /* "error: <msg>" as a diagnostic without a file */
     size_t n = strlen(msg);
-    char *line = malloc(n + 9);
+    char *line = tool_malloc(n + 9);
     if (line == NULL) {
         fprintf(stderr, "error: %s\n", msg);
         return 1;
@@ -65,8 +67,8 @@ static const char *bool_word(const char *v)
 static int unknown_option(const ToolSpec *spec, const char *arg, int shown,
                           const char *name, size_t n)
 {
-    const char **names = malloc((spec->nopts + 1) * sizeof *names);
-    char *word = malloc(n + 1);
+    const char **names = tool_malloc((spec->nopts + 1) * sizeof *names);
+    char *word = tool_malloc(n + 1);
     size_t k = (size_t)-1;
     if (names != NULL && word != NULL) {
         for (size_t i = 0; i < spec->nopts; i++)
@@ -164,7 +166,7 @@ int tool_inputs_add(const char *tool, ToolInputs *in, const char *arg)
         for (size_t k = 0; k < in->n; k++)
             if (strcmp(in->names[k], "-") == 0)
                 return tool_error(tool, "standard input ('-') given twice");
-    const char **names = realloc(in->names, (in->n + 1) * sizeof *names);
+    const char **names = tool_realloc(in->names, (in->n + 1) * sizeof *names);
     if (names == NULL)
         return tool_error(tool, "out of memory");
     names[in->n++] = arg;
@@ -182,10 +184,10 @@ void tool_inputs_free(ToolInputs *in)
 int tool_pairs_add(const char *tool, ToolPairs *p, const char *key,
                    const char *value)
 {
-    const char **k = realloc(p->keys, (p->n + 1) * sizeof *k);
+    const char **k = tool_realloc(p->keys, (p->n + 1) * sizeof *k);
     if (k != NULL)
         p->keys = k;
-    const char **v = realloc(p->vals, (p->n + 1) * sizeof *v);
+    const char **v = tool_realloc(p->vals, (p->n + 1) * sizeof *v);
     if (v != NULL)
         p->vals = v;
     if (k == NULL || v == NULL)

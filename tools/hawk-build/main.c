@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool_mem.h"
 #include "hawk/build.h"
 #include "hawk/driver.h"
 #include "tool_io.h"
@@ -131,17 +132,18 @@ static int run(const BuildConfig *cfg)
         return tool_error(BUILD_TOOL, "no input: name the .hir files to "
                                       "build");
     HawkContext *ctx = hawk_context_create();
-    HawkModule **ms = calloc(n, sizeof *ms);
-    ToolBuf *bufs = calloc(n, sizeof *bufs);
-    char *targets = cfg->targets != NULL ? strdup(cfg->targets) : NULL;
+    HawkModule **ms = tool_calloc(n, sizeof *ms);
+    ToolBuf *bufs = tool_calloc(n, sizeof *bufs);
+    char *targets = cfg->targets != NULL ? tool_strdup(cfg->targets) : NULL;
     char *cache = cfg->no_cache ? NULL
-                  : cfg->cache_dir != NULL ? strdup(cfg->cache_dir)
+                  : cfg->cache_dir != NULL ? tool_strdup(cfg->cache_dir)
                                            : hawk_default_cache_dir();
-    const char **ids = calloc(cfg->targets != NULL ? strlen(cfg->targets) + 1 : 1,
+    const char **ids = tool_calloc(cfg->targets != NULL ? strlen(cfg->targets) + 1 : 1,
                               sizeof *ids);
     int rc;
     if (ctx == NULL || ms == NULL || bufs == NULL || ids == NULL ||
-        (cfg->targets != NULL && targets == NULL)) {
+        (cfg->targets != NULL && targets == NULL) ||
+        (cfg->cache_dir != NULL && !cfg->no_cache && cache == NULL)) {
         rc = tool_error(BUILD_TOOL, "out of memory");
     } else if ((rc = read_inputs(cfg, ctx, ms, bufs)) == 0) {
         HawkBuildOptions o;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool_mem.h"
 #include "hawk_emit.h"
 #include "driver.h"
 #include "hawk/driver.h"
@@ -19,21 +20,28 @@ typedef struct {
     double hawk_seconds, check_seconds;
     char **cflags;             /* -cflags-file: every unit's, malloc'd */
     size_t ncflags, capcflags;
+    int out_of_memory;         /* a -cflags-file flag could not be kept */
 } EmitRun;
 
-/* Keeps flag for -cflags-file (duplicates go when it is written). */
+/* Keeps flag for -cflags-file (duplicates go when it is written); a flag
+ * that cannot be kept marks the run failed, so that the file is not
+ * written without it. */
 static void add_cflag(EmitRun *r, const char *flag)
 {
     if (r->ncflags == r->capcflags) {
         size_t cap = r->capcflags ? 2 * r->capcflags : 16;
-        char **p = realloc(r->cflags, cap * sizeof *p);
-        if (p == NULL)
+        char **p = tool_realloc(r->cflags, cap * sizeof *p);
+        if (p == NULL) {
+            r->out_of_memory = 1;
             return;
+        }
         r->cflags = p;
         r->capcflags = cap;
     }
-    char *copy = strdup(flag);
-    if (copy != NULL)
+    char *copy = tool_strdup(flag);
+    if (copy == NULL)
+        r->out_of_memory = 1;
+    else
         r->cflags[r->ncflags++] = copy;
 }
 
@@ -72,7 +80,7 @@ static void on_unit(void *user, const HawkExportUnit *u)
         if (u->c_text != NULL)
             printf("==> %s <==\n%s", u->c_name, u->c_text);
     }
-    for (size_t k = 0; k < u->ncflags; k++)
+    for (size_t k = 0; r->cfg->cflags_file != NULL && k < u->ncflags; k++)
         add_cflag(r, u->cflags[k]);
     if (r->cfg->time && u->kernel != NULL)
         fprintf(stderr, "%s: %s: hawk %.4f s, checks %.4f s\n", EMIT_TOOL,
@@ -149,10 +157,10 @@ static int claim_names(const EmitConfig *cfg, HawkContext *ctx,
             continue;
         if (done->n == done->cap) {
             size_t cap = done->cap ? 2 * done->cap : 16;
-            const char **n = realloc(done->names, cap * sizeof *n);
+            const char **n = tool_realloc(done->names, cap * sizeof *n);
             if (n != NULL)
                 done->names = n;
-            const char **i = realloc(done->inputs, cap * sizeof *i);
+            const char **i = tool_realloc(done->inputs, cap * sizeof *i);
             if (i != NULL)
                 done->inputs = i;
             if (n == NULL || i == NULL)
@@ -160,7 +168,7 @@ static int claim_names(const EmitConfig *cfg, HawkContext *ctx,
             done->cap = cap;
         }
         /* the name outlives the input's context */
-        char *copy = strdup(name);
+        char *copy = tool_strdup(name);
         if (copy == NULL)
             return tool_error(EMIT_TOOL, "out of memory");
         done->names[done->n] = copy;
@@ -227,8 +235,10 @@ static int export_all(const EmitConfig *cfg, HawkContext *ctx,
     o.nopts = cfg->profile.n;
     o.check = !cfg->no_check;
     char *cache = cfg->no_cache              ? NULL
-                  : cfg->cache_dir != NULL ? strdup(cfg->cache_dir)
+                  : cfg->cache_dir != NULL ? tool_strdup(cfg->cache_dir)
                                            : hawk_default_cache_dir();
+    if (cfg->cache_dir != NULL && !cfg->no_cache && cache == NULL)
+        return tool_error(EMIT_TOOL, "out of memory");
     o.checker = hawk_driver_checker_cached(ctx, cache);
     free(cache);
     o.print_only = cfg->print;
@@ -268,12 +278,12 @@ static int run(const EmitConfig *cfg)
     const char *const *inputs = cfg->inputs.n ? cfg->inputs.names : stdin_only;
     size_t n = cfg->inputs.n ? cfg->inputs.n : 1;
     Exported done = {0};
-    EmitRun r = {cfg, 0, 0, NULL, 0, 0};
+    EmitRun r = {cfg, 0, 0, NULL, 0, 0, 0};
     size_t seen = 0, nms = 0, printed = 0;
     int rc = 0;
     HawkContext *ctx = hawk_context_create();
-    HawkModule **ms = calloc(n, sizeof *ms);
-    ToolBuf *bufs = calloc(n, sizeof *bufs);
+    HawkModule **ms = tool_calloc(n, sizeof *ms);
+    ToolBuf *bufs = tool_calloc(n, sizeof *bufs);
     if (ctx == NULL || ms == NULL || bufs == NULL) {
         rc = tool_error(EMIT_TOOL, "out of memory");
         n = 0;
@@ -305,6 +315,9 @@ static int run(const EmitConfig *cfg)
     if (cfg->time)
         fprintf(stderr, "%s: total: hawk %.4f s, checks %.4f s\n", EMIT_TOOL,
                 r.hawk_seconds, r.check_seconds);
+    if (rc == 0 && r.out_of_memory)
+        rc = tool_error(EMIT_TOOL, "out of memory: '%s' is not written",
+                        cfg->cflags_file);
     if (rc == 0 && cfg->cflags_file != NULL)
         rc = write_cflags(&r);
     for (size_t k = 0; k < r.ncflags; k++)

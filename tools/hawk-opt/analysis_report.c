@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool_mem.h"
 #include "opt.h"
 
 int opt_collect_reports(OptRun *r, HawkModule *m)
@@ -16,7 +17,7 @@ int opt_collect_reports(OptRun *r, HawkModule *m)
         const char *text = hawk_kernel_report(r->pm, fn, NULL);
         if (text == NULL)
             return 1;
-        const char **p = realloc(r->reports, (r->nreports + 1) * sizeof *p);
+        const char **p = tool_realloc(r->reports, (r->nreports + 1) * sizeof *p);
         if (p == NULL)
             return tool_error(OPT_TOOL, "out of memory");
         p[r->nreports++] = text;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool_mem.h"
 #include "opt.h"
 
 typedef struct {
@@ -66,7 +67,7 @@ static int add(Expects *ex, const Expect *e)
 {
     if (ex->n == ex->cap) {
         size_t cap = ex->cap ? ex->cap * 2 : 8;
-        Expect *p = realloc(ex->items, cap * sizeof *p);
+        Expect *p = tool_realloc(ex->items, cap * sizeof *p);
         if (p == NULL)
             return tool_error(OPT_TOOL, "out of memory");
         ex->items = p;

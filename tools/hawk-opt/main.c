@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool_mem.h"
 #include "opt.h"
 
 /* Writes the print<name> text the pipeline rendered since the last call. */
@@ -115,7 +116,7 @@ static int setup_pipeline(OptRun *r)
     }
     if (check_print_after(cfg, r->ctx) != 0)
         return 1;
-    r->seconds = calloc(hawk_pass_manager_size(r->pm) + 1, sizeof *r->seconds);
+    r->seconds = tool_calloc(hawk_pass_manager_size(r->pm) + 1, sizeof *r->seconds);
     if (r->seconds == NULL)
         return tool_error(OPT_TOOL, "out of memory");
     return 0;

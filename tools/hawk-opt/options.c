@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool_mem.h"
 #include "opt.h"
 
 static int set_passes(void *st, const ToolOpt *row, const char *v)
@@ -28,7 +29,7 @@ static int add_print_after(void *st, const ToolOpt *row, const char *v)
 {
     (void)row;
     OptConfig *cfg = st;
-    const char **p = realloc(cfg->print_after,
+    const char **p = tool_realloc(cfg->print_after,
                              (cfg->nprint_after + 1) * sizeof *p);
     if (p == NULL)
         return tool_error(OPT_TOOL, "out of memory");

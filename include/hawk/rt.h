@@ -37,6 +37,7 @@ typedef enum {
                                lacks the entry the manifest names (a load
                                defect; an OS that signs code would report
                                its refusal here too) */
+    HAWK_RT_E_NOMEM,        /* memory ran out */
 } HawkRtError;
 
 /* Loads the build in dir through dir/hawk.manifest.json: every kernel's

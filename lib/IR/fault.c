@@ -10,9 +10,14 @@
 
 #include "fault.h"
 
-void *hk_malloc(size_t n)
+__attribute__((weak)) void *hk_malloc(size_t n)
 {
     return hk_fault(HK_FAULT_ALLOC) ? NULL : malloc(n);
+}
+
+__attribute__((weak)) void *hk_calloc(size_t n, size_t size)
+{
+    return hk_fault(HK_FAULT_ALLOC) ? NULL : calloc(n, size);
 }
 
 #ifdef HAWK_FAULT_INJECTION
@@ -45,7 +50,7 @@ static void configure(void)
     }
 }
 
-int hk_fault(HkFault kind)
+__attribute__((weak)) int hk_fault(HkFault kind)
 {
     if (atomic_exchange(&configured, 1) == 0)
         configure();

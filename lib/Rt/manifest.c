@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "fault.h"
 #include "rt_impl.h"
 
 /* A whole number in [lo, hi] at j, into *out; whether it is one. */
@@ -26,7 +27,7 @@ static int whole(const cJSON *j, double lo, double hi, long *out)
 static char *copy_str(const char *s)
 {
     size_t n = strlen(s) + 1u;
-    char *p = malloc(n);
+    char *p = hk_malloc(n);
     if (p != NULL)
         memcpy(p, s, n);
     return p;
@@ -99,7 +100,7 @@ static const char *read_kernel(const cJSON *k, HawkRtKernel *out)
     out->entry_name = copy_str(entry);
     out->args_size = (size_t)size;
     out->parallel = parallel_of(fields);
-    out->fields = calloc((size_t)cJSON_GetArraySize(fields) + 1u, sizeof *out->fields);
+    out->fields = hk_calloc((size_t)cJSON_GetArraySize(fields) + 1u, sizeof *out->fields);
     if (out->name == NULL || out->walk_digest == NULL || out->shared_object == NULL ||
         out->entry_name == NULL || out->fields == NULL)
         return "out of memory";
@@ -127,14 +128,14 @@ HawkRt *hk_rt_read_manifest(const char *text, const char *dir, HawkRtError *err,
                           "'%s/hawk.manifest.json' is not a hawk.manifest/1 "
                           "manifest", dir);
     }
-    HawkRt *rt = calloc(1, sizeof *rt);
+    HawkRt *rt = hk_calloc(1, sizeof *rt);
     size_t n = (size_t)cJSON_GetArraySize(kernels);
     if (rt != NULL)
-        rt->kernels = calloc(n + 1u, sizeof *rt->kernels);
+        rt->kernels = hk_calloc(n + 1u, sizeof *rt->kernels);
     if (rt == NULL || rt->kernels == NULL) {
         free(rt);
         cJSON_Delete(m);
-        return hk_rt_fail(err, HAWK_RT_E_LOAD, why, why_len, "out of memory");
+        return hk_rt_fail(err, HAWK_RT_E_NOMEM, why, why_len, "out of memory");
     }
     const cJSON *k;
     cJSON_ArrayForEach(k, kernels) {
@@ -144,7 +145,7 @@ HawkRt *hk_rt_read_manifest(const char *text, const char *dir, HawkRtError *err,
             cJSON_Delete(m);
             hawk_unload(rt);
             if (oom)
-                return hk_rt_fail(err, HAWK_RT_E_LOAD, why, why_len, "out of memory");
+                return hk_rt_fail(err, HAWK_RT_E_NOMEM, why, why_len, "out of memory");
             return hk_rt_fail(err, HAWK_RT_E_MANIFEST, why, why_len,
                               "'%s/hawk.manifest.json': %s", dir, bad);
         }

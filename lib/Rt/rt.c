@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fault.h"
 #include "rt_impl.h"
 
 /* Sets *err and why; returns NULL. */
@@ -27,8 +28,9 @@ HawkRt *hk_rt_fail(HawkRtError *err, HawkRtError e, char *why, size_t n,
     return NULL;
 }
 
-/* The whole file at path, NUL-terminated and malloc'd, or NULL. */
-static char *slurp(const char *path)
+/* The whole file at path, NUL-terminated and malloc'd, or NULL (with
+ * *nomem set when memory ran out, rather than the file being unreadable). */
+static char *slurp(const char *path, int *nomem)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL)
@@ -37,7 +39,9 @@ static char *slurp(const char *path)
     if (fseek(f, 0, SEEK_END) == 0) {
         long n = ftell(f);
         if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-            (p = malloc((size_t)n + 1u)) != NULL) {
+            (p = hk_malloc((size_t)n + 1u)) == NULL)
+            *nomem = 1;
+        if (p != NULL) {
             if (fread(p, 1, (size_t)n, f) == (size_t)n) {
                 p[n] = '\0';
             } else {
@@ -53,7 +57,7 @@ static char *slurp(const char *path)
 static char *join(const char *dir, const char *name)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
+    char *p = hk_malloc(n);
     if (p != NULL)
         snprintf(p, n, "%s/%s", dir, name);
     return p;
@@ -71,7 +75,9 @@ static HawkRt *no_manifest(const char *dir, HawkRtError *err, char *why,
                            size_t n)
 {
     char *stamp = join(dir, "hawk.build.json");
-    int built = stamp != NULL && exists(stamp);
+    if (stamp == NULL)
+        return hk_rt_fail(err, HAWK_RT_E_NOMEM, why, n, "out of memory");
+    int built = exists(stamp);
     free(stamp);
     if (built)
         return hk_rt_fail(err, HAWK_RT_E_SOURCE_ONLY, why, n,
@@ -88,7 +94,11 @@ static int load_kernel(const char *dir, HawkRtKernel *k, HawkRtError *err,
                        char *why, size_t n)
 {
     char *path = join(dir, k->shared_object);
-    if (path == NULL || !exists(path)) {
+    if (path == NULL) {
+        hk_rt_fail(err, HAWK_RT_E_NOMEM, why, n, "out of memory");
+        return -1;
+    }
+    if (!exists(path)) {
         hk_rt_fail(err, HAWK_RT_E_MISSING, why, n,
                    "'%s': the shared object of kernel '%s' is missing",
                    k->shared_object, k->name);
@@ -120,8 +130,11 @@ HawkRt *hawk_load(const char *dir, HawkRtError *err, char *why,
         err = &scratch;
     *err = HAWK_RT_OK;
     char *path = join(dir, "hawk.manifest.json");
-    char *text = path != NULL ? slurp(path) : NULL;
+    int nomem = path == NULL;
+    char *text = path != NULL ? slurp(path, &nomem) : NULL;
     free(path);
+    if (nomem)
+        return hk_rt_fail(err, HAWK_RT_E_NOMEM, why, why_len, "out of memory");
     if (text == NULL)
         return no_manifest(dir, err, why, why_len);
     HawkRt *rt = hk_rt_read_manifest(text, dir, err, why, why_len);
@@ -228,8 +241,9 @@ int32_t hawk_launch(const HawkRtKernel *k, const void *args, int64_t n_samples,
         return k->entry(args, 0, n_samples, n_samples);
     if ((int64_t)threads > n_samples)
         threads = (unsigned)n_samples;
-    Part *parts = calloc(threads, sizeof *parts);
-    pthread_t *tids = calloc(threads, sizeof *tids);
+    /* without memory for the threads' records, one thread runs it all */
+    Part *parts = hk_calloc(threads, sizeof *parts);
+    pthread_t *tids = hk_calloc(threads, sizeof *tids);
     int32_t status = -1;
     unsigned started = 0;
     if (parts != NULL && tids != NULL) {

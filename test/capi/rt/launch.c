@@ -5,7 +5,8 @@
  *   it on one thread and on two (hawk_launch) over two copies, and prints
  *   per kernel whether every written byte agrees; for drag it also checks
  *   the values against drag's formula computed here.  A failed load prints
- *   "load error <code>: <why>" and exits 1.
+ *   "hawk-capi-launch: error: load error <code>: <why>" on stderr and
+ *   exits 1.
  */
 #include <math.h>
 #include <stdio.h>
@@ -135,7 +136,8 @@ int main(int argc, char **argv)
     char why[512];
     HawkRt *rt = hawk_load(argv[1], &err, why, sizeof why);
     if (rt == NULL) {
-        printf("load error %d: %s\n", (int)err, why);
+        fprintf(stderr, "hawk-capi-launch: error: load error %d: %s\n",
+                (int)err, why);
         return 1;
     }
     /* the layout's types: from the manifest, as a caller without the

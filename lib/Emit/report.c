@@ -375,6 +375,7 @@ static cJSON *selftest_json(const HkCUnit *u)
     hk_json_add_int(o, "samples", u->selftest_samples);
     hk_json_add_int(o, "values", u->selftest_values);
     hk_json_add_int(o, "frame_bytes", u->selftest_frame);
+    hk_json_add_str(o, "oracle", u->selftest_source);
     return o;
 }
 

@@ -27,6 +27,8 @@ typedef struct {
     const char *cflags_file;  /* -cflags-file=: the flags every unit needs */
     const char *cache_dir;    /* -cache-dir=; NULL: the default */
     int no_cache;             /* -no-cache: no verdict read or recorded */
+    const char *oracle;       /* -selftest-oracle=llvm|interp; NULL: llvm
+                                 where LLVM is linked, else interp */
 } EmitConfig;
 
 /* Fills cfg from argv; 0, or 1 after an error message. */

@@ -247,7 +247,10 @@ static int export_all(const EmitConfig *cfg, HawkContext *ctx,
     o.user = r;
 #if HAWK_HAVE_LLVM
     o.llvm_writer = hk_host_writer(); /* rows whose writer is LLVM's */
-    o.oracle = hawk_host_oracle();    /* selftest=on: the known answers */
+    /* selftest=on: the known answers */
+    o.oracle = cfg->oracle != NULL && strcmp(cfg->oracle, "interp") == 0
+                   ? hawk_interp_oracle()
+                   : hawk_host_oracle();
 #else
     /* no LLVM: a row LLVM writes is refused by name, and the self-test's
      * known answers come from the HIR interpreter */

@@ -11,6 +11,24 @@ TOOL_VALUE_FN(set_kernel, EmitConfig, kernel, EMIT_TOOL, "a kernel name")
 TOOL_VALUE_FN(set_cflags_file, EmitConfig, cflags_file, EMIT_TOOL, "a file")
 TOOL_VALUE_FN(set_cache_dir, EmitConfig, cache_dir, EMIT_TOOL, "a directory")
 
+/* -selftest-oracle=llvm|interp (hawk-run -oracle's names) */
+static int set_oracle(void *st, const ToolOpt *row, const char *v)
+{
+    if (strcmp(v, "llvm") != 0 && strcmp(v, "interp") != 0)
+        return tool_error(EMIT_TOOL, "option '-%s' expects 'llvm' or "
+                                     "'interp', got '%s'",
+                          row->name, v);
+#if !HAWK_HAVE_LLVM
+    if (strcmp(v, "llvm") == 0)
+        return tool_error(EMIT_TOOL, "this hawk-emit is built without LLVM "
+                                     "(HAWK_LLVM=OFF), so the host build "
+                                     "cannot compute the self-test's known "
+                                     "answers: use -selftest-oracle=interp");
+#endif
+    ((EmitConfig *)st)->oracle = v;
+    return 0;
+}
+
 /* -passes=PIPELINE: may be empty (no pass), as hawk-opt's. */
 static int set_passes(void *st, const ToolOpt *row, const char *v)
 {
@@ -58,6 +76,9 @@ static const ToolOpt emit_table[] = {
      "write the C compiler flags the exported units need (gcc, clang) to FILE"},
     {"emit-llvm", TOOL_FLAG, set_emit_llvm, NULL,
      "with -target=host: also write each kernel's textual IR, <name>.ll"},
+    {"selftest-oracle", TOOL_VALUE, set_oracle, "llvm|interp",
+     "with -selftest=on: compute the known answers with the host build "
+     "(LLVM) or the HIR interpreter (default llvm; interp without LLVM)"},
     /* The EmbeddedProfile (docs/EmbeddedC.md), as hawk-opt spells it. */
     TOOL_PROFILE_OPTS(set_profile),
     TOOL_COMMON_OPTS(set_help, set_version),

@@ -113,8 +113,10 @@ static void run_one(Ctx *c, HkCheck *k, const char *const *argv,
                                 r.errno_text ? r.errno_text : "unknown error");
         fail(c, k, k->command);
     } else if (!r.exited) {
+        /* on a line of its own after what the tool printed */
+        int open_line = r.output_len > 0 && r.output[r.output_len - 1] != '\n';
         k->output = hk_asprintf(c->a, "%s%skilled by signal %d", r.output,
-                                r.output_len ? "\n" : "", r.status);
+                                open_line ? "\n" : "", r.status);
         fail(c, k, k->command);
     } else if (r.status != 0 || r.output_len != 0) {
         /* A nonzero exit with no output still fails, and says so. */

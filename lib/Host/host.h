@@ -22,13 +22,6 @@
 typedef int32_t (*HkHostEntry)(const void *args, int64_t base, int64_t count,
                                int64_t n_samples);
 
-/* Builds the host unit of l's kernel into a new module in ctx (data layout
- * and triple of the native target machine), verified and optimized
- * (default<O2>).  Returns 0, or -1 with a diagnostic in d (located at the
- * kernel) and *out untouched. */
-int hk_host_build(const HkLowered *l, LLVMContextRef ctx, LLVMModuleRef *out,
-                  HkDiags *d);
-
 /* The textual IR of l's optimized unit, in the arena (deterministic for a
  * given kernel and machine).  Returns 0, or -1 with a diagnostic in d. */
 int hk_host_emit_ir(HkArena *a, const HkLowered *l, const char **text,

@@ -11,7 +11,7 @@
  *   hostmathfn.c   hawk's called math functions
  *   hostplanes.c   plane addressing: load, gather, store, accum, bump
  *   hostcontrol.c  loop, break_if, if, dispatch
- *   hostwriter.c   hk_host_build: module, verify, optimize
+ *   hostwriter.c   hk_host_build_for: module, verify, optimize
  *   hostemit.c     hk_host_emit_ir, hk_host_emit_object
  *   hostjit.c      hk_host_jit (ORC LLJIT)
  *   hostunit.c     the LLVMWriter as the export calls it

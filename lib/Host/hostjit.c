@@ -7,6 +7,7 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 
+#include "fault.h"
 #include "hostint.h"
 
 struct HkHostJit {
@@ -96,9 +97,11 @@ int hk_host_jit(const HkLowered *l, HkHostJit **out, HkHostEntry *entry,
         LLVMOrcDisposeLLJIT(jit);
         return -1;
     }
-    HkHostJit *j = malloc(sizeof *j);
-    if (j == NULL)
-        hk_die(__FILE__, __LINE__, "out of memory");
+    HkHostJit *j = hk_malloc(sizeof *j);
+    if (j == NULL) {
+        LLVMOrcDisposeLLJIT(jit);
+        hk_out_of_memory(d->arena);
+    }
     j->jit = jit;
     *out = j;
     return 0;

@@ -108,14 +108,3 @@ LLVMTargetMachineRef hk_host_machine_for(const HkLowered *l, HkDiags *d)
         hk_host_error(d, l, why);
     return tm;
 }
-
-int hk_host_build(const HkLowered *l, LLVMContextRef ctx, LLVMModuleRef *out,
-                  HkDiags *d)
-{
-    LLVMTargetMachineRef tm = hk_host_machine_for(l, d);
-    if (tm == NULL)
-        return -1;
-    int rc = hk_host_build_for(l, ctx, tm, out, d);
-    LLVMDisposeTargetMachine(tm);
-    return rc;
-}

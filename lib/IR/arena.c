@@ -169,6 +169,52 @@ char *hk_asprintf(HkArena *a, const char *fmt, ...)
     return p;
 }
 
+/* The link that points at the chunk p fills alone (a large block's own
+ * chunk), or NULL when p shares its chunk or is no chunk's start. */
+static Chunk **own_chunk(HkArena *a, const void *p, size_t n)
+{
+    n = (n + 15u) & ~(size_t)15u;
+    if (p == NULL || n <= 32 * 1024)
+        return NULL;
+    for (Chunk **l = &a->head; *l != NULL; l = &(*l)->next)
+        if ((*l)->data == p)
+            return (*l)->used == n && (*l)->size == n ? l : NULL;
+    return NULL;
+}
+
+void *hk_resize(HkArena *a, void *p, size_t old, size_t n)
+{
+    Chunk **l = own_chunk(a, p, old);
+    if (l == NULL || n <= old) {
+        void *q = hk_alloc(a, n);
+        if (p != NULL)
+            memcpy(q, p, old < n ? old : n);
+        return q;
+    }
+    /* A large block grows where it is (realloc moves the pages of a
+     * large block rather than copying them) instead of leaving its old
+     * copy in the arena until the arena goes. */
+    size_t had = (*l)->size;
+    n = (n + 15u) & ~(size_t)15u;
+    Chunk *c = hk_fault(HK_FAULT_ALLOC) ? NULL : realloc(*l, sizeof *c + n);
+    if (c == NULL)
+        hk_out_of_memory(a);
+    memset(c->data + had, 0, n - had);
+    c->used = c->size = n;
+    *l = c;
+    return c->data;
+}
+
+void hk_release(HkArena *a, void *p, size_t n)
+{
+    Chunk **l = own_chunk(a, p, n);
+    if (l != NULL && *l != a->head) {
+        Chunk *c = *l;
+        *l = c->next;
+        free(c);
+    }
+}
+
 void *hk_grow(HkArena *a, void *arr, uint32_t *cap, uint32_t need, size_t elem)
 {
     if (need <= *cap)
@@ -176,6 +222,8 @@ void *hk_grow(HkArena *a, void *arr, uint32_t *cap, uint32_t need, size_t elem)
     uint32_t ncap = *cap ? *cap : 4;
     while (ncap < need)
         ncap *= 2;
+    /* copied, never moved: callers may still hold a pointer into the
+     * old array (a value's record while they make another value) */
     void *p = hk_alloc(a, (size_t)ncap * elem);
     if (arr != NULL)
         memcpy(p, arr, (size_t)*cap * elem);
@@ -197,9 +245,7 @@ static void buf_reserve(HkBuf *b, size_t extra)
     size_t ncap = b->cap ? b->cap * 2 : 256;
     while (ncap < b->len + extra + 1)
         ncap *= 2;
-    char *p = hk_alloc(b->arena, ncap);
-    if (b->len)
-        memcpy(p, b->data, b->len);
+    char *p = hk_resize(b->arena, b->data, b->cap, ncap);
     b->data = p;
     b->cap = ncap;
 }

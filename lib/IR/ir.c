@@ -181,6 +181,7 @@ static void sym_rehash(HkSymtab *t)
             *sym_find(t, old[i].key, old[i].len) = old[i];
             t->used++;
         }
+    hk_release(t->arena, old, ocap * sizeof *old);
 }
 
 int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id)

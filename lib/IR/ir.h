@@ -52,6 +52,14 @@ char *hk_strdup(HkArena *a, const char *s);
 char *hk_asprintf(HkArena *a, const char *fmt, ...) HK_PRINTF(2, 3);
 /* Grow an arena array of elem-size items to hold at least need items. */
 void *hk_grow(HkArena *a, void *arr, uint32_t *cap, uint32_t need, size_t elem);
+/* p (a block of old bytes from a, or NULL) made n bytes long, the bytes
+ * past old zeroed: a large block grows in its own chunk (and may move:
+ * no pointer into it may be kept), a small one is copied into a new
+ * block.  The text buffers grow so; hk_grow's arrays are copied. */
+void *hk_resize(HkArena *a, void *p, size_t old, size_t n);
+/* Gives a large block of n bytes back before the arena goes (a table
+ * replaced by a larger one); a small one stays until then. */
+void hk_release(HkArena *a, void *p, size_t n);
 
 /* A growable byte buffer (printer, reports); its storage is the arena's. */
 typedef struct {

@@ -13,17 +13,27 @@ Shapes:
 import sys
 
 
-def line(n, hir, ll):
-    hir.write("kernel @k(%a: uniform f64, %o: mutable f64) {\n"
-              "  %v0 = load %a : f64\n")
-    ll.write("define void @k(double* %a, double* %o) {\n"
-             "entry:\n  %v0 = load double, double* %a\n")
+def straight(n, hir, ll, role, t, lt):
+    """One kernel: a straight line of n real ops over values of HIR type t
+    (LLVM type lt), the first loaded from a slot of the given role."""
+    hir.write(f"kernel @k(%a: {role} {t}, %o: mutable {t}) {{\n"
+              f"  %v0 = load %a : {t}\n")
+    ll.write(f"define void @k({lt}* %a, {lt}* %o) {{\nentry:\n"
+             f"  %v0 = load {lt}, {lt}* %a\n")
     for i in range(1, n + 1):
         op = ("fadd", "fmul", "fsub")[i % 3]
-        hir.write(f"  %v{i} = {op} %v{i - 1}, %v0 : f64\n")
-        ll.write(f"  %v{i} = {op} double %v{i - 1}, %v0\n")
+        hir.write(f"  %v{i} = {op} %v{i - 1}, %v0 : {t}\n")
+        ll.write(f"  %v{i} = {op} {lt} %v{i - 1}, %v0\n")
     hir.write(f"  store %v{n}, %o\n  ret\n}}\n")
-    ll.write(f"  store double %v{n}, double* %o\n  ret void\n}}\n")
+    ll.write(f"  store {lt} %v{n}, {lt}* %o\n  ret void\n}}\n")
+
+
+def line(n, hir, ll):
+    straight(n, hir, ll, "uniform", "f64", "double")
+
+
+def wide(n, hir, ll):
+    straight(n, hir, ll, "vec_in", "<16 x f64>", "<16 x double>")
 
 
 def funcs(n, hir, ll):
@@ -52,20 +62,6 @@ def funcs(n, hir, ll):
     ll.write(f"  store double {prev}, double* %o\n  ret void\n}}\n")
 
 
-def wide(n, hir, ll):
-    t, lt = "<16 x f64>", "<16 x double>"
-    hir.write(f"kernel @k(%a: vec_in {t}, %o: mutable {t}) {{\n"
-              f"  %v0 = load %a : {t}\n")
-    ll.write(f"define void @k({lt}* %a, {lt}* %o) {{\nentry:\n"
-             f"  %v0 = load {lt}, {lt}* %a\n")
-    for i in range(1, n + 1):
-        op = ("fadd", "fmul", "fsub")[i % 3]
-        hir.write(f"  %v{i} = {op} %v{i - 1}, %v0 : {t}\n")
-        ll.write(f"  %v{i} = {op} {lt} %v{i - 1}, %v0\n")
-    hir.write(f"  store %v{n}, %o\n  ret\n}}\n")
-    ll.write(f"  store {lt} %v{n}, {lt}* %o\n  ret void\n}}\n")
-
-
 def nest(n, hir, ll):
     depth = 8
     per = 2 * depth + 2                 # instructions per nest, about
@@ -79,14 +75,11 @@ def nest(n, hir, ll):
     for r in range(reps):
         # HIR: if %c { ... if %c { %w = fadd ...; yield %w } ... yield }
         for d in range(depth):
-            hir.write(f"  %c{r}_{d} = fcmp olt %x, {acc} : i1\n"
-                      if d == 0 else
-                      f"{'  ' * (d + 1)}%c{r}_{d} = fcmp olt %x, {acc} : i1\n")
+            hir.write(f"{'  ' * (d + 1)}%c{r}_{d} = fcmp olt %x, {acc} : i1\n")
             hir.write(f"{'  ' * (d + 1)}%y{r}_{d} = if %c{r}_{d} -> f64 {{\n")
         hir.write(f"{'  ' * (depth + 2)}%w{r} = fadd {acc}, %x : f64\n"
                   f"{'  ' * (depth + 2)}yield %w{r}\n")
         for d in reversed(range(depth)):
-            inner = f"%w{r}" if d == depth - 1 else f"%y{r}_{d + 1}"
             hir.write(f"{'  ' * (d + 1)}}} else {{\n"
                       f"{'  ' * (d + 2)}yield {acc}\n{'  ' * (d + 1)}}}\n")
             if d > 0:

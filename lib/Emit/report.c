@@ -490,29 +490,32 @@ typedef struct {
     cJSON *root;
     void (*fill)(cJSON *root, const void *ud);
     const void *ud;
-    HkArena *a;
-    const char *text, *suffix, *out;
-} JsonCall;
+} FillCall;
 
 static void fill_call(void *ud)
 {
-    JsonCall *c = ud;
+    FillCall *c = ud;
     c->fill(c->root, c->ud);
 }
 
 void hk_json_fill(HkArena *a, cJSON *root,
                   void (*fill)(cJSON *root, const void *ud), const void *ud)
 {
-    JsonCall c = {root, fill, ud, a, NULL, NULL, NULL};
+    FillCall c = {root, fill, ud};
     if (hk_arena_protect(a, fill_call, &c) != 0) {
         cJSON_Delete(root);
         hk_out_of_memory(a);
     }
 }
 
+typedef struct {
+    HkArena *a;
+    const char *text, *suffix, *out;
+} CopyCall;
+
 static void copy_call(void *ud)
 {
-    JsonCall *c = ud;
+    CopyCall *c = ud;
     c->out = hk_asprintf(c->a, "%s%s", c->text, c->suffix);
 }
 
@@ -522,7 +525,7 @@ const char *hk_json_print(HkArena *a, cJSON *root, const char *suffix)
     cJSON_Delete(root);
     if (text == NULL) /* cJSON's own allocation failed */
         hk_out_of_memory(a);
-    JsonCall c = {NULL, NULL, NULL, a, text, suffix, NULL};
+    CopyCall c = {a, text, suffix, NULL};
     int failed = hk_arena_protect(a, copy_call, &c) != 0;
     cJSON_free(text);
     if (failed)

@@ -21,6 +21,14 @@ struct HkArena {
 
 /* Bytes kept back: enough to report that memory ran out. */
 #define RESERVE (16 * 1024)
+/* A block above this many bytes gets a chunk of its own. */
+#define LARGE (32 * 1024)
+
+/* n rounded up to the arena's alignment. */
+static size_t round16(size_t n)
+{
+    return (n + 15u) & ~(size_t)15u;
+}
 
 _Noreturn void hk_die(const char *file, int line, const char *what)
 {
@@ -109,14 +117,14 @@ int hk_arena_protected(const HkArena *a)
 
 void *hk_alloc(HkArena *a, size_t n)
 {
-    n = (n + 15u) & ~(size_t)15u;
+    n = round16(n);
     Chunk *c = a->head;
     if (c->size - c->used < n) {
-        size_t size = n > 32 * 1024 ? n : 64 * 1024;
+        size_t size = n > LARGE ? n : 64 * 1024;
         Chunk *fresh = chunk_new(a, size);
         /* A large block gets its own chunk behind the head, so the head's
          * free space is not abandoned. */
-        if (n > 32 * 1024) {
+        if (n > LARGE) {
             fresh->next = c->next;
             c->next = fresh;
             fresh->used = n;
@@ -173,8 +181,8 @@ char *hk_asprintf(HkArena *a, const char *fmt, ...)
  * chunk), or NULL when p shares its chunk or is no chunk's start. */
 static Chunk **own_chunk(HkArena *a, const void *p, size_t n)
 {
-    n = (n + 15u) & ~(size_t)15u;
-    if (p == NULL || n <= 32 * 1024)
+    n = round16(n);
+    if (p == NULL || n <= LARGE)
         return NULL;
     for (Chunk **l = &a->head; *l != NULL; l = &(*l)->next)
         if ((*l)->data == p)
@@ -195,8 +203,8 @@ void *hk_resize(HkArena *a, void *p, size_t old, size_t n)
      * large block rather than copying them) instead of leaving its old
      * copy in the arena until the arena goes. */
     size_t had = (*l)->size;
-    n = (n + 15u) & ~(size_t)15u;
-    Chunk *c = hk_fault(HK_FAULT_ALLOC) ? NULL : realloc(*l, sizeof *c + n);
+    n = round16(n);
+    Chunk *c = hk_realloc(*l, sizeof *c + n);
     if (c == NULL)
         hk_out_of_memory(a);
     memset(c->data + had, 0, n - had);

@@ -20,6 +20,11 @@ __attribute__((weak)) void *hk_calloc(size_t n, size_t size)
     return hk_fault(HK_FAULT_ALLOC) ? NULL : calloc(n, size);
 }
 
+__attribute__((weak)) void *hk_realloc(void *p, size_t n)
+{
+    return hk_fault(HK_FAULT_ALLOC) ? NULL : realloc(p, n);
+}
+
 #ifdef HAWK_FAULT_INJECTION
 
 static atomic_int configured;

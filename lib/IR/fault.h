@@ -24,10 +24,11 @@ static inline int hk_fault(HkFault kind)
 }
 #endif
 
-/* malloc and calloc, failing where hk_fault says so.  libhawk-rt carries
+/* malloc, calloc and realloc, failing where hk_fault says so.  libhawk-rt carries
  * its own copy of these (it links without libhawk); they are weak, so a
  * program that links both libraries counts one sequence of events. */
 void *hk_malloc(size_t n);
 void *hk_calloc(size_t n, size_t size);
+void *hk_realloc(void *p, size_t n);
 
 #endif

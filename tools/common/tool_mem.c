@@ -1,24 +1,23 @@
 /* tool_mem.c -- the tools' allocations, failing under fault injection. */
 #include "tool_mem.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "fault.h"
 
 void *tool_malloc(size_t n)
 {
-    return hk_fault(HK_FAULT_ALLOC) ? NULL : malloc(n);
+    return hk_malloc(n);
 }
 
 void *tool_calloc(size_t n, size_t size)
 {
-    return hk_fault(HK_FAULT_ALLOC) ? NULL : calloc(n, size);
+    return hk_calloc(n, size);
 }
 
 void *tool_realloc(void *p, size_t n)
 {
-    return hk_fault(HK_FAULT_ALLOC) ? NULL : realloc(p, n);
+    return hk_realloc(p, n);
 }
 
 char *tool_strdup(const char *s)

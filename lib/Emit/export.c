@@ -313,6 +313,20 @@ static int render(Export *x, Job *j)
 
 /* ---- phase 2: files, checks, report ------------------------------------- */
 
+/* Whether dir can be the output directory: it is one, or does not exist
+ * yet.  Asked before anything reads it (the runtime unit already there),
+ * so that "-o FILE" is named for what it is. */
+static int usable_dir(HawkContext *ctx, const char *dir)
+{
+    struct stat st;
+    int err = stat(dir, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+    if (err == 0 || err == ENOENT)
+        return 0;
+    hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s", dir,
+             strerror(err));
+    return -1;
+}
+
 /* mkdir -p dir; 0, or -1 with a diagnostic. */
 static int make_dirs(HawkContext *ctx, const char *dir)
 {
@@ -320,11 +334,6 @@ static int make_dirs(HawkContext *ctx, const char *dir)
     if (hk_make_dirs(ctx->arena, dir, &failed) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
                  failed, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        hk_error(&ctx->diags, NULL, noloc, "'%s' is not a directory", dir);
         return -1;
     }
     return 0;
@@ -786,6 +795,8 @@ static int export_modules(HawkContext *ctx, HawkModule *const *ms, size_t nms,
                  "turn check off");
         return -1;
     }
+    if (!opts->print_only && usable_dir(ctx, x.dir) != 0)
+        return -1;
     x.rt_h_name = hk_runtime_header_name(ctx->arena, x.target);
     x.rt_c_name = hk_runtime_source_name(ctx->arena, x.target);
     int failed = 0;

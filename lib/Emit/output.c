@@ -136,7 +136,13 @@ int hk_make_dirs(HkArena *a, const char *dir, const char **failed)
                 *failed = p;
             return -1;
         }
-        if (stat(p, &st) != 0 && mkdir(p, 0777) != 0 && errno != EEXIST) {
+        int err = 0;
+        if (stat(p, &st) == 0)  /* a file where a directory must be? */
+            err = S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+        else if (mkdir(p, 0777) != 0 && errno != EEXIST)
+            err = errno;
+        if (err != 0) {
+            errno = err;
             if (failed != NULL)
                 *failed = p;
             return -1;

@@ -193,19 +193,6 @@ static void lower_extract(HkHostGen *g, HkInst *i)
     g->vals[i->res[0]] = c;
 }
 
-/* A copy of the tensor with one component replaced. */
-static void lower_insert(HkHostGen *g, HkInst *i)
-{
-    HkType t = hk_host_type(g, i->ops[0]);
-    uint32_t n = hk_components(t);
-    uint32_t at = hk_flat_index(t, i->imm, i->nimm);
-    LLVMValueRef *c = hk_alloc(g->a, (n + 1u) * sizeof *c);
-    for (uint32_t k = 0; k < n; k++)
-        c[k] = k == at ? hk_host_comp(g, i->ops[1], 0)
-                       : hk_host_comp(g, i->ops[0], k);
-    g->vals[i->res[0]] = c;
-}
-
 /* A tensor whose components are the operands, row-major. */
 static void lower_build(HkHostGen *g, HkInst *i)
 {
@@ -223,7 +210,6 @@ static void lower_inst(HkHostGen *g, HkInst *i)
     switch (i->op) {
     case HK_OP_CONST: lower_const(g, i); return;
     case HK_OP_EXTRACT: lower_extract(g, i); return;
-    case HK_OP_INSERT: lower_insert(g, i); return;
     case HK_OP_BUILD: lower_build(g, i); return;
     case HK_OP_LOAD: hk_host_load(g, i); return;
     case HK_OP_GATHER: hk_host_gather(g, i); return;

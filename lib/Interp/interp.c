@@ -408,15 +408,6 @@ static void extract(HkInterp *ip, const HkInst *i)
         out[k] = comp(ip, i->ops[0], first + k);
 }
 
-static void insert(HkInterp *ip, const HkInst *i)
-{
-    HkType t = type_of(ip, i->ops[0]);
-    uint32_t at = hk_flat_index(t, i->imm, i->nimm), n = comps_of(t);
-    HkWord *out = dest(ip, i->res[0]);
-    for (uint32_t k = 0; k < n; k++)
-        out[k] = k == at ? comp(ip, i->ops[1], 0) : comp(ip, i->ops[0], k);
-}
-
 static void build(HkInterp *ip, const HkInst *i)
 {
     HkWord *out = dest(ip, i->res[0]);
@@ -497,7 +488,6 @@ static void run_inst(HkInterp *ip, const HkInst *i)
     switch (i->op) {
     case HK_OP_CONST: constant(ip, i); return;
     case HK_OP_EXTRACT: extract(ip, i); return;
-    case HK_OP_INSERT: insert(ip, i); return;
     case HK_OP_BUILD: build(ip, i); return;
     case HK_OP_LOAD: load(ip, i); return;
     case HK_OP_GATHER: gather(ip, i); return;
@@ -556,6 +546,10 @@ static HkInterp *make(HkArena *a, HawkContext *ctx, const HkLowered *l,
     ip->l = l;
     ip->f = l->kernel;
     ip->fnmode = fnmode;
+    /* the form both writers take, so that every op is one the three
+     * implementations spell alike (no tensor op, no call, no rsqrt) */
+    if (hk_scalar_form_check(ip->f, d) != 0)
+        return NULL;
     ip->fn = hk_alloc(a, (HK_MATHFN_COUNT + 1u) * sizeof *ip->fn);
     layout(ip);
     ip->locals = hk_alloc(a, (ip->f->nslots + 1u) * sizeof *ip->locals);

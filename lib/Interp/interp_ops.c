@@ -366,15 +366,6 @@ HkWord hk_interp_libm(HkOp op, HkElem e, HkWord x, HkWord y, int *ok)
     Fn2f f2;
     HkWord w;
     w.u = 0;
-    if (op == HK_OP_RSQRT) {
-        /* 1 / sqrt(x): the division rounded after the libm sqrt */
-        HkWord s = hk_interp_libm(HK_OP_SQRT, e, x, y, ok);
-        if (e == HK_F32)
-            w.f = 1.0f / s.f;
-        else
-            w.d = 1.0 / s.d;
-        return w;
-    }
     if (unary_fn(op, &d1, &f1)) {
         if (e == HK_F32)
             w.f = f1(x.f);

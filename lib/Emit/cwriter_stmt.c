@@ -278,6 +278,10 @@ static uint32_t carried_index(const HkCW *w, const HkInst *l, HkVal v)
  * another assignment has already changed reads a copy taken first. */
 static void emit_yield(HkCW *w, const HkInst *y, const Dests *to)
 {
+    if (y->nops != to->n) {
+        hk_cw_fail(w, y, "a yield that does not match its results");
+        return;
+    }
     const char **src = hk_alloc(w->a, (y->nops + 1u) * sizeof *src);
     for (uint32_t j = 0; j < y->nops && j < to->n; j++) {
         src[j] = hk_cw_val(w, y->ops[j]);
@@ -435,6 +439,13 @@ static void emit_loop(HkCW *w, const HkInst *l)
 
 static void emit_break(HkCW *w, const HkInst *i)
 {
+    const HkInst *p = i->block->parent;
+    while (p != NULL && p->op != HK_OP_LOOP)
+        p = p->block->parent;
+    if (p == NULL) {
+        hk_cw_fail(w, i, "break_if outside a loop");
+        return;
+    }
     hk_cw_line(w, "if (%s) {", hk_cw_val(w, i->ops[0]));
     hk_cw_line(w, "    /* the carried values stay those this trip began with */");
     hk_cw_line(w, "    break;");

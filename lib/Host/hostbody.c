@@ -65,6 +65,8 @@ void hk_host_fail(HkHostGen *g, const HkInst *i, const char *what)
     if (g->failed)
         return;
     g->failed = 1;
+    if (i == NULL)
+        i = g->at;
     hk_error(g->d, &g->f->module->src, i != NULL ? i->loc : g->f->loc,
              "host target: %s", what);
 }
@@ -134,6 +136,10 @@ static LLVMValueRef elem_comp(HkHostGen *g, HkInst *i, uint32_t k)
             return hk_host_int_abs(g, e, x);
         return hk_host_libm(g, i->op, e, &x, 1);
     case HK_R_MINMAX:
+        if (e == HK_I1) {  /* no order of masks (the verifier's rule) */
+            hk_host_fail(g, i, "minimum or maximum of a mask");
+            return LLVMGetUndef(hk_host_elem(g, e));
+        }
         if (hk_is_int(e))
             return hk_host_int_binary(g, i->op, e, x, y);
         return hk_host_real_binary(g, i->op, e, x, y);
@@ -237,6 +243,10 @@ static void lower_inst(HkHostGen *g, HkInst *i)
 
 void hk_host_block_body(HkHostGen *g, HkBlock *b)
 {
-    for (HkInst *i = b->first; i != NULL && !g->failed; i = i->next)
+    const HkInst *outer = g->at;
+    for (HkInst *i = b->first; i != NULL && !g->failed; i = i->next) {
+        g->at = i;
         lower_inst(g, i);
+    }
+    g->at = outer;
 }

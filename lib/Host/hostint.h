@@ -89,6 +89,8 @@ typedef struct {
     /* values: HkVal -> its components (one for rank 0) */
     LLVMValueRef **vals;
     HkHostLoop *loop;
+    const HkInst *at;           /* the instruction being lowered: where a
+                                   failure without one of its own is told */
     int failed;
     int fnmode;                 /* building a called math function: a load
                                    of an argument is its parameter, the

@@ -477,10 +477,23 @@ static void loop(HkInterp *ip, const HkInst *i)
 /* Runs region b of op i and takes its yield as i's results. */
 static void region(HkInterp *ip, const HkInst *i, const HkBlock *b)
 {
-    run_block(ip, b);
     const HkInst *y = hk_block_yield(b);
-    if (y != NULL && i->nres > 0)
+    if (i->nres > 0 && (y == NULL || y->nops != i->nres)) {
+        fail(ip, y, "a yield that does not match its results");
+        return;
+    }
+    run_block(ip, b);
+    if (i->nres > 0)
         set_each(ip, i->res, y->ops, i->nres);
+}
+
+/* Whether i stands inside a loop's body (through ifs and dispatches). */
+static int in_loop(const HkInst *i)
+{
+    for (const HkInst *p = i->block->parent; p != NULL; p = p->block->parent)
+        if (p->op == HK_OP_LOOP)
+            return 1;
+    return 0;
 }
 
 static void run_inst(HkInterp *ip, const HkInst *i)
@@ -497,6 +510,10 @@ static void run_inst(HkInterp *ip, const HkInst *i)
     case HK_OP_BUMP: bump_cell(ip, i, 0); return;
     case HK_OP_LOOP: loop(ip, i); return;
     case HK_OP_BREAK_IF:
+        if (!in_loop(i)) {
+            fail(ip, i, "break_if outside a loop");
+            return;
+        }
         ip->broke = comp(ip, i->ops[0], 0).u != 0;
         return;
     case HK_OP_IF:

@@ -98,7 +98,7 @@ static int fcmp(HkPred p, double x, double y)
     case HK_P_UGE: return un || x >= y;
     case HK_P_ORD: return !un;
     case HK_P_UNO: return un;
-    default: return 0;
+    default: return -1;  /* not an fcmp predicate */
     }
 }
 
@@ -226,7 +226,7 @@ static int icmp(HkPred p, HkElem e, HkWord x, HkWord y)
     case HK_P_ULE_I: return ux <= uy;
     case HK_P_UGT_I: return ux > uy;
     case HK_P_UGE_I: return ux >= uy;
-    default: return 0;
+    default: return -1;  /* not an icmp predicate */
     }
 }
 
@@ -293,8 +293,14 @@ HkWord hk_interp_elem(const HkInst *i, HkElem e, HkElem oe, HkWord x,
     case HK_R_IUNARY: return hk_interp_norm(e, 0u - x.u);
     case HK_R_LOGICNOT: return hk_interp_norm(e, ~x.u);
     case HK_R_FCMP:
-        return bit(fcmp(i->pred, hk_interp_real(oe, x), hk_interp_real(oe, y)));
-    case HK_R_ICMP: return bit(icmp(i->pred, oe, x, y));
+    case HK_R_ICMP: {
+        int r = hk_ops[i->op].rule == HK_R_FCMP
+                    ? fcmp(i->pred, hk_interp_real(oe, x), hk_interp_real(oe, y))
+                    : icmp(i->pred, oe, x, y);
+        if (r < 0)
+            break;
+        return bit(r);
+    }
     case HK_R_SELECT: return x.u ? y : z;
     case HK_R_CONV: return convert(i->op, oe, e, x, ok);
     case HK_R_ABS:
@@ -302,6 +308,8 @@ HkWord hk_interp_elem(const HkInst *i, HkElem e, HkElem oe, HkWord x,
             return is_signed(e) && x.i < 0 ? hk_interp_norm(e, 0u - x.u) : x;
         return hk_interp_libm(HK_OP_ABS, e, x, y, ok);
     case HK_R_MINMAX:
+        if (e == HK_I1)  /* no order of masks (the verifier's rule) */
+            break;
         if (hk_is_int(e))
             return int_binary(i->op, e, x, y, ok);
         return real_minmax(i->op, e, x, y);

@@ -1,7 +1,7 @@
 /* scalar-form.c -- the legal scalar form: what the lowering hands a
- * writer, stated once and checked by both writers on entry (and by
- * `hawk-opt -passes=...,scalar-form`), so a writer spells ops and decides
- * nothing (docs/Passes.md, "scalar-form"):
+ * writer, stated once and checked by both writers and the interpreter on
+ * entry (and by `hawk-opt -passes=...,scalar-form`), so a writer spells
+ * ops and decides nothing (docs/Passes.md, "scalar-form"):
  *
  *   - no call (inline ran) and no clip or rsqrt (legalize ran);
  *   - a value of rank > 0 only from a load or a build, and read only by

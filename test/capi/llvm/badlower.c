@@ -1,0 +1,183 @@
+/* badlower.c -- hawk-capi-badlower: what the three implementations of a
+ * kernel (the C writer, the host writer, the interpreter) do with lowered
+ * IR that breaks the invariants the lowering guarantees them.  No HIR
+ * text reaches these: the verifier, the lowering or the scalar-form check
+ * stops it first.  A pass that hands the writers such IR must get a
+ * diagnostic at the instruction from each, never a crash or a unit.
+ *
+ *   hawk-capi-badlower FILE CASE...
+ *
+ * For each CASE the first kernel of FILE is lowered afresh (lower.h), one
+ * thing in it is broken, then each implementation is run on it: the C
+ * writer (hk_cwriter), the host writer (hk_host_emit_ir) and the
+ * interpreter (hk_interp_new, then one sample through hk_interp_entry
+ * with every plane holding ones).  Prints "case CASE:", then for each
+ * implementation "c:", "host:" or "interp:" with "ok" or "failed" and the
+ * rendered diagnostics.  The cases (each breaks the first instruction of
+ * its kind, in walk order):
+ *
+ *   fcmp-pred     an fcmp given an icmp predicate
+ *   icmp-pred     an icmp given an fcmp predicate
+ *   no-spelling   an fneg turned into lane_sum (no writer takes it)
+ *   int-libm      a sitofp turned into sin (a libm call of an integer)
+ *   mask-max      an and of masks turned into maximum
+ *   yield-short   the yield of an if with one operand fewer
+ *   stray-break   a break_if at the top of the kernel, outside any loop
+ *
+ * Exit status 0 when every case was refused by every implementation, 1
+ * when one accepted a case, 2 on a usage error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../capi_test.h"
+#include "abi.h"
+#include "passctx.h"
+#include "cunit.h"
+#include "host.h"
+#include "interp.h"
+
+#define TOOL "hawk-capi-badlower"
+
+/* The first instruction of op in f, in walk order, or NULL. */
+static HkInst *first_of(HkFunc *f, HkOp op)
+{
+    for (HkInst *i = f->body.first; i != NULL;
+         i = hk_preorder_next(i))
+        if (i->op == op)
+            return i;
+    return NULL;
+}
+
+/* An if whose yields carry a value. */
+static HkInst *first_if_yield(HkFunc *f)
+{
+    for (HkInst *i = f->body.first; i != NULL;
+         i = hk_preorder_next(i))
+        if (i->op == HK_OP_IF && i->nres > 0)
+            return (HkInst *)hk_block_yield(&i->regions[0]);
+    return NULL;
+}
+
+/* Breaks l's kernel as case names it: 0, or -1 when the kernel has
+ * nothing to break that way or the case is unknown. */
+static int corrupt(HkFunc *f, const char *name)
+{
+    HkInst *i = NULL;
+    if (strcmp(name, "fcmp-pred") == 0 && (i = first_of(f, HK_OP_FCMP)))
+        i->pred = HK_P_EQ;
+    else if (strcmp(name, "icmp-pred") == 0 && (i = first_of(f, HK_OP_ICMP)))
+        i->pred = HK_P_OEQ;
+    else if (strcmp(name, "no-spelling") == 0 && (i = first_of(f, HK_OP_FNEG)))
+        i->op = HK_OP_LANE_SUM;
+    else if (strcmp(name, "int-libm") == 0 && (i = first_of(f, HK_OP_SITOFP)))
+        i->op = HK_OP_SIN;
+    else if (strcmp(name, "mask-max") == 0 && (i = first_of(f, HK_OP_AND)))
+        i->op = HK_OP_MAXIMUM;
+    else if (strcmp(name, "yield-short") == 0 && (i = first_if_yield(f)))
+        i->nops--;
+    else if (strcmp(name, "stray-break") == 0 && (i = first_of(f, HK_OP_FCMP))) {
+        HkInst *b = hk_inst_new(f, HK_OP_BREAK_IF, i->loc);
+        hk_inst_set_ops(f, b, &i->res[0], 1);
+        hk_insert_before(f->body.last, b);
+    }
+    return i != NULL ? 0 : -1;
+}
+
+static void report(HawkContext *ctx, const char *who, int failed)
+{
+    printf("%s: %s\n", who, failed ? "failed" : "ok");
+    for (size_t k = 0; k < hawk_diag_count(ctx); k++)
+        fputs(hawk_diag_render(ctx, k), stdout);
+    hawk_diag_clear(ctx);
+}
+
+/* One sample through the interpreter, every member zeroed and every
+ * plane a buffer of 64 elements of 1 (a mask plane 0, the sample runs),
+ * so that the input's branches take their then regions. */
+static int interp_run(HawkContext *ctx, const HkLowered *l)
+{
+    HkInterp *ip = hk_interp_new(ctx->arena, ctx, l, &ctx->diags);
+    if (ip == NULL)
+        return 1;
+    HkAbiLayout abi;
+    if (hk_abi_layout(ctx->arena, l->kernel, l->iface, &abi) != 0)
+        return 1;
+    unsigned char *args = hk_alloc(ctx->arena, abi.size + 1);
+    memset(args, 0, abi.size + 1);
+    for (uint32_t k = 0; k < abi.nfields; k++) {
+        const HkAbiField *m = &abi.fields[k];
+        if (m->kind != HK_ABI_PLANE)
+            continue;
+        size_t n = 64u * (m->comps + 1u);
+        unsigned char *p = hk_alloc(ctx->arena, n * m->elem_bytes);
+        memset(p, 0, n * m->elem_bytes);
+        for (size_t e = 0; e < n && m->elem != HK_I1; e++) {
+            double d = 1.0;
+            float f = 1.0f;
+            int64_t i = 1;
+            memcpy(p + e * m->elem_bytes,
+                   m->elem == HK_F64 ? (void *)&d
+                   : m->elem == HK_F32 ? (void *)&f : (void *)&i,
+                   m->elem_bytes);
+        }
+        memcpy(args + m->offset, &p, sizeof p);
+    }
+    return hk_interp_entry(ip, args, 0, 1, 1) != 0;
+}
+
+static int run_case(const char *path, const char *text, size_t len,
+                    const char *name)
+{
+    printf("case %s:\n", name);
+    HawkContext *ctx = hawk_context_create();
+    HawkModule *m = hawk_parse(ctx, path, text, len);
+    HkFunc *k = NULL;
+    for (uint32_t j = 0; m != NULL && j < m->nfuncs && k == NULL; j++)
+        if (m->funcs[j]->is_kernel)
+            k = m->funcs[j];
+    HkLowered l;
+    if (k == NULL || hawk_verify(ctx, m) != 0 ||
+        hk_lower(ctx, m, k, NULL, NULL, 0, &l) != 0) {
+        capi_print_diags(TOOL, ctx);
+        hawk_context_destroy(ctx);
+        return 2;
+    }
+    if (corrupt(l.kernel, name) != 0) {
+        fprintf(stderr, TOOL ": error: case '%s' does not apply\n", name);
+        hawk_context_destroy(ctx);
+        return 2;
+    }
+    HkCUnit unit;
+    int c = hk_cwriter(ctx->arena, &l, &unit, &ctx->diags) != 0;
+    report(ctx, "c", c);
+    const char *ir;
+    size_t irlen;
+    int host = hk_host_emit_ir(ctx->arena, &l, &ir, &irlen, &ctx->diags) != 0;
+    report(ctx, "host", host);
+    int interp = interp_run(ctx, &l);
+    report(ctx, "interp", interp);
+    hawk_context_destroy(ctx);
+    return c && host && interp ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fputs("usage: " TOOL " FILE CASE...\n", stderr);
+        return 2;
+    }
+    size_t len;
+    char *text = capi_read_file(argv[1], &len);
+    if (text == NULL) {
+        fprintf(stderr, TOOL ": cannot read %s\n", argv[1]);
+        return 2;
+    }
+    int rc = 0;
+    for (int k = 2; k < argc; k++) {
+        int r = run_case(argv[1], text, len, argv[k]);
+        rc = r > rc ? r : rc;
+    }
+    free(text);
+    return rc;
+}

@@ -2,7 +2,6 @@
  * each requested row of the targets table into one directory; the host
  * row's objects linked into shared objects a program can load; then the
  * build's records (records.c). */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,22 +148,29 @@ static int export_row(HawkContext *ctx, const HawkBuildOptions *opts,
 }
 
 /* Links kernel name's object of row t into its shared object with cc,
- * through a temporary file and a rename; 0, or -1 with a diagnostic. */
+ * run in dir (the build's own staging directory, so the command names
+ * no temporary path), through a temporary file and a rename; 0, or -1
+ * with a diagnostic. */
 static int link_shared(HawkContext *ctx, const char *dir, const HkTool *cc,
                        const HkTarget *t, const BuildKernel *b)
 {
     HkArena *a = ctx->arena;
     const char *name = b->f->name;
-    const char *obj = hk_path_join(a, dir, hk_asprintf(a, "%s%s", name, t->artifact));
-    const char *so = hk_path_join(a, dir, build_shared_name(a, t, name));
-    const char *tmp = hk_asprintf(a, "%s.tmp%ld", so, (long)getpid());
-    const char *argv[] = {cc->path, "-shared", "-o", tmp, obj, "-lm", NULL};
-    HkRunResult res = hk_run(a, argv);
+    const char *obj = hk_asprintf(a, "%s%s", name, t->artifact);
+    const char *so_name = build_shared_name(a, t, name);
+    const char *tmp_name = hk_asprintf(a, "%s.tmp", so_name);
+    const char *so = hk_path_join(a, dir, so_name);
+    const char *tmp = hk_path_join(a, dir, tmp_name);
+    const char *argv[] = {cc->path, "-shared", "-o", tmp_name, obj, "-lm", NULL};
+    HkRunResult res = hk_run_in(a, dir, argv);
     if (!res.started || !res.exited || res.status != 0) {
+        size_t n = res.output != NULL ? res.output_len : 0;
+        while (n > 0 && res.output[n - 1] == '\n')
+            n--;
         hk_error(&ctx->diags, &b->m->src, b->f->loc,
                  "'%s': linking its shared object failed: %s\n%.*s", name,
-                 hk_command_text(a, argv),
-                 (int)res.output_len, res.output != NULL ? res.output : "");
+                 hk_command_text(a, argv), (int)n,
+                 res.output != NULL ? res.output : "");
         unlink(tmp);
         return -1;
     }
@@ -261,25 +267,31 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+typedef struct {
+    HkArena *a;
+    const char **v;
+    uint32_t n, cap;
+} Names;
+
+static void add_name(void *ud, const char *name)
+{
+    Names *l = ud;
+    if (name[0] == '.')
+        return;
+    l->v = hk_grow(l->a, l->v, &l->cap, l->n + 1, sizeof *l->v);
+    l->v[l->n++] = hk_strdup(l->a, name);
+}
+
 /* The files of dir, sorted, into *names; their number, or -1. */
 static long list_files(HkArena *a, const char *dir, const char ***names)
 {
-    DIR *d = opendir(dir);
-    if (d == NULL)
+    Names l = {a, NULL, 0, 0};
+    if (build_each_entry(a, dir, add_name, &l) != 0)
         return -1;
-    uint32_t n = 0, cap = 16;
-    const char **v = hk_alloc(a, cap * sizeof *v);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        v = hk_grow(a, v, &cap, n + 1, sizeof *v);
-        v[n++] = hk_strdup(a, e->d_name);
-    }
-    closedir(d);
-    qsort(v, n, sizeof *v, cmp_name);
-    *names = v;
-    return (long)n;
+    if (l.n > 0)
+        qsort(l.v, l.n, sizeof *l.v, cmp_name);
+    *names = l.n > 0 ? l.v : hk_alloc(a, sizeof *l.v);
+    return (long)l.n;
 }
 
 /* Builds into a stage inside dir, stores the stage's files in the cache

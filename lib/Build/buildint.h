@@ -69,6 +69,13 @@ void build_key(BuildRecord *r, const HawkBuildOptions *o, const char **key,
 
 /* Removes dir and the files in it (no subdirectories). */
 void build_remove_dir(HkArena *a, const char *dir);
+
+/* Calls each(ud, name) for every entry of dir but "." and "..", in the
+ * order readdir gives, and closes the directory even when memory runs
+ * out inside each (the failure then goes on to the caller's catcher).
+ * Returns 0, or -1 when dir cannot be opened. */
+int build_each_entry(HkArena *a, const char *dir,
+                     void (*each)(void *ud, const char *name), void *ud);
 /* Removes the entries of dir named "<prefix>...<pid>" whose process is
  * gone: the stages and temporary entries of killed builds. */
 void build_sweep(HkArena *a, const char *dir, const char *prefix);

@@ -25,16 +25,49 @@
 
 static const HkLoc noloc = {0, 0, 0};
 
+typedef struct {
+    DIR *d;
+    void (*each)(void *ud, const char *name);
+    void *ud;
+} Walk;
+
+static void walk_call(void *ud)
+{
+    Walk *w = ud;
+    struct dirent *e;
+    while ((e = readdir(w->d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            w->each(w->ud, e->d_name);
+}
+
+int build_each_entry(HkArena *a, const char *dir,
+                     void (*each)(void *ud, const char *name), void *ud)
+{
+    Walk w = {opendir(dir), each, ud};
+    if (w.d == NULL)
+        return -1;
+    int oom = hk_arena_protect(a, walk_call, &w);
+    closedir(w.d);
+    if (oom != 0)
+        hk_out_of_memory(a);
+    return 0;
+}
+
+typedef struct {
+    HkArena *a;
+    const char *dir, *prefix;
+} InDir;
+
+static void unlink_entry(void *ud, const char *name)
+{
+    const InDir *in = ud;
+    unlink(hk_path_join(in->a, in->dir, name));
+}
+
 void build_remove_dir(HkArena *a, const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (d != NULL) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL)
-            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-                unlink(hk_path_join(a, dir, e->d_name));
-        closedir(d);
-    }
+    InDir in = {a, dir, NULL};
+    build_each_entry(a, dir, unlink_entry, &in);
     rmdir(dir);
 }
 
@@ -54,16 +87,17 @@ static int of_dead_process(const char *name, const char *prefix)
     return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
+static void sweep_entry(void *ud, const char *name)
+{
+    const InDir *in = ud;
+    if (of_dead_process(name, in->prefix))
+        build_remove_dir(in->a, hk_path_join(in->a, in->dir, name));
+}
+
 void build_sweep(HkArena *a, const char *dir, const char *prefix)
 {
-    DIR *d = opendir(dir);
-    if (d == NULL)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        if (of_dead_process(e->d_name, prefix))
-            build_remove_dir(a, hk_path_join(a, dir, e->d_name));
-    closedir(d);
+    InDir in = {a, dir, prefix};
+    build_each_entry(a, dir, sweep_entry, &in);
 }
 
 const char *build_stage(HawkContext *ctx, const char *dir)

@@ -129,6 +129,18 @@ static void run_one(Ctx *c, HkCheck *k, const char *const *argv,
     }
 }
 
+typedef struct {
+    Ctx *c;
+    HkCheck *k;
+    const char *const *argv, *const *run_argv, *const *files;
+} RunOne;
+
+static void run_one_call(void *ud)
+{
+    RunOne *ro = ud;
+    run_one(ro->c, ro->k, ro->argv, ro->run_argv, ro->files);
+}
+
 /* argv = tool, flags..., extra (may be NULL), files...; in the arena. */
 static const char **make_argv(Ctx *c, const char *tool, const char *const *flags,
                               const char *extra, const char *const *files)
@@ -218,9 +230,13 @@ static void check_cppcheck(Ctx *c, const HkProfile *p, const char *const *files)
     const char **run_argv = make_argv(
         c, k->tool_path, cppcheck_flags,
         hk_asprintf(c->a, "--cppcheck-build-dir=%s", bd), files);
+    /* the lock is let go even when memory runs out in the run */
+    RunOne ro = {c, k, argv, run_argv, files};
     int lock = hk_check_lock(c->a, bd);
-    run_one(c, k, argv, run_argv, files);
+    int oom = hk_arena_protect(c->a, run_one_call, &ro);
     hk_check_unlock(lock);
+    if (oom != 0)
+        hk_out_of_memory(c->a);
 }
 
 int hk_run_compile(const HawkUnitChecker *self, HkArena *a, const char *dir,

@@ -42,22 +42,43 @@ const char *hk_which(HkArena *a, const char *name)
     }
 }
 
-/* Reads fd to EOF into an arena buffer. */
-static void drain(HkArena *a, int fd, HkRunResult *r)
-{
+typedef struct {
+    int fd;
     HkBuf b;
-    hk_buf_init(&b, a);
+} Drain;
+
+static void drain_call(void *ud)
+{
+    Drain *dr = ud;
     char chunk[4096];
     for (;;) {
-        ssize_t n = read(fd, chunk, sizeof chunk);
+        ssize_t n = read(dr->fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             break;
-        hk_buf_put(&b, chunk, (size_t)n);
+        hk_buf_put(&dr->b, chunk, (size_t)n);
     }
-    r->output = hk_buf_cstr(&b);
-    r->output_len = b.len;
+}
+
+/* Reads fd to EOF into an arena buffer, then closes it and reaps pid.
+ * When memory runs out while reading, the pipe is closed and the child
+ * reaped all the same before the failure goes on to the caller's
+ * catcher. */
+static int drain_and_wait(HkArena *a, int fd, pid_t pid, HkRunResult *r)
+{
+    Drain dr = {fd, {0}};
+    hk_buf_init(&dr.b, a);
+    int oom = hk_arena_protect(a, drain_call, &dr);
+    close(fd);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    if (oom != 0)
+        hk_out_of_memory(a);
+    r->output = hk_buf_cstr(&dr.b);
+    r->output_len = dr.b.len;
+    return st;
 }
 
 static int spawn_with_pipe(const char *dir, const char *const *argv,
@@ -106,11 +127,7 @@ HkRunResult hk_run_in(HkArena *a, const char *dir, const char *const *argv)
         return r;
     }
     r.started = 1;
-    drain(a, fds[0], &r);
-    close(fds[0]);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
+    int st = drain_and_wait(a, fds[0], pid, &r);
     if (WIFEXITED(st)) {
         r.exited = 1;
         r.status = WEXITSTATUS(st);

@@ -79,6 +79,20 @@ int hk_write_whole(HkArena *a, const char *path, const char *data, size_t n,
     return -1;
 }
 
+typedef struct {
+    FILE *f;
+    HkBuf b;
+} ReadCall;
+
+static void read_call(void *ud)
+{
+    ReadCall *rc = ud;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, rc->f)) > 0)
+        hk_buf_put(&rc->b, chunk, n);
+}
+
 int hk_read_whole(HkArena *a, const char *path, const char **text,
                   size_t *len, const char **why)
 {
@@ -90,21 +104,21 @@ int hk_read_whole(HkArena *a, const char *path, const char **text,
         *why = hk_asprintf(a, "cannot read '%s': %s", path, strerror(errno));
         return -1;
     }
-    HkBuf b;
-    hk_buf_init(&b, a);
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        hk_buf_put(&b, chunk, n);
-    int bad = ferror(f);
+    ReadCall rc = {f, {0}};
+    hk_buf_init(&rc.b, a);
+    /* the file is closed even when memory runs out while it is read */
+    int oom = hk_arena_protect(a, read_call, &rc);
+    int bad = oom == 0 && ferror(f);
     fclose(f);
+    if (oom != 0)
+        hk_out_of_memory(a);
     if (bad) {
         *why = hk_asprintf(a, "cannot read '%s'", path);
         return -1;
     }
-    *text = hk_buf_cstr(&b);
+    *text = hk_buf_cstr(&rc.b);
     if (len != NULL)
-        *len = b.len;
+        *len = rc.b.len;
     return 0;
 }
 

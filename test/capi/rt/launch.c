@@ -1,12 +1,14 @@
 /* launch.c -- a program that runs a host build through libhawk-rt alone:
  *
- *   hawk-capi-launch DIR N   loads DIR (hawk_load), fills every kernel's
- *   args struct from the manifest's layout with planes of N samples, runs
- *   it on one thread and on two (hawk_launch) over two copies, and prints
- *   per kernel whether every written byte agrees; for drag it also checks
- *   the values against drag's formula computed here.  A failed load prints
- *   "hawk-capi-launch: error: load error <code>: <why>" on stderr and
- *   exits 1.
+ *   hawk-capi-launch DIR N [T]   loads DIR (hawk_load), lists its kernels
+ *   in the build's order (hawk_rt_kernel_count, hawk_rt_kernel), fills
+ *   every kernel's args struct from the manifest's layout with planes of N
+ *   samples, runs it on one thread and on T (hawk_launch; default 2) over
+ *   two copies, and prints per kernel whether every written byte agrees;
+ *   for drag it also checks the values against drag's formula computed
+ *   here.  A failed load prints "hawk-capi-launch: error: load error
+ *   <code>: <why>" on stderr and exits 1, after loading again without
+ *   asking why (hawk_load with NULL err and why).
  */
 #include <math.h>
 #include <stdio.h>
@@ -127,19 +129,30 @@ static int check_drag(const Launch *l, long n)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s DIR N\n", argv[0]);
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s DIR N [T]\n", argv[0]);
         return 2;
     }
     long n = atol(argv[2]);
+    unsigned threads = argc == 4 ? (unsigned)atoi(argv[3]) : 2u;
     HawkRtError err;
     char why[512];
     HawkRt *rt = hawk_load(argv[1], &err, why, sizeof why);
     if (rt == NULL) {
         fprintf(stderr, "hawk-capi-launch: error: load error %d: %s\n",
                 (int)err, why);
+        HawkRt *again = hawk_load(argv[1], NULL, NULL, 0);
+        if (again == NULL)
+            fprintf(stderr, "hawk-capi-launch: again without asking why: "
+                            "refused\n");
+        hawk_unload(again);
         return 1;
     }
+    printf("kernels:");
+    for (size_t k = 0; k < hawk_rt_kernel_count(rt); k++)
+        printf(" %s", hawk_rt_kernel_name(hawk_rt_kernel(rt, k)));
+    printf("%s\n", hawk_rt_kernel(rt, hawk_rt_kernel_count(rt)) == NULL
+                       ? "" : " (and one past the end!)");
     /* the layout's types: from the manifest, as a caller without the
      * headers would read them */
     char path[4096];
@@ -174,14 +187,14 @@ int main(int argc, char **argv)
         fill(&one, m, nm, hawk_rt_args_size(k), n);
         fill(&two, m, nm, hawk_rt_args_size(k), n);
         int32_t s1 = hawk_launch(k, one.args, n, 1);
-        int32_t s2 = hawk_launch(k, two.args, n, 2);
+        int32_t s2 = hawk_launch(k, two.args, n, threads);
         int same = s1 == s2;
         for (size_t p = 0; p < nm; p++)
             if (one.plane[p] != NULL &&
                 memcmp(one.plane[p], two.plane[p], one.bytes[p]) != 0)
                 same = 0;
-        printf("%s: status %d, %s, 1 and 2 threads %s\n", name, (int)s1,
-               hawk_rt_parallel(k) ? "parallel" : "one partition",
+        printf("%s: status %d, %s, 1 and %u threads %s\n", name, (int)s1,
+               hawk_rt_parallel(k) ? "parallel" : "one partition", threads,
                same ? "agree" : "DIFFER");
         bad |= !same;
         if (strcmp(name, "drag") == 0) {

@@ -164,13 +164,10 @@ static int link_shared(HawkContext *ctx, const char *dir, const HkTool *cc,
     const char *argv[] = {cc->path, "-shared", "-o", tmp_name, obj, "-lm", NULL};
     HkRunResult res = hk_run_in(a, dir, argv);
     if (!res.started || !res.exited || res.status != 0) {
-        size_t n = res.output != NULL ? res.output_len : 0;
-        while (n > 0 && res.output[n - 1] == '\n')
-            n--;
         hk_error(&ctx->diags, &b->m->src, b->f->loc,
-                 "'%s': linking its shared object failed: %s\n%.*s", name,
-                 hk_command_text(a, argv), (int)n,
-                 res.output != NULL ? res.output : "");
+                 "'%s': linking its shared object failed: %s\n%s", name,
+                 hk_command_text(a, argv),
+                 hk_run_output_trimmed(a, res.output));
         unlink(tmp);
         return -1;
     }
@@ -288,9 +285,9 @@ static long list_files(HkArena *a, const char *dir, const char ***names)
     Names l = {a, NULL, 0, 0};
     if (build_each_entry(a, dir, add_name, &l) != 0)
         return -1;
-    if (l.n > 0)
+    if (l.n > 0)  /* qsort of no array is undefined */
         qsort(l.v, l.n, sizeof *l.v, cmp_name);
-    *names = l.n > 0 ? l.v : hk_alloc(a, sizeof *l.v);
+    *names = l.v;
     return (long)l.n;
 }
 

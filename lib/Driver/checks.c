@@ -72,20 +72,11 @@ static HkCheck *new_check(Ctx *c, const char *name)
     return k;
 }
 
-/* The output without its trailing newlines, for the diagnostic. */
-static const char *trimmed(HkArena *a, const char *s)
-{
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-        n--;
-    return hk_strndup(a, s, n);
-}
-
 static void fail(Ctx *c, HkCheck *k, const char *what)
 {
     k->status = "failed";
     c->out->failed = 1;
-    const char *out = trimmed(c->a, k->output);
+    const char *out = hk_run_output_trimmed(c->a, k->output);
     hk_error(c->d, c->src, c->loc, "'%s': check '%s' failed: %s%s%s", c->what,
              k->name, what, *out ? "\n" : "", out);
 }

@@ -28,6 +28,10 @@ HkRunResult hk_run(HkArena *a, const char *const *argv);
 /* hk_run with dir (when not NULL) as the program's working directory. */
 HkRunResult hk_run_in(HkArena *a, const char *dir, const char *const *argv);
 
+/* A run's output without its trailing newlines, for a diagnostic that
+ * goes on after it. */
+const char *hk_run_output_trimmed(HkArena *a, const char *output);
+
 /* The command as a reader would type it, for reports and diagnostics:
  * words joined by spaces, a word with shell-special characters quoted. */
 const char *hk_command_text(HkArena *a, const char *const *argv);

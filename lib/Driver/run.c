@@ -142,6 +142,14 @@ HkRunResult hk_run_in(HkArena *a, const char *dir, const char *const *argv)
     return r;
 }
 
+const char *hk_run_output_trimmed(HkArena *a, const char *output)
+{
+    size_t n = strlen(output);
+    while (n > 0 && (output[n - 1] == '\n' || output[n - 1] == '\r'))
+        n--;
+    return hk_strndup(a, output, n);
+}
+
 static int needs_quotes(const char *w)
 {
     if (*w == '\0')

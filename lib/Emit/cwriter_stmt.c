@@ -283,7 +283,7 @@ static void emit_yield(HkCW *w, const HkInst *y, const Dests *to)
         return;
     }
     const char **src = hk_alloc(w->a, (y->nops + 1u) * sizeof *src);
-    for (uint32_t j = 0; j < y->nops && j < to->n; j++) {
+    for (uint32_t j = 0; j < y->nops; j++) {
         src[j] = hk_cw_val(w, y->ops[j]);
         uint32_t k = carried_index(w, to->loop, y->ops[j]);
         if (to->dests[j] == NULL || k == UINT32_MAX || k >= j ||
@@ -293,7 +293,7 @@ static void emit_yield(HkCW *w, const HkInst *y, const Dests *to)
         hk_cw_line(w, "const %s %s = %s;", ctype_of(w, y->ops[j]), copy, src[j]);
         src[j] = copy;
     }
-    for (uint32_t j = 0; j < y->nops && j < to->n; j++)
+    for (uint32_t j = 0; j < y->nops; j++)
         if (to->dests[j] != NULL && strcmp(to->dests[j], src[j]) != 0)
             hk_cw_line(w, "%s = %s;", to->dests[j], src[j]);
 }
@@ -440,9 +440,7 @@ static void emit_loop(HkCW *w, const HkInst *l)
 static void emit_break(HkCW *w, const HkInst *i)
 {
     const HkInst *p = i->block->parent;
-    while (p != NULL && p->op != HK_OP_LOOP)
-        p = p->block->parent;
-    if (p == NULL) {
+    if (p == NULL || p->op != HK_OP_LOOP) {  /* directly in a loop body */
         hk_cw_fail(w, i, "break_if outside a loop");
         return;
     }

@@ -487,14 +487,6 @@ static void region(HkInterp *ip, const HkInst *i, const HkBlock *b)
         set_each(ip, i->res, y->ops, i->nres);
 }
 
-/* Whether i stands inside a loop's body (through ifs and dispatches). */
-static int in_loop(const HkInst *i)
-{
-    for (const HkInst *p = i->block->parent; p != NULL; p = p->block->parent)
-        if (p->op == HK_OP_LOOP)
-            return 1;
-    return 0;
-}
 
 static void run_inst(HkInterp *ip, const HkInst *i)
 {
@@ -510,7 +502,8 @@ static void run_inst(HkInterp *ip, const HkInst *i)
     case HK_OP_BUMP: bump_cell(ip, i, 0); return;
     case HK_OP_LOOP: loop(ip, i); return;
     case HK_OP_BREAK_IF:
-        if (!in_loop(i)) {
+        /* directly in a loop body, as the verifier holds it */
+        if (i->block->parent == NULL || i->block->parent->op != HK_OP_LOOP) {
             fail(ip, i, "break_if outside a loop");
             return;
         }

@@ -43,6 +43,17 @@ static inline char *capi_read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* capi_read_file, saying "<tool>: cannot read <path>" on stderr when it
+ * cannot: a program's input, whose absence is a usage error. */
+static inline char *capi_read_input(const char *tool, const char *path,
+                                    size_t *len)
+{
+    char *text = capi_read_file(path, len);
+    if (text == NULL)
+        fprintf(stderr, "%s: cannot read %s\n", tool, path);
+    return text;
+}
+
 /* Prints every diagnostic of ctx to stderr, rendered; one without a file
  * ("error: ...") gets the program's name in front, as a tool's would. */
 static inline void capi_print_diags(const char *tool, HawkContext *ctx)

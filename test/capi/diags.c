@@ -31,11 +31,9 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t len;
-    char *text = capi_read_file(argv[1], &len);
-    if (text == NULL) {
-        fprintf(stderr, TOOL ": cannot read %s\n", argv[1]);
+    char *text = capi_read_input(TOOL, argv[1], &len);
+    if (text == NULL)
         return 2;
-    }
     HawkContext *ctx = hawk_context_create();
     HawkModule *m = hawk_parse(ctx, "in.hir", text, len);
     if (m != NULL)

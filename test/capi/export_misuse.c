@@ -36,9 +36,8 @@ int main(int argc, char **argv)
     size_t nms = 0;
     for (int k = 3; k < argc && nms < 8; k++) {
         size_t len;
-        char *text = capi_read_file(argv[k], &len);
+        char *text = capi_read_input(TOOL, argv[k], &len);
         if (text == NULL) {
-            fprintf(stderr, TOOL ": cannot read %s\n", argv[k]);
             hawk_context_destroy(ctx);
             return 2;
         }

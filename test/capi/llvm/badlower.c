@@ -197,11 +197,9 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t len;
-    char *text = capi_read_file(argv[1], &len);
-    if (text == NULL) {
-        fprintf(stderr, TOOL ": cannot read %s\n", argv[1]);
+    char *text = capi_read_input(TOOL, argv[1], &len);
+    if (text == NULL)
         return 2;
-    }
     int rc = 0;
     for (int k = 2; k < argc; k++) {
         int r = run_case(argv[1], text, len, argv[k]);

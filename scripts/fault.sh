@@ -1,36 +1,43 @@
 #!/usr/bin/env bash
-# fault.sh NAME OUTPUT [-fresh DIR | -again] -- COMMAND... -- fault injection over one run of a
+# fault.sh NAME OUTPUT [-only KIND] [-fresh DIR | -again] -- COMMAND... -- fault injection over one run of a
 # tool (docs/CommandGuide.md, "Fault injection").  COMMAND is a tool of a
 # build configured with HAWK_FAULT=ON (the sanitized build) that writes
 # OUTPUT, a file or a directory.  A first run counts its allocations and
 # writes (HAWK_FAULT=count) and keeps what it wrote; then, for every N,
-# a run with the N-th allocation failing (HAWK_FAULT=alloc:N), and one
-# with the N-th write, rename or directory creation failing (io:N), each
-# over OUTPUT as the first run left it (an earlier output).  Each must
+# a run with the N-th allocation failing (HAWK_FAULT=alloc:N), one with
+# the N-th write, rename or directory creation failing (io:N), and one
+# with the N-th answer of LLVM's that the host row checks failing
+# (llvm:N), each over OUTPUT as the first run left it (an earlier output).  Each must
 # exit 1 with an error, or 0 having written the same bytes, and leave
 # OUTPUT as it was or whole (a directory's files each whole; a report
 # that would no longer certify its unit may be gone): no crash, no
-# sanitizer report (a leak included), no temporary file.  Prints one line, "fault: NAME: A
-# allocations, W writes: F failed with an error, S succeeded, D defects",
+# sanitizer report (a leak included), no temporary file.  Prints one
+# line, "fault: NAME: A allocations, W writes[, L llvm answers]: F failed
+# with an error, S succeeded, D defects" (the answers when there are any),
 # and each defect; exits 1 when there is one.  -fresh DIR removes DIR
 # before every run (a cache the run must fill, not find filled); -again
 # counts the second run without a fault, not the first (one that finds
 # what the first stored: a cache hit).  OUTPUT "-" is COMMAND's standard
 # output (a program that writes no file): a run that succeeds must print
-# what the first printed.
+# what the first printed.  -only KIND (alloc, io or llvm) fails only
+# the events of that kind: a run too long to fail each allocation in turn.
 set -uo pipefail
 name=${1:?usage: fault.sh NAME OUTPUT -- COMMAND...}
 out=${2:?usage: fault.sh NAME OUTPUT -- COMMAND...}
 shift 2
-fresh= again=
+fresh= again= kinds="alloc io llvm"
+if [[ ${1:-} == -only ]]; then
+  kinds=${2:?usage: fault.sh NAME OUTPUT [-only KIND] [-fresh DIR | -again] -- COMMAND...}
+  shift 2
+fi
 if [[ ${1:-} == -fresh ]]; then
-  fresh=${2:?usage: fault.sh NAME OUTPUT [-fresh DIR | -again] -- COMMAND...}
+  fresh=${2:?usage: fault.sh NAME OUTPUT [-only KIND] [-fresh DIR | -again] -- COMMAND...}
   shift 2
 elif [[ ${1:-} == -again ]]; then
   again=1
   shift
 fi
-[[ ${1:-} == -- ]] || { echo "usage: fault.sh NAME OUTPUT [-fresh DIR | -again] -- COMMAND..." >&2; exit 2; }
+[[ ${1:-} == -- ]] || { echo "usage: fault.sh NAME OUTPUT [-only KIND] [-fresh DIR | -again] -- COMMAND..." >&2; exit 2; }
 shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -49,13 +56,14 @@ if ! HAWK_FAULT=count "$@" > "$stdout" 2> "$work/count.err"; then
   cat "$work/count.err"
   exit 1
 fi
-counts=$(grep -E '^hawk-fault: [0-9]+ allocations, [0-9]+ writes$' "$work/count.err" | tail -1)
+counts=$(grep -E '^hawk-fault: [0-9]+ allocations, [0-9]+ writes, [0-9]+ llvm answers$' "$work/count.err" | tail -1)
 if [[ -z $counts ]]; then
   echo "fault: $name: no counts (is the build configured with HAWK_FAULT=ON?)"
   exit 1
 fi
 allocs=$(echo "$counts" | awk '{print $2}')
 writes=$(echo "$counts" | awk '{print $4}')
+answers=$(echo "$counts" | awk '{print $6}')
 cp -a "$out" "$work/ref"
 dir=$(dirname "$out")
 failed=0 succeeded=0 defects=0
@@ -78,9 +86,10 @@ intact() {
     cmp -s "$f" "$work/ref/${f#"$out"/}" || return 1
   done < <(find "$out" -type f -print0)
 }
-for kind in alloc io; do
+for kind in $kinds; do
   n=$allocs
   [[ $kind == io ]] && n=$writes
+  [[ $kind == llvm ]] && n=$answers
   for ((i = 1; i <= n; i++)); do
     rm -rf "$out"
     cp -a "$work/ref" "$out"
@@ -105,5 +114,7 @@ for kind in alloc io; do
     fi
   done
 done
-echo "fault: $name: $allocs allocations, $writes writes: $failed failed with an error, $succeeded succeeded, $defects defects"
+llvm=
+[[ $answers -gt 0 ]] && llvm=", $answers llvm answers"
+echo "fault: $name: $allocs allocations, $writes writes$llvm: $failed failed with an error, $succeeded succeeded, $defects defects"
 [[ $defects -eq 0 ]]

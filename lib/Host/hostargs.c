@@ -28,7 +28,7 @@ static int check_layout(HkHostGen *g)
 {
     for (uint32_t k = 0; k < g->abi.nfields; k++) {
         uint64_t off = LLVMOffsetOfElement(g->td, g->args_ty, k);
-        if (off == g->abi.fields[k].offset)
+        if (off == g->abi.fields[k].offset && !hk_host_fault())
             continue;
         hk_host_error(g->d, g->l,
                       hk_asprintf(g->a,
@@ -40,7 +40,7 @@ static int check_layout(HkHostGen *g)
         return -1;
     }
     uint64_t size = LLVMABISizeOfType(g->td, g->args_ty);
-    if (size == g->abi.size)
+    if (size == g->abi.size && !hk_host_fault())
         return 0;
     hk_host_error(g->d, g->l,
                   hk_asprintf(g->a,

@@ -60,11 +60,13 @@ int hk_host_emit_object(HkArena *a, const HkLowered *l, const char **bytes,
     if (rc == 0) {
         char *err = NULL;
         LLVMMemoryBufferRef buf = NULL;
-        if (LLVMTargetMachineEmitToMemoryBuffer(u.tm, u.mod, LLVMObjectFile,
+        if (hk_host_fault() ||
+            LLVMTargetMachineEmitToMemoryBuffer(u.tm, u.mod, LLVMObjectFile,
                                                 &err, &buf) != 0) {
             hk_host_error(d, l,
                           hk_asprintf(a, "LLVM wrote no object: %s",
-                                      err != NULL ? err : "(no message)"));
+                                      err != NULL ? err : HK_HOST_FAULT_MESSAGE));
+            LLVMDisposeMessage(err);
             rc = -1;
         } else {
             *len = LLVMGetBufferSize(buf);

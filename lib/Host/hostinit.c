@@ -68,7 +68,7 @@ LLVMTargetMachineRef hk_host_machine(HkArena *a, const char **why)
     char *triple = LLVMGetDefaultTargetTriple();
     LLVMTargetRef target;
     char *err = NULL;
-    if (LLVMGetTargetFromTriple(triple, &target, &err) != 0) {
+    if (hk_host_fault() || LLVMGetTargetFromTriple(triple, &target, &err) != 0) {
         *why = hk_asprintf(a, "no LLVM target for '%s': %s", triple,
                            take_message(a, err));
         LLVMDisposeMessage(triple);
@@ -82,6 +82,10 @@ LLVMTargetMachineRef hk_host_machine(HkArena *a, const char **why)
         LLVMCodeModelDefault);
     LLVMDisposeMessage(features);
     LLVMDisposeMessage(cpu);
+    if (tm != NULL && hk_host_fault()) {
+        LLVMDisposeTargetMachine(tm);
+        tm = NULL;
+    }
     if (tm == NULL)
         *why = hk_asprintf(a, "LLVM made no target machine for '%s'", triple);
     LLVMDisposeMessage(triple);
@@ -100,7 +104,9 @@ int hk_host_optimize(HkArena *a, LLVMModuleRef m, LLVMTargetMachineRef tm,
     LLVMPassBuilderOptionsSetSLPVectorization(opts, 1);
     LLVMPassBuilderOptionsSetLoopInterleaving(opts, 1);
     LLVMPassBuilderOptionsSetLoopUnrolling(opts, 1);
-    LLVMErrorRef e = LLVMRunPasses(m, "default<O2>", tm, opts);
+    LLVMErrorRef e = hk_host_fault()
+                         ? LLVMCreateStringError(HK_HOST_FAULT_MESSAGE)
+                         : LLVMRunPasses(m, "default<O2>", tm, opts);
     LLVMDisposePassBuilderOptions(opts);
     if (e == NULL)
         return 0;

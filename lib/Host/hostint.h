@@ -23,7 +23,19 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 
+#include "fault.h"
 #include "host.h"
+
+/* Fault injection over LLVM's answers (HAWK_FAULT=llvm:N, fault.h): each
+ * answer the host row checks (a target found, a machine made, the unit
+ * verified, the pipeline run, the struct laid out, the JIT made, the unit
+ * added and linked) asks whether it is the one to fail, and then goes the
+ * way LLVM's failure goes, with this message where LLVM would give one. */
+#define HK_HOST_FAULT_MESSAGE "an injected fault (HAWK_FAULT=llvm)"
+static inline int hk_host_fault(void)
+{
+    return hk_fault(HK_FAULT_LLVM);
+}
 
 /* ---- hostinit.c ---------------------------------------------------------- */
 

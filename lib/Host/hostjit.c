@@ -32,12 +32,19 @@ static int make_jit(const HkLowered *l, LLVMTargetMachineRef tm,
     LLVMOrcLLJITBuilderRef b = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
         b, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
-    LLVMErrorRef err = LLVMOrcCreateLLJIT(out, b);
+    LLVMErrorRef err = NULL;
+    if (hk_host_fault()) {
+        LLVMOrcDisposeLLJITBuilder(b);
+        err = LLVMCreateStringError(HK_HOST_FAULT_MESSAGE);
+    } else {
+        err = LLVMOrcCreateLLJIT(out, b);
+    }
     if (err != NULL)
         return jit_error(d, l, "cannot create the JIT", err);
     LLVMOrcDefinitionGeneratorRef gen = NULL;
-    err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
-        &gen, LLVMOrcLLJITGetGlobalPrefix(*out), NULL, NULL);
+    err = hk_host_fault() ? LLVMCreateStringError(HK_HOST_FAULT_MESSAGE)
+                          : LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+                                &gen, LLVMOrcLLJITGetGlobalPrefix(*out), NULL, NULL);
     if (err != NULL) {
         LLVMOrcDisposeLLJIT(*out);
         return jit_error(d, l, "cannot search the process", err);
@@ -57,12 +64,18 @@ static int add_and_lookup(const HkLowered *l, LLVMOrcLLJITRef jit,
     size_t n = 0;
     const char *name = hk_strdup(d->arena, LLVMGetValueName2(fn, &n));
     LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, tsc);
-    LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(
-        jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
+    LLVMErrorRef err = NULL;
+    if (hk_host_fault()) {
+        LLVMOrcDisposeThreadSafeModule(tsm);
+        err = LLVMCreateStringError(HK_HOST_FAULT_MESSAGE);
+    } else {
+        err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
+    }
     if (err != NULL) /* the JIT owns tsm even then */
         return jit_error(d, l, "cannot add the unit", err);
     LLVMOrcExecutorAddress addr = 0;
-    err = LLVMOrcLLJITLookup(jit, &addr, name);
+    err = hk_host_fault() ? LLVMCreateStringError(HK_HOST_FAULT_MESSAGE)
+                          : LLVMOrcLLJITLookup(jit, &addr, name);
     if (err != NULL)
         return jit_error(d, l, "cannot link the unit", err);
     /* An object pointer to a function pointer: what dlsym asks of POSIX. */

@@ -59,10 +59,11 @@ static int build_unit(HkHostGen *g, LLVMTargetMachineRef tm)
         return -1;
     machine_attributes(g, tm);
     char *msg = NULL;
-    if (LLVMVerifyModule(g->mod, LLVMReturnStatusAction, &msg) != 0) {
+    if (hk_host_fault() ||
+        LLVMVerifyModule(g->mod, LLVMReturnStatusAction, &msg) != 0) {
         hk_host_error(g->d, g->l,
                       hk_asprintf(g->a, "the host unit does not verify: %s",
-                                  msg));
+                                  msg != NULL ? msg : HK_HOST_FAULT_MESSAGE));
         LLVMDisposeMessage(msg);
         return -1;
     }

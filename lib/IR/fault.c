@@ -1,6 +1,7 @@
 /* fault.c -- fault injection for the test build (fault.h).
  * HAWK_FAULT=alloc:N fails the process's N-th allocation, HAWK_FAULT=io:N
- * its N-th write, rename or directory creation, and HAWK_FAULT=count
+ * its N-th write, rename or directory creation, HAWK_FAULT=llvm:N the
+ * N-th answer of LLVM's the host row checks, and HAWK_FAULT=count
  * prints, as the process exits, how many of each it made, so that
  * scripts/fault.sh can fail every one in turn. */
 #include <stdatomic.h>
@@ -34,8 +35,9 @@ static atomic_ulong seen[HK_FAULT_KINDS];
 
 static void print_counts(void)
 {
-    fprintf(stderr, "hawk-fault: %lu allocations, %lu writes\n",
-            (unsigned long)seen[HK_FAULT_ALLOC], (unsigned long)seen[HK_FAULT_IO]);
+    fprintf(stderr, "hawk-fault: %lu allocations, %lu writes, %lu llvm answers\n",
+            (unsigned long)seen[HK_FAULT_ALLOC], (unsigned long)seen[HK_FAULT_IO],
+            (unsigned long)seen[HK_FAULT_LLVM]);
 }
 
 /* Reads HAWK_FAULT, once: the first event comes before any thread. */
@@ -52,6 +54,9 @@ static void configure(void)
     } else if (strncmp(s, "io:", 3) == 0) {
         failing = HK_FAULT_IO;
         target = strtoul(s + 3, NULL, 10);
+    } else if (strncmp(s, "llvm:", 5) == 0) {
+        failing = HK_FAULT_LLVM;
+        target = strtoul(s + 5, NULL, 10);
     }
 }
 

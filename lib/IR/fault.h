@@ -1,6 +1,7 @@
 /* fault.h -- fault injection for the test build (CMake HAWK_FAULT=ON,
- * docs/CommandGuide.md "Fault injection"): whether the next allocation or
- * the next write, rename or directory creation is to fail.  In any other
+ * docs/CommandGuide.md "Fault injection"): whether the next allocation,
+ * the next write, rename or directory creation, or the next answer of
+ * LLVM's that the host row checks is to fail.  In any other
  * build hk_fault is 0 and costs nothing. */
 #ifndef HAWK_FAULT_H
 #define HAWK_FAULT_H
@@ -10,6 +11,9 @@
 typedef enum {
     HK_FAULT_ALLOC,        /* a malloc (an arena's chunk, a buffer) */
     HK_FAULT_IO,           /* a file written, renamed, a directory made */
+    HK_FAULT_LLVM,         /* an answer of LLVM's the host row checks: a
+                              target, a machine, the verifier, the pass
+                              pipeline, the struct layout, the JIT */
     HK_FAULT_KINDS
 } HkFault;
 

@@ -67,7 +67,9 @@ void build_key(BuildRecord *r, const HawkBuildOptions *o, const char **key,
  * <dir>/.hawk-build-<pid>. */
 #define BUILD_STAGE_PREFIX ".hawk-build-"
 
-/* Removes dir and the files in it (no subdirectories). */
+/* Removes dir and what it holds: its files, and a directory a damaged
+ * cache entry holds where a file was (a few levels deep at most); a
+ * symbolic link is removed, never followed. */
 void build_remove_dir(HkArena *a, const char *dir);
 
 /* Calls each(ud, name) for every entry of dir but "." and "..", in the

@@ -56,19 +56,37 @@ int build_each_entry(HkArena *a, const char *dir,
 typedef struct {
     HkArena *a;
     const char *dir, *prefix;
+    int depth;
 } InDir;
 
+/* How deep a removal goes: an entry holds files, and a damaged one a
+ * directory or two where a file was; nothing hawk makes is deeper. */
+enum { REMOVE_DEPTH = 8 };
+
+static void remove_tree(HkArena *a, const char *dir, int depth);
+
+/* unlink never follows a symbolic link; a directory refuses it (EISDIR,
+ * or EPERM where POSIX allows that) and is removed with what it holds. */
 static void unlink_entry(void *ud, const char *name)
 {
     const InDir *in = ud;
-    unlink(hk_path_join(in->a, in->dir, name));
+    const char *path = hk_path_join(in->a, in->dir, name);
+    if (unlink(path) != 0 && (errno == EISDIR || errno == EPERM))
+        remove_tree(in->a, path, in->depth + 1);
+}
+
+static void remove_tree(HkArena *a, const char *dir, int depth)
+{
+    if (depth > REMOVE_DEPTH)
+        return;
+    InDir in = {a, dir, NULL, depth};
+    build_each_entry(a, dir, unlink_entry, &in);
+    rmdir(dir);
 }
 
 void build_remove_dir(HkArena *a, const char *dir)
 {
-    InDir in = {a, dir, NULL};
-    build_each_entry(a, dir, unlink_entry, &in);
-    rmdir(dir);
+    remove_tree(a, dir, 0);
 }
 
 /* Whether name is "<prefix>...-<pid>" (or "<prefix><pid>") of a process
@@ -96,7 +114,7 @@ static void sweep_entry(void *ud, const char *name)
 
 void build_sweep(HkArena *a, const char *dir, const char *prefix)
 {
-    InDir in = {a, dir, prefix};
+    InDir in = {a, dir, prefix, 0};
     build_each_entry(a, dir, sweep_entry, &in);
 }
 

@@ -16,28 +16,72 @@
 /* The entry statuses (the C header's hawk_status_t). */
 enum { ST_OK = 0, ST_NULL = 1, ST_RANGE = 2 };
 
-/* The test-only perturbation (docs/CommandGuide.md, "hawk-run"): with
- * HAWK_RUN_TEST_PERTURB set to exactly this word, the last bit of one
- * output value of the C unit is flipped after its whole-range run, so a
- * test can watch the comparison catch a difference on any machine. */
-#define PERTURB_WORD "flip-last-bit-of-c-output"
+/* The test-only perturbation (docs/CommandGuide.md, "hawk-run"):
+ * HAWK_RUN_TEST_PERTURB is a comma-separated list of words
+ * "flip-bit-B-of-ROW-output" (B from 0 to 7, ROW c, oracle or interp:
+ * the C unit, the row it is compared with (the host unit, or the
+ * interpreter under -oracle=interp), the interpreter as the third row), and
+ * "flip-last-bit-of-c-output" for flip-bit-0-of-c-output.  Each flips
+ * bit B of the first byte of one output value of that row after its
+ * whole-range run, so a test can watch the comparison catch a
+ * difference, and name the row that disagrees, on any machine.  A list
+ * with any other word leaves the hook off. */
+enum { ROW_C, ROW_ORACLE, ROW_INTERP, ROWS };
+
+static const char *const row_words[ROWS] = {"c", "oracle", "interp"};
+
+/* The bits each row's value is flipped by; 0 when the hook is off. */
+static int perturb_masks(unsigned char mask[ROWS])
+{
+    memset(mask, 0, ROWS);
+    const char *v = getenv("HAWK_RUN_TEST_PERTURB");
+    if (v == NULL || *v == '\0')
+        return 0;
+    for (const char *w = v; *w;) {
+        size_t n = strcspn(w, ",");
+        unsigned bit = 8;
+        int row = -1;
+        if (n == strlen("flip-last-bit-of-c-output") &&
+            strncmp(w, "flip-last-bit-of-c-output", n) == 0) {
+            bit = 0;
+            row = ROW_C;
+        } else if (n > 20 && strncmp(w, "flip-bit-", 9) == 0 &&
+                   w[9] >= '0' && w[9] <= '7' && strncmp(w + 10, "-of-", 4) == 0) {
+            bit = (unsigned)(w[9] - '0');
+            for (int r = 0; r < ROWS; r++) {
+                size_t k = strlen(row_words[r]);
+                if (n == 14 + k + 7 && strncmp(w + 14, row_words[r], k) == 0 &&
+                    strncmp(w + 14 + k, "-output", 7) == 0)
+                    row = r;
+            }
+        }
+        if (row < 0) {
+            memset(mask, 0, ROWS);
+            return 0;
+        }
+        mask[row] ^= (unsigned char)(1u << bit);
+        w += n + (w[n] == ',');
+    }
+    return 1;
+}
 
 int compare_perturb_armed(void)
 {
-    const char *v = getenv("HAWK_RUN_TEST_PERTURB");
-    return v != NULL && strcmp(v, PERTURB_WORD) == 0;
+    unsigned char mask[ROWS];
+    return perturb_masks(mask);
 }
 
-/* Flips the lowest bit of the middle element of the first written plane
- * (of its first byte in memory order: bit 0 of a little-endian value). */
-static void perturb(HkLaunch *l, const HkLaunchShape *s)
+/* Flips the bits of mask in the middle element of the first written
+ * plane (in its first byte in memory order: bit 0 is the lowest bit of a
+ * little-endian value). */
+static void perturb(HkLaunch *l, const HkLaunchShape *s, unsigned char mask)
 {
-    for (uint32_t k = 0; k < s->nplanes; k++) {
+    for (uint32_t k = 0; k < s->nplanes && mask != 0; k++) {
         const HkPlaneShape *p = &s->planes[k];
         if (!p->field->written || p->nelem == 0)
             continue;
         size_t e = (p->nelem - 1) / 2;
-        l->data[k][e * p->field->elem_bytes] ^= 1u;
+        l->data[k][e * p->field->elem_bytes] ^= mask;
         return;
     }
 }
@@ -338,6 +382,9 @@ static int third_row(const Pair *pr, const HkLaunchShape *s,
     Pair quiet = *pr;
     quiet.nan_only = &ignored;
     int32_t st = hk_interp_entry(pr->third, iw.args, 0, s->n, s->n);
+    unsigned char mask[ROWS];
+    if (st == ST_OK && perturb_masks(mask))
+        perturb(&iw, s, mask[ROW_INTERP]);
     int rc = 0;
     if (st != ST_OK) {
         fprintf(pr->out, "%s: the HIR interpreter returned status %" PRId32
@@ -392,8 +439,11 @@ int compare_launch(const Pair *pr, const HkLaunchShape *s, const HkLaunch *l,
     snprintf(c_whole, sizeof c_whole, "%s whole", pr->c_name);
     snprintf(c_pieces, sizeof c_pieces, "%s pieces", pr->c_name);
     snprintf(host_pieces, sizeof host_pieces, "%s pieces", pr->host_name);
-    if (rc == 0 && compare_perturb_armed())
-        perturb(&cw, s);
+    unsigned char mask[ROWS];
+    if (rc == 0 && perturb_masks(mask)) {
+        perturb(&cw, s, mask[ROW_C]);
+        perturb(&hw, s, mask[ROW_ORACLE]);
+    }
     /* the interpreter is the slow row: the first launch of each kernel */
     if (rc == 0 && pr->third != NULL && pr->round == 0)
         rc = third_row(pr, s, l, &cw, &hw);

@@ -107,9 +107,10 @@ int runner_derivatives(HawkContext *ctx, HawkModule *m, HawkFunction *f,
 const char *runner_layout_text(HawkContext *ctx, HawkModule *m,
                                HawkFunction *f);
 
-/* Whether the test-only perturbation is armed: HAWK_RUN_TEST_PERTURB set
- * to exactly "flip-last-bit-of-c-output" (one output bit of each C unit
- * is then flipped, so a test can see a mismatch caught). */
+/* Whether the test-only perturbation is armed: HAWK_RUN_TEST_PERTURB a
+ * list of "flip-bit-B-of-ROW-output" words (compare.c): the named bit of
+ * one output value of that row is then flipped, so a test can see a
+ * mismatch caught and its row named. */
 int compare_perturb_armed(void);
 
 #endif

@@ -235,8 +235,8 @@ int main(int argc, char **argv)
         printf("%s (hawk) %s\n", RUN_TOOL, hawk_version());
     } else {
         if (compare_perturb_armed())
-            fprintf(stderr, "%s: note: HAWK_RUN_TEST_PERTURB is set: one "
-                            "output bit of each C unit is flipped (a test "
+            fprintf(stderr, "%s: note: HAWK_RUN_TEST_PERTURB is set: output "
+                            "bits of the rows it names are flipped (a test "
                             "hook)\n",
                     RUN_TOOL);
         rc = run_inputs(&cfg);

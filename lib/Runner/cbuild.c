@@ -179,9 +179,10 @@ static int compile(HawkContext *ctx, const char *kernel, const HkCUnit *u,
         int n = (int)r.output_len;
         while (n > 0 && (r.output[n - 1] == '\n' || r.output[n - 1] == ' '))
             n--;
-        return build_error(ctx, kernel, "the C compiler failed (%s %d): %s\n%.*s",
+        /* what it printed on the lines after the command, if anything */
+        return build_error(ctx, kernel, "the C compiler failed (%s %d): %s%s%.*s",
                            r.exited ? "exit status" : "signal", r.status,
-                           *command, n, r.output);
+                           *command, n > 0 ? "\n" : "", n, r.output);
     }
     return 0;
 }

@@ -19,6 +19,7 @@
  * out.bin: i32 status; then each present plane's bytes, in ABI order. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -145,7 +146,8 @@ int pil_build(HawkContext *ctx, const HkLowered *l, const HkAbiLayout *abi,
                             tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
     if (mkdtemp(dir) == NULL) {
         hk_error(&ctx->diags, NULL, noloc,
-                 "'%s': cannot create a temporary directory", kernel);
+                 "'%s': cannot create a temporary directory: %s", kernel,
+                 strerror(errno));
         return 1;
     }
     pil->ctx = ctx;

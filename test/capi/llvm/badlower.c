@@ -30,6 +30,8 @@
  *   yield-short   the yield of an if with one operand fewer
  *   loop-yield-short  the yield of a loop with one operand fewer
  *   stray-break   a break_if at the top of the kernel, outside any loop
+ *   flat-no-index an indexed store into a runtime-length plane left
+ *                 without its index
  *
  * Exit status 0 when every case was refused by every implementation, 1
  * when one accepted a case, 2 on a usage error. */
@@ -52,6 +54,16 @@ static HkInst *first_of(HkFunc *f, HkOp op)
     for (HkInst *i = f->body.first; i != NULL;
          i = hk_preorder_next(i))
         if (i->op == op)
+            return i;
+    return NULL;
+}
+
+/* The first indexed store into a runtime-length plane of f, or NULL. */
+static HkInst *first_flat_store(HkFunc *f)
+{
+    for (HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i))
+        if (i->op == HK_OP_STORE && i->has_index && i->slot >= 0 &&
+            hk_is_dyn(f->slots[i->slot].type))
             return i;
     return NULL;
 }
@@ -103,7 +115,10 @@ static int corrupt(HkLowered *l, const char *name)
     else if (strcmp(name, "loop-yield-short") == 0 &&
              (i = first_yield(f, HK_OP_LOOP)))
         i->nops--;
-    else if (strcmp(name, "stray-break") == 0 && (i = first_of(f, HK_OP_FCMP))) {
+    else if (strcmp(name, "flat-no-index") == 0 && (i = first_flat_store(f))) {
+        i->has_index = 0;
+        i->nops = 1;
+    } else if (strcmp(name, "stray-break") == 0 && (i = first_of(f, HK_OP_FCMP))) {
         HkInst *b = hk_inst_new(f, HK_OP_BREAK_IF, i->loc);
         hk_inst_set_ops(f, b, &i->res[0], 1);
         hk_insert_before(f->body.last, b);

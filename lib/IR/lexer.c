@@ -267,6 +267,13 @@ static HkTok lex_string(HkLexer *lx, const char *start)
             return fail(lx, start, "unterminated string%.*s", 0, start);
         if (c == '"')
             break;
+        if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            /* as outside a string: no byte that moves the cursor or
+             * rings, which a reader of the printed text would not see */
+            char hex[16];
+            snprintf(hex, sizeof hex, "0x%02x", (unsigned)c);
+            return fail(lx, p, "unexpected control character %.*s in string", 4, hex);
+        }
         if (c == '\\') {
             int e = at(lx, p + 1);
             if (e != '\\' && e != '"')

@@ -106,6 +106,11 @@ static int apply_flags(HawkPassManager *pm, HawkModule *m, int argc,
 /* Registers count-fmul, and checks that a taken name is refused. */
 static int register_passes(HawkContext *ctx, long *calls)
 {
+    if (hawk_register_pass(ctx, "Fmul-Count-2", "upper case and digits",
+                           HAWK_PASS_TRANSFORM, run_count_fmul, calls) != 0) {
+        fputs(TOOL ": error: pass name 'Fmul-Count-2' was refused\n", stderr);
+        return 1;
+    }
     if (hawk_register_pass(ctx, "count-fmul", "count fmul instructions",
                            HAWK_PASS_ANALYSIS, run_count_fmul, calls) != 0)
         return 1;
@@ -116,7 +121,35 @@ static int register_passes(HawkContext *ctx, long *calls)
         fputs(TOOL ": error: a taken pass name was accepted\n", stderr);
         return 1;
     }
+    /* a name is letters, digits and '-', not empty; a pass needs a
+     * function and a context */
+    static const char *const bad[] = {"", "has space", "dot.name", "under_score",
+                                      "brace{", "caf\xc3\xa9"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        if (hawk_register_pass(ctx, bad[k], "bad", HAWK_PASS_ANALYSIS,
+                               run_count_fmul, calls) != -1) {
+            fprintf(stderr, TOOL ": error: pass name '%s' was accepted\n", bad[k]);
+            return 1;
+        }
+    if (hawk_register_pass(ctx, NULL, "no name", HAWK_PASS_ANALYSIS,
+                           run_count_fmul, calls) != -1 ||
+        hawk_register_pass(ctx, "no-fn", "no function", HAWK_PASS_ANALYSIS,
+                           NULL, calls) != -1 ||
+        hawk_register_pass(NULL, "no-ctx", "no context", HAWK_PASS_ANALYSIS,
+                           run_count_fmul, calls) != -1) {
+        fputs(TOOL ": error: a pass without a name, function or context was "
+                   "accepted\n", stderr);
+        return 1;
+    }
     size_t last = hawk_pass_count(ctx) - 1;
+    /* past the last pass: nothing, never a neighbour's */
+    size_t past = hawk_pass_count(ctx);
+    if (hawk_pass_name(ctx, past) != NULL || hawk_pass_summary(ctx, past) != NULL ||
+        hawk_pass_options(ctx, past) != NULL ||
+        hawk_pass_kind(ctx, past) != HAWK_PASS_ANALYSIS) {
+        fputs(TOOL ": error: a pass past the registry's end was answered\n", stderr);
+        return 1;
+    }
     if (strcmp(hawk_pass_name(ctx, last), "count-fmul") != 0 ||
         hawk_pass_kind(ctx, last) != HAWK_PASS_ANALYSIS) {
         fputs(TOOL ": error: count-fmul is not last in the registry\n", stderr);
@@ -140,6 +173,18 @@ static int run(HawkContext *ctx, int argc, char **argv, const char *text,
         hawk_pass_manager_parse(pm, argv[2]) != 0 ||
         hawk_pass_manager_run(pm, m) != 0)
         return 1;
+    /* the entries as parsed; past the last, nothing */
+    size_t n = hawk_pass_manager_size(pm);
+    for (size_t k = 0; k < n; k++)
+        if (hawk_pass_manager_pass_name(pm, k) == NULL ||
+            hawk_pass_manager_seconds(pm, k) < 0.0)
+            return 1;
+    if (hawk_pass_manager_pass_name(pm, n) != NULL ||
+        hawk_pass_manager_seconds(pm, n) != 0.0) {
+        fputs(TOOL ": error: an entry past the pipeline's end was answered\n",
+              stderr);
+        return 1;
+    }
     fputs(hawk_print(ctx, m, NULL), stdout);
     return 0;
 }

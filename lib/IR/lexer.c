@@ -190,6 +190,15 @@ static HkTok fail(HkLexer *lx, const char *start, const char *fmt, int len,
     return t;
 }
 
+/* The error at byte c (a control character) at p, written "0xNN" into
+ * fmt's one %.*s. */
+static HkTok control_char(HkLexer *lx, const char *p, int c, const char *fmt)
+{
+    char hex[16];
+    snprintf(hex, sizeof hex, "0x%02x", (unsigned)c & 0xffu);
+    return fail(lx, p, fmt, 4, hex);
+}
+
 /* Past the decimal (or hex) digits at p. */
 static const char *skip_digits(const HkLexer *lx, const char *p, int hex)
 {
@@ -270,9 +279,7 @@ static HkTok lex_string(HkLexer *lx, const char *start)
         if ((c < 0x20 && c != '\t') || c == 0x7f) {
             /* as outside a string: no byte that moves the cursor or
              * rings, which a reader of the printed text would not see */
-            char hex[16];
-            snprintf(hex, sizeof hex, "0x%02x", (unsigned)c);
-            return fail(lx, p, "unexpected control character %.*s in string", 4, hex);
+            return control_char(lx, p, c, "unexpected control character %.*s in string");
         }
         if (c == '\\') {
             int e = at(lx, p + 1);
@@ -320,9 +327,7 @@ static HkTok lex_other(HkLexer *lx, const char *p, int c)
         return make(lx, punct(c), p, p + 1);
     if (c > 0x20 && c < 0x7f)
         return fail(lx, p, "unexpected character '%.*s'", 1, p);
-    char hex[8];
-    snprintf(hex, sizeof hex, "0x%02x", (unsigned)c);
-    return fail(lx, p, "unexpected control character %.*s", 4, hex);
+    return control_char(lx, p, c, "unexpected control character %.*s");
 }
 
 /* Dispatches on the first byte of the token (lexer.h). */

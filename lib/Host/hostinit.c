@@ -68,9 +68,10 @@ LLVMTargetMachineRef hk_host_machine(HkArena *a, const char **why)
     char *triple = LLVMGetDefaultTargetTriple();
     LLVMTargetRef target;
     char *err = NULL;
-    if (hk_host_fault() || LLVMGetTargetFromTriple(triple, &target, &err) != 0) {
+    int injected = hk_host_fault();
+    if (injected || LLVMGetTargetFromTriple(triple, &target, &err) != 0) {
         *why = hk_asprintf(a, "no LLVM target for '%s': %s", triple,
-                           take_message(a, err));
+                           injected ? HK_HOST_FAULT_MESSAGE : take_message(a, err));
         LLVMDisposeMessage(triple);
         return NULL;
     }
@@ -104,9 +105,9 @@ int hk_host_optimize(HkArena *a, LLVMModuleRef m, LLVMTargetMachineRef tm,
     LLVMPassBuilderOptionsSetSLPVectorization(opts, 1);
     LLVMPassBuilderOptionsSetLoopInterleaving(opts, 1);
     LLVMPassBuilderOptionsSetLoopUnrolling(opts, 1);
-    LLVMErrorRef e = hk_host_fault()
-                         ? LLVMCreateStringError(HK_HOST_FAULT_MESSAGE)
-                         : LLVMRunPasses(m, "default<O2>", tm, opts);
+    LLVMErrorRef e = hk_host_fault_error();
+    if (e == NULL)
+        e = LLVMRunPasses(m, "default<O2>", tm, opts);
     LLVMDisposePassBuilderOptions(opts);
     if (e == NULL)
         return 0;

@@ -20,6 +20,7 @@
 #define HAWK_HOSTINT_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 
@@ -35,6 +36,13 @@
 static inline int hk_host_fault(void)
 {
     return hk_fault(HK_FAULT_LLVM);
+}
+/* The injected failure of an answer LLVM gives as an LLVMErrorRef: the
+ * error to take in its place, or NULL when this answer is not the one to
+ * fail.  The caller still owns what LLVM would have consumed. */
+static inline LLVMErrorRef hk_host_fault_error(void)
+{
+    return hk_host_fault() ? LLVMCreateStringError(HK_HOST_FAULT_MESSAGE) : NULL;
 }
 
 /* ---- hostinit.c ---------------------------------------------------------- */

@@ -32,19 +32,17 @@ static int make_jit(const HkLowered *l, LLVMTargetMachineRef tm,
     LLVMOrcLLJITBuilderRef b = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
         b, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
-    LLVMErrorRef err = NULL;
-    if (hk_host_fault()) {
+    LLVMErrorRef err = hk_host_fault_error();
+    if (err != NULL)
         LLVMOrcDisposeLLJITBuilder(b);
-        err = LLVMCreateStringError(HK_HOST_FAULT_MESSAGE);
-    } else {
+    else
         err = LLVMOrcCreateLLJIT(out, b);
-    }
     if (err != NULL)
         return jit_error(d, l, "cannot create the JIT", err);
     LLVMOrcDefinitionGeneratorRef gen = NULL;
-    err = hk_host_fault() ? LLVMCreateStringError(HK_HOST_FAULT_MESSAGE)
-                          : LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
-                                &gen, LLVMOrcLLJITGetGlobalPrefix(*out), NULL, NULL);
+    if ((err = hk_host_fault_error()) == NULL)
+        err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+            &gen, LLVMOrcLLJITGetGlobalPrefix(*out), NULL, NULL);
     if (err != NULL) {
         LLVMOrcDisposeLLJIT(*out);
         return jit_error(d, l, "cannot search the process", err);
@@ -64,18 +62,16 @@ static int add_and_lookup(const HkLowered *l, LLVMOrcLLJITRef jit,
     size_t n = 0;
     const char *name = hk_strdup(d->arena, LLVMGetValueName2(fn, &n));
     LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, tsc);
-    LLVMErrorRef err = NULL;
-    if (hk_host_fault()) {
+    LLVMErrorRef err = hk_host_fault_error();
+    if (err != NULL)
         LLVMOrcDisposeThreadSafeModule(tsm);
-        err = LLVMCreateStringError(HK_HOST_FAULT_MESSAGE);
-    } else {
+    else
         err = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
-    }
     if (err != NULL) /* the JIT owns tsm even then */
         return jit_error(d, l, "cannot add the unit", err);
     LLVMOrcExecutorAddress addr = 0;
-    err = hk_host_fault() ? LLVMCreateStringError(HK_HOST_FAULT_MESSAGE)
-                          : LLVMOrcLLJITLookup(jit, &addr, name);
+    if ((err = hk_host_fault_error()) == NULL)
+        err = LLVMOrcLLJITLookup(jit, &addr, name);
     if (err != NULL)
         return jit_error(d, l, "cannot link the unit", err);
     /* An object pointer to a function pointer: what dlsym asks of POSIX. */

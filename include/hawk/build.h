@@ -52,6 +52,12 @@ typedef struct {
     HawkBuildCache cache;
     const char *why_missed;           /* a miss: "no entry", "'drag.c' does
                                          not match its digest", ... */
+    /* A miss, for the rows a program loads: the kernels whose files came
+     * from their own entries of the cache (a build keys each kernel's
+     * object and shared object by its own terms too), and the kernels
+     * made; one per kernel and row. */
+    size_t kernels_restored;
+    size_t kernels_built;
 } HawkBuildResult;
 
 typedef struct {

@@ -128,10 +128,11 @@ static int lower_kernels(HawkContext *ctx, const HawkBuildOptions *opts,
     return 0;
 }
 
-/* Exports every kernel through row t into dir. */
+/* Exports every kernel through row t into dir; a row without a runtime
+ * unit writes only the kernels keep answers 1 for (NULL: all). */
 static int export_row(HawkContext *ctx, const HawkBuildOptions *opts,
                       const BuildRecord *r, const HkTarget *t,
-                      const char *dir)
+                      const char *dir, HkExportKeep keep, void *ud)
 {
     HawkExportOptions o;
     hawk_export_options_init(&o);
@@ -144,7 +145,7 @@ static int export_row(HawkContext *ctx, const HawkBuildOptions *opts,
     o.checker = hk_driver_checker_cached(ctx->arena, opts->cache_dir);
     o.llvm_writer = hk_host_writer();
     o.oracle = hawk_host_oracle();
-    return hawk_export_modules(ctx, r->ms, r->nms, &o);
+    return hk_export_modules_keeping(ctx, r->ms, r->nms, &o, keep, ud);
 }
 
 /* Links kernel name's object of row t into its shared object with cc,
@@ -180,23 +181,86 @@ static int link_shared(HawkContext *ctx, const char *dir, const HkTool *cc,
     return 0;
 }
 
-/* The shared objects of every loadable row. */
-static int link_rows(HawkContext *ctx, const char *dir, BuildRecord *r)
+/* A loadable row's kernels, each with its key and whether its files came
+ * from the cache. */
+typedef struct {
+    BuildRecord *r;
+    const char **keys;        /* by kernel; NULL without a cache */
+    uint8_t *restored;        /* by kernel */
+} RowKernels;
+
+/* Whether the export writes kernel k: not when its files came from the
+ * cache.  The export picks the build's kernels in the same order. */
+static int keep_kernel(void *ud, uint32_t k, const HkFunc *f)
 {
-    for (size_t k = 0; k < r->nrows; k++) {
-        if (!build_row_loadable(r->rows[k]))
-            continue;
-        if (!r->cc_found) {
-            hk_error(&ctx->diags, NULL, noloc,
-                     "the %s target's shared objects need a C compiler to "
-                     "link them: %s",
-                     r->rows[k]->display, r->cc_why);
+    const RowKernels *rk = ud;
+    return k >= rk->r->nkernels || rk->r->kernels[k].f != f || !rk->restored[k];
+}
+
+/* The files of kernel b in row t: its object and its shared object. */
+static void kernel_files(HkArena *a, const HkTarget *t, const BuildKernel *b,
+                         const char *files[2])
+{
+    files[0] = hk_asprintf(a, "%s%s", b->f->name, t->artifact);
+    files[1] = build_shared_name(a, t, b->f->name);
+}
+
+/* Restores into dir each kernel of row t whose own entry in the cache's
+ * kernels/ is sound; 0, or -1 after a diagnostic. */
+static int restore_kernels(HawkContext *ctx, const char *kcache,
+                           const HkTarget *t, RowKernels *rk, const char *dir)
+{
+    BuildRecord *r = rk->r;
+    for (size_t i = 0; i < r->nkernels; i++) {
+        const char *terms, *why;
+        rk->keys[i] = build_kernel_key(r, t, &r->kernels[i], &terms);
+        int hit = build_cache_restore(ctx, kcache, rk->keys[i], dir, &why);
+        if (hit < 0)
             return -1;
-        }
-        r->cc = &r->cc_tool;
-        for (size_t i = 0; i < r->nkernels; i++)
-            if (link_shared(ctx, dir, r->cc, r->rows[k], &r->kernels[i]) != 0)
-                return -1;
+        rk->restored[i] = (uint8_t)hit;
+        r->kernels_restored += (size_t)hit;
+    }
+    return 0;
+}
+
+/* Row t, which a program loads: its objects, and each one linked into a
+ * shared object.  With a cache, a kernel whose own entry is sound comes
+ * from it (key: kernelkey.c), and every kernel made is stored, so a
+ * build that changed one kernel of N makes one. */
+static int build_loadable_row(HawkContext *ctx, const HawkBuildOptions *opts,
+                              BuildRecord *r, const HkTarget *t,
+                              const char *dir)
+{
+    HkArena *a = ctx->arena;
+    if (!r->cc_found) {
+        hk_error(&ctx->diags, NULL, noloc,
+                 "the %s target's shared objects need a C compiler to "
+                 "link them: %s",
+                 t->display, r->cc_why);
+        return -1;
+    }
+    r->cc = &r->cc_tool;
+    RowKernels rk = {r, NULL, hk_alloc(a, r->nkernels + 1u)};
+    memset(rk.restored, 0, r->nkernels + 1u);
+    const char *kcache = NULL;
+    if (opts->cache_dir != NULL) {
+        kcache = hk_path_join(a, opts->cache_dir, "kernels");
+        rk.keys = hk_alloc(a, (r->nkernels + 1u) * sizeof *rk.keys);
+        if (restore_kernels(ctx, kcache, t, &rk, dir) != 0)
+            return -1;
+    }
+    if (export_row(ctx, opts, r, t, dir, keep_kernel, &rk) != 0)
+        return -1;
+    for (size_t i = 0; i < r->nkernels; i++) {
+        if (rk.restored[i])
+            continue;
+        const char *files[2];
+        kernel_files(a, t, &r->kernels[i], files);
+        if (link_shared(ctx, dir, r->cc, t, &r->kernels[i]) != 0 ||
+            (kcache != NULL &&
+             build_cache_store(ctx, kcache, rk.keys[i], dir, files, 2) != 0))
+            return -1;
+        r->kernels_built++;
     }
     return 0;
 }
@@ -251,10 +315,13 @@ static int drop_stale_manifest(HawkContext *ctx, const char *dir,
 static int build_into(HawkContext *ctx, const HawkBuildOptions *opts,
                       BuildRecord *r, const char *dir)
 {
-    for (size_t k = 0; k < r->nrows; k++)
-        if (export_row(ctx, opts, r, r->rows[k], dir) != 0)
+    for (size_t k = 0; k < r->nrows; k++) {
+        const HkTarget *t = r->rows[k];
+        if (build_row_loadable(t) ? build_loadable_row(ctx, opts, r, t, dir)
+                                  : export_row(ctx, opts, r, t, dir, NULL, NULL))
             return -1;
-    if (link_rows(ctx, dir, r) != 0 || write_manifest(ctx, dir, r) != 0)
+    }
+    if (write_manifest(ctx, dir, r) != 0)
         return -1;
     return write_record(ctx, dir, "hawk.build.json", build_stamp_text(r));
 }
@@ -351,9 +418,10 @@ static int build(BuildRecord *r, const HawkBuildOptions *opts)
                  failed, strerror(errno));
         return -1;
     }
-    if (build_staged(ctx, opts, r, dir, res) != 0)
-        return -1;
-    return drop_stale_manifest(ctx, dir, r);
+    int rc = build_staged(ctx, opts, r, dir, res);
+    res->kernels_restored = r->kernels_restored;
+    res->kernels_built = r->kernels_built;
+    return rc != 0 ? -1 : drop_stale_manifest(ctx, dir, r);
 }
 
 typedef struct {

@@ -36,6 +36,8 @@ typedef struct {
     const char *cc_why;
     const HkTool *cc;            /* the C compiler that linked the host
                                     row's shared objects, or NULL */
+    size_t kernels_restored;     /* loadable rows: (row, kernel) pairs */
+    size_t kernels_built;        /* from the cache, and made */
     const char *stage;           /* the stage while it is there, so a build
                                     that ran out of memory removes it */
 } BuildRecord;
@@ -60,6 +62,17 @@ const char *build_input_name(const HkSource *src);
  * r's C compiler (cc_tool, cc_found, cc_why). */
 void build_key(BuildRecord *r, const HawkBuildOptions *o, const char **key,
                const char **terms);
+/* "<label> <path> | <version> | size <n> | mtime <t>", or "<label> none
+ * (<why>)": a tool's fingerprint as a term. */
+void build_tool_line(HkBuf *b, const char *label, int found,
+                     const HkTool *t, const char *why);
+
+/* ---- kernelkey.c --------------------------------------------------------- */
+
+/* The key of kernel k's files in loadable row t, and the terms it digests
+ * (after build_key, which resolves the C compiler). */
+const char *build_kernel_key(const BuildRecord *r, const HkTarget *t,
+                             const BuildKernel *k, const char **terms);
 
 /* ---- cache.c ------------------------------------------------------------- */
 

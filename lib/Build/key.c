@@ -18,8 +18,8 @@
 
 /* "<label> <path> | <version> | size <n> | mtime <t>", or "<label> none
  * (<why>)". */
-static void tool_line(HkBuf *b, const char *label, int found,
-                      const HkTool *t, const char *why)
+void build_tool_line(HkBuf *b, const char *label, int found,
+                     const HkTool *t, const char *why)
 {
     if (!found) {
         hk_buf_printf(b, "%s none (%s)\n", label, why);
@@ -74,12 +74,12 @@ void build_key(BuildRecord *r, const HawkBuildOptions *o, const char **key,
     hk_buf_printf(&b, "\nchecks %s\n", checks_run(r, o) ? "on" : "off");
     r->cc_why = "";
     r->cc_found = hk_resolve_cc(a, &r->cc_tool, &r->cc_why) == 0;
-    tool_line(&b, "cc", r->cc_found, &r->cc_tool, r->cc_why);
+    build_tool_line(&b, "cc", r->cc_found, &r->cc_tool, r->cc_why);
     if (checks_run(r, o)) {
         HkTool t;
         const char *why = "";
         int found = hk_resolve_cppcheck(a, &t, &why) == 0;
-        tool_line(&b, "cppcheck", found, &t, why);
+        build_tool_line(&b, "cppcheck", found, &t, why);
     }
     hk_buf_printf(&b, "llvm %s\n", hk_host_llvm_version());
     /* a shared cache must not hand one machine another's instructions */

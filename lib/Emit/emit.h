@@ -4,6 +4,7 @@
 #ifndef HAWK_EMIT_H
 #define HAWK_EMIT_H
 
+#include "hawk/emit.h"
 #include "ir.h"
 
 /* ---- output.c: files written whole ----------------------------------------- */
@@ -28,6 +29,23 @@ const char *hk_path_join(HkArena *a, const char *dir, const char *name);
 int hk_make_dirs(HkArena *a, const char *dir, const char **failed);
 /* rename(from, to), failing where fault injection says so (fault.h). */
 int hk_rename(const char *from, const char *to);
+
+/* ---- export.c: a build's export ------------------------------------------ */
+
+/* Which kernels an export writes: k is the kernel's place among those it
+ * picked (module order), f the kernel. */
+typedef int (*HkExportKeep)(void *ud, uint32_t k, const HkFunc *f);
+
+/* hawk_export_modules, where a row without a runtime unit (the host row)
+ * writes only the kernels keep answers 1 for: the others are checked with
+ * them (their names and entries) and neither written nor handed to
+ * on_unit, since a build's cache holds their files (lib/Build).  keep is
+ * asked after those checks; a row with a runtime unit writes every kernel,
+ * whose runtime unit they all shape. */
+int hk_export_modules_keeping(HawkContext *ctx, HawkModule *const *ms,
+                              size_t nms, const HawkExportOptions *opts,
+                              HkExportKeep keep,
+                              void *ud);
 
 /* ---- audit.c: the text audit of an emitted unit ------------------------- */
 

@@ -758,8 +758,19 @@ int hawk_export(HawkContext *ctx, HawkModule *m, const HawkExportOptions *opts)
     return hawk_export_modules(ctx, &m, 1, opts);
 }
 
+/* The jobs keep answers 1 for, moved to the front; their number. */
+static uint32_t keep_jobs(Job *jobs, uint32_t n, HkExportKeep keep, void *ud)
+{
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (keep(ud, k, jobs[k].kernel))
+            jobs[kept++] = jobs[k];
+    return kept;
+}
+
 static int export_modules(HawkContext *ctx, HawkModule *const *ms, size_t nms,
-                          const HawkExportOptions *opts)
+                          const HawkExportOptions *opts, HkExportKeep keep,
+                          void *ud)
 {
     HawkExportOptions defaults;
     if (opts == NULL) {
@@ -787,6 +798,8 @@ static int export_modules(HawkContext *ctx, HawkModule *const *ms, size_t nms,
     if (check_profile(&x) != 0 || distinct_entries(&x, jobs, n) != 0)
         return -1;
     const Exporter *ex = exporter_of(x.target);
+    if (keep != NULL && ex->plan == NULL && (n = keep_jobs(jobs, n, keep, ud)) == 0)
+        return 0;
     if (opts->check && !opts->print_only && opts->checker == NULL &&
         ex->checks) {
         hk_error(&ctx->diags, NULL, noloc,
@@ -816,18 +829,27 @@ typedef struct {
     HawkModule *const *ms;
     size_t nms;
     const HawkExportOptions *opts;
+    HkExportKeep keep;
+    void *ud;
     int status;
 } ExportCall;
 
 static void export_call(void *ud)
 {
     ExportCall *c = ud;
-    c->status = export_modules(c->ctx, c->ms, c->nms, c->opts);
+    c->status = export_modules(c->ctx, c->ms, c->nms, c->opts, c->keep, c->ud);
 }
 
 int hawk_export_modules(HawkContext *ctx, HawkModule *const *ms, size_t nms,
                         const HawkExportOptions *opts)
 {
-    ExportCall c = {ctx, ms, nms, opts, 0};
+    return hk_export_modules_keeping(ctx, ms, nms, opts, NULL, NULL);
+}
+
+int hk_export_modules_keeping(HawkContext *ctx, HawkModule *const *ms,
+                              size_t nms, const HawkExportOptions *opts,
+                              HkExportKeep keep, void *ud)
+{
+    ExportCall c = {ctx, ms, nms, opts, keep, ud, 0};
     return hk_ctx_protect(ctx, export_call, &c) == 0 ? c.status : -1;
 }

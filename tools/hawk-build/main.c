@@ -98,8 +98,10 @@ static void report(const BuildConfig *cfg, const HawkBuildResult *res)
     if (res->cache == HAWK_BUILD_CACHE_HIT)
         fprintf(stderr, "%s: cache hit %s\n", BUILD_TOOL, res->key);
     else if (res->cache == HAWK_BUILD_CACHE_MISS)
-        fprintf(stderr, "%s: cache miss %s (%s): built and stored\n",
-                BUILD_TOOL, res->key, res->why_missed);
+        fprintf(stderr, "%s: cache miss %s (%s): built and stored; loadable "
+                "objects: %zu from the cache, %zu built\n",
+                BUILD_TOOL, res->key, res->why_missed, res->kernels_restored,
+                res->kernels_built);
     else
         fprintf(stderr, "%s: no cache: built %s\n", BUILD_TOOL, res->key);
 }

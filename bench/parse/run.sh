@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh -- reading and checking a large program: hawk-opt parsing and
-# verifying HIR (-passes= : no pass) against LLVM's opt parsing and
+# verifying HIR (-passes= -disable-output: no pass, nothing printed)
+# against LLVM's opt parsing and
 # verifying the same program in LLVM IR (-passes=verify -disable-output),
 # side by side in one run.  For each shape of bench/parse/gen.py, about N
 # instructions: the best wall time and peak memory of ROUNDS runs of
@@ -31,7 +32,7 @@ printf '%-6s %9s %9s %9s %9s %9s %9s %9s\n' shape insts hawk-s opt-s \
 for shape in line funcs wide nest; do
     python3 "$src/bench/parse/gen.py" "$shape" "$n" "$work/p"
     insts=$(grep -c ' = \| store \|^ *ret\|yield' "$work/p.hir")
-    set -- $(best "$build/hawk-opt" -passes= "$work/p.hir" -o /dev/null)
+    set -- $(best "$build/hawk-opt" -passes= -disable-output "$work/p.hir")
     hs=$1 hk=$2
     set -- $(best "$opt" -passes=verify -disable-output "$work/p.ll")
     os=$1 ok=$2

@@ -125,7 +125,8 @@ typedef struct {
     const char *key;
     uint32_t len;
     uint32_t id;
-    int dead;
+    uint32_t hash;         /* hash_str of key: most probes end on it */
+    uint8_t dead;
 } SymEntry;
 
 struct HkSymtab {
@@ -134,11 +135,20 @@ struct HkSymtab {
     uint32_t cap, used;
 };
 
+/* FNV-1a, then MurmurHash3's finaliser: FNV-1a alone leaves the low bits
+ * (the ones the mask keeps) of names that differ in their last digits
+ * ("%v123", "%v124") close together, and linear probing then walks runs
+ * of them. */
 static uint32_t hash_str(const char *s, size_t n)
 {
     uint32_t h = 2166136261u;
     for (size_t i = 0; i < n; i++)
         h = (h ^ (unsigned char)s[i]) * 16777619u;
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
     return h;
 }
 
@@ -146,26 +156,28 @@ HkSymtab *hk_symtab_new(HkArena *a)
 {
     HkSymtab *t = hk_alloc(a, sizeof *t);
     t->arena = a;
-    t->cap = 64;
+    t->cap = 32;  /* a small function's names fit, at half load */
     t->e = hk_alloc(a, t->cap * sizeof *t->e);
     return t;
 }
 
-static SymEntry *sym_find(const HkSymtab *t, const char *s, size_t n)
+/* The entry of s (hash h), or the empty one where it would go. */
+static SymEntry *sym_find(const HkSymtab *t, const char *s, size_t n,
+                          uint32_t h)
 {
     uint32_t mask = t->cap - 1;
-    for (uint32_t i = hash_str(s, n) & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = h & mask;; i = (i + 1) & mask) {
         SymEntry *e = &t->e[i];
         if (e->key == NULL)
             return e;
-        if (e->len == n && memcmp(e->key, s, n) == 0)
+        if (e->hash == h && e->len == n && memcmp(e->key, s, n) == 0)
             return e;
     }
 }
 
 uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n)
 {
-    SymEntry *e = sym_find(t, name, n);
+    SymEntry *e = sym_find(t, name, n, hash_str(name, n));
     return e->key != NULL && !e->dead ? e->id : UINT32_MAX;
 }
 
@@ -178,31 +190,56 @@ static void sym_rehash(HkSymtab *t)
     t->used = 0;
     for (uint32_t i = 0; i < ocap; i++)
         if (old[i].key != NULL && !old[i].dead) {
-            *sym_find(t, old[i].key, old[i].len) = old[i];
+            *sym_find(t, old[i].key, old[i].len, old[i].hash) = old[i];
             t->used++;
         }
     hk_release(t->arena, old, ocap * sizeof *old);
 }
 
-int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id)
+/* Puts name -> id with key as the entry's key (copied or not by the
+ * caller); 0 when name is there already. */
+static int sym_put(HkSymtab *t, const char *name, size_t n, uint32_t id,
+                   int copy)
 {
     if ((t->used + 1) * 2 > t->cap)
         sym_rehash(t);
-    SymEntry *e = sym_find(t, name, n);
+    uint32_t h = hash_str(name, n);
+    SymEntry *e = sym_find(t, name, n, h);
     if (e->key != NULL && !e->dead)
         return 0;
     if (e->key == NULL)
         t->used++;
-    e->key = hk_strndup(t->arena, name, n);
+    e->key = copy ? hk_strndup(t->arena, name, n) : name;
     e->len = (uint32_t)n;
     e->id = id;
+    e->hash = h;
     e->dead = 0;
     return 1;
 }
 
+int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id)
+{
+    return sym_put(t, name, n, id, 1);
+}
+
+int hk_symtab_put_ref(HkSymtab *t, const char *name, size_t n, uint32_t id)
+{
+    return sym_put(t, name, n, id, 0);
+}
+
+void hk_symtab_set(HkSymtab *t, const char *name, size_t n, uint32_t id)
+{
+    SymEntry *e = sym_find(t, name, n, hash_str(name, n));
+    if (e->key == NULL || e->dead) {
+        (void)sym_put(t, name, n, id, 1);
+        return;
+    }
+    e->id = id;
+}
+
 void hk_symtab_del(HkSymtab *t, const char *name, size_t n)
 {
-    SymEntry *e = sym_find(t, name, n);
+    SymEntry *e = sym_find(t, name, n, hash_str(name, n));
     if (e->key != NULL)
         e->dead = 1;
 }
@@ -257,8 +294,9 @@ static const char *unique_name(HkFunc *f, const char *want)
     }
 }
 
-HkVal hk_value_new(HkFunc *f, HkType t, const char *name, HkDefKind k,
-                   HkInst *def, uint32_t index, HkLoc loc)
+/* A new value of f named name (arena-owned, not in f->syms as another's). */
+static HkVal value_named(HkFunc *f, HkType t, const char *name, HkDefKind k,
+                         HkInst *def, uint32_t index, HkLoc loc)
 {
     HkArena *a = f->module->arena;
     f->values = hk_grow(a, f->values, &f->cap_values, f->nvalues + 1,
@@ -266,12 +304,30 @@ HkVal hk_value_new(HkFunc *f, HkType t, const char *name, HkDefKind k,
     HkVal v = f->nvalues++;
     HkValue *val = &f->values[v];
     val->type = t;
-    val->name = unique_name(f, name);
+    val->name = name;
     val->kind = k;
     val->def = def;
     val->index = index;
     val->loc = loc;
-    hk_symtab_put(f->syms, val->name, strlen(val->name), v);
+    return v;
+}
+
+HkVal hk_value_new(HkFunc *f, HkType t, const char *name, HkDefKind k,
+                   HkInst *def, uint32_t index, HkLoc loc)
+{
+    const char *unique = unique_name(f, name);
+    HkVal v = value_named(f, t, unique, k, def, index, loc);
+    /* the name is the value's own copy, and stays as long as the table */
+    hk_symtab_put_ref(f->syms, unique, strlen(unique), v);
+    return v;
+}
+
+HkVal hk_value_new_reserved(HkFunc *f, HkType t, const char *name,
+                            HkDefKind k, HkInst *def, uint32_t index,
+                            HkLoc loc)
+{
+    HkVal v = value_named(f, t, name, k, def, index, loc);
+    hk_symtab_set(f->syms, name, strlen(name), v);
     return v;
 }
 

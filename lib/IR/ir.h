@@ -447,6 +447,12 @@ uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n);
 /* Inserts name -> id; returns 0 if the name was already present. */
 int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id);
 void hk_symtab_del(HkSymtab *t, const char *name, size_t n);
+/* hk_symtab_put keeping name itself as the key, not a copy: name must
+ * live as long as the table (an arena string, or the source text a
+ * module's tables point into). */
+int hk_symtab_put_ref(HkSymtab *t, const char *name, size_t n, uint32_t id);
+/* name -> id, whether name is there or not. */
+void hk_symtab_set(HkSymtab *t, const char *name, size_t n, uint32_t id);
 
 /* Function symbol ids: a value is its HkVal, a slot is HK_SYM_SLOT | index. */
 #define HK_SYM_SLOT 0x80000000u
@@ -459,6 +465,12 @@ uint32_t hk_func_index(const HkModule *m, const char *name, size_t n);
  * a ".<N>" suffix.  Returns its index. */
 HkVal hk_value_new(HkFunc *f, HkType t, const char *name, HkDefKind k,
                    HkInst *def, uint32_t index, HkLoc loc);
+/* hk_value_new for a name the caller reserved in f->syms (the parser
+ * names a result before it reads its instruction): name, an arena string
+ * the value keeps, is taken as it is and its entry given the new value. */
+HkVal hk_value_new_reserved(HkFunc *f, HkType t, const char *name,
+                            HkDefKind k, HkInst *def, uint32_t index,
+                            HkLoc loc);
 HkValue *hk_value(HkFunc *f, HkVal v);
 int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
                     HkLoc loc);  /* -1 if the name is taken */

@@ -210,7 +210,8 @@ static int reserve(P *p, uint32_t *k)
     p->res = hk_grow(p->a, p->res, &p->cap_res, p->nres + 1, sizeof *p->res);
     *k = p->nres;
     p->res[p->nres++] = p->tok;
-    hk_symtab_put(p->f->syms, p->tok.text, p->tok.len, RES_BASE + *k);
+    /* the key points into the source, which the module keeps */
+    hk_symtab_put_ref(p->f->syms, p->tok.text, p->tok.len, RES_BASE + *k);
     next(p);
     return 1;
 }
@@ -220,8 +221,8 @@ static HkVal define(P *p, uint32_t k, HkType t, HkDefKind kind, HkInst *def,
                     uint32_t index)
 {
     HkTok n = p->res[k];
-    hk_symtab_del(p->f->syms, n.text, n.len);
-    return hk_value_new(p->f, t, tok_str(p, n), kind, def, index, n.loc);
+    return hk_value_new_reserved(p->f, t, tok_str(p, n), kind, def, index,
+                                 n.loc);
 }
 
 /* value ::= '%' name, naming a value already defined. */

@@ -39,6 +39,16 @@ static int check_value_type(Ver *v, HkVal x)
     return 1;
 }
 
+/* Whether the function's name table gives name to another value or slot
+ * than id: a name defined twice.  The table is the one hk_value_new and
+ * hk_slot_add keep (each name once), so a name can be taken twice only by
+ * writing a value's or slot's name behind its back. */
+static int name_taken_by_other(const Ver *v, const char *name, uint32_t id)
+{
+    uint32_t owner = hk_symtab_get(v->f->syms, name, strlen(name));
+    return owner != UINT32_MAX && owner != id;
+}
+
 /* Defines x at loc: once in the function, visible until its region closes;
  * typed says it is an instruction result, whose existence and type were
  * checked already (check_counts). */
@@ -50,7 +60,7 @@ static void define(Ver *v, HkVal x, HkLoc loc, int typed)
         return;
     }
     const char *name = vn(v, x);
-    if (v->defined[x] || !hk_symtab_put(v->names, name, strlen(name), x)) {
+    if (v->defined[x] || name_taken_by_other(v, name, x)) {
         err(v, v->f->values[x].loc.line ? v->f->values[x].loc : loc,
             "redefinition of '%%%s'", name);
         return;
@@ -97,7 +107,7 @@ static void verify_slots(Ver *v)
     int mixed = 0;
     for (uint32_t k = 0; k < f->nslots; k++) {
         const HkSlot *s = &f->slots[k];
-        if (!hk_symtab_put(v->names, s->name, strlen(s->name), HK_SYM_SLOT | k))
+        if (name_taken_by_other(v, s->name, HK_SYM_SLOT | k))
             err(v, s->loc, "redefinition of '%%%s'", s->name);
         if ((unsigned)s->role >= HK_ROLE_COUNT) {
             err(v, s->loc, "slot '%%%s' has no role", s->name);
@@ -549,7 +559,6 @@ static void verify_func(Ver *v, uint32_t idx)
     v->fidx = idx;
     v->visible = hk_alloc(v->d->arena, (size_t)f->nvalues + 1);
     v->defined = hk_alloc(v->d->arena, (size_t)f->nvalues + 1);
-    v->names = hk_symtab_new(v->d->arena);
     v->counted = hk_alloc(v->d->arena, (size_t)f->nslots + 1);
     if (f->is_kernel) {
         if (f->nparams || f->nrtypes)

@@ -32,7 +32,6 @@ typedef struct {
     uint8_t *visible;      /* per value: defined in a region still open */
     uint8_t *defined;      /* per value: defined somewhere already */
     uint8_t *counted;      /* per slot: a dispatch counts into this mix */
-    HkSymtab *names;       /* the function's names seen so far */
     CallEdge *calls;       /* call graph edges, grouped by caller */
     uint32_t ncalls, cap_calls;
 } Ver;

@@ -37,46 +37,78 @@ static void close_unit(Unit *u)
         LLVMDisposeTargetMachine(u->tm);
 }
 
+/* One emission: the unit and what LLVM hands back while it is open (the
+ * IR's text, the object's buffer, an error message), each disposed
+ * whether the emission ends or memory runs out in the arena midway. */
+typedef struct {
+    HkArena *a;
+    const HkLowered *l;
+    HkDiags *d;
+    const char **out;
+    size_t *len;
+    Unit u;
+    char *text;                 /* LLVM's: the IR, or the error message */
+    LLVMMemoryBufferRef buf;
+    int rc;
+} Emit;
+
+static void emit_ir(void *ud)
+{
+    Emit *e = ud;
+    if ((e->rc = open_unit(e->l, &e->u, e->d)) != 0)
+        return;
+    e->text = LLVMPrintModuleToString(e->u.mod);
+    *e->len = strlen(e->text);
+    *e->out = hk_strndup(e->a, e->text, *e->len);
+}
+
+static void emit_object(void *ud)
+{
+    Emit *e = ud;
+    if ((e->rc = open_unit(e->l, &e->u, e->d)) != 0)
+        return;
+    if (hk_host_fault() ||
+        LLVMTargetMachineEmitToMemoryBuffer(e->u.tm, e->u.mod, LLVMObjectFile,
+                                            &e->text, &e->buf) != 0) {
+        hk_host_error(e->d, e->l,
+                      hk_asprintf(e->a, "LLVM wrote no object: %s",
+                                  e->text != NULL ? e->text
+                                                  : HK_HOST_FAULT_MESSAGE));
+        e->rc = -1;
+        return;
+    }
+    *e->len = LLVMGetBufferSize(e->buf);
+    char *copy = hk_alloc(e->a, *e->len + 1u);
+    memcpy(copy, LLVMGetBufferStart(e->buf), *e->len);
+    *e->out = copy;
+}
+
+/* Runs fn under the arena's catcher, disposes what LLVM made, and lets a
+ * failure to allocate go on once nothing of LLVM's is left. */
+static int emit(Emit *e, void (*fn)(void *ud))
+{
+    memset(&e->u, 0, sizeof e->u);
+    int oom = hk_arena_protect(e->a, fn, e);
+    if (e->text != NULL)
+        LLVMDisposeMessage(e->text);
+    if (e->buf != NULL)
+        LLVMDisposeMemoryBuffer(e->buf);
+    close_unit(&e->u);
+    if (oom != 0)
+        hk_out_of_memory(e->a);
+    return e->rc;
+}
+
 int hk_host_emit_ir(HkArena *a, const HkLowered *l, const char **text,
                     size_t *len, HkDiags *d)
 {
-    Unit u;
-    int rc = open_unit(l, &u, d);
-    if (rc == 0) {
-        char *s = LLVMPrintModuleToString(u.mod);
-        *len = strlen(s);
-        *text = hk_strndup(a, s, *len);
-        LLVMDisposeMessage(s);
-    }
-    close_unit(&u);
-    return rc;
+    Emit e = {a, l, d, text, len, {0}, NULL, NULL, -1};
+    return emit(&e, emit_ir);
 }
 
 int hk_host_emit_object(HkArena *a, const HkLowered *l, const char **bytes,
                         size_t *len, HkDiags *d)
 {
-    Unit u;
-    int rc = open_unit(l, &u, d);
-    if (rc == 0) {
-        char *err = NULL;
-        LLVMMemoryBufferRef buf = NULL;
-        if (hk_host_fault() ||
-            LLVMTargetMachineEmitToMemoryBuffer(u.tm, u.mod, LLVMObjectFile,
-                                                &err, &buf) != 0) {
-            hk_host_error(d, l,
-                          hk_asprintf(a, "LLVM wrote no object: %s",
-                                      err != NULL ? err : HK_HOST_FAULT_MESSAGE));
-            LLVMDisposeMessage(err);
-            rc = -1;
-        } else {
-            *len = LLVMGetBufferSize(buf);
-            char *copy = hk_alloc(a, *len + 1u);
-            memcpy(copy, LLVMGetBufferStart(buf), *len);
-            *bytes = copy;
-            LLVMDisposeMemoryBuffer(buf);
-        }
-        LLVMDisposeMessage(err);
-    }
-    close_unit(&u);
-    return rc;
+    Emit e = {a, l, d, bytes, len, {0}, NULL, NULL, -1};
+    return emit(&e, emit_object);
 }

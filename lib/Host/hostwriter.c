@@ -77,6 +77,18 @@ static int build_unit(HkHostGen *g, LLVMTargetMachineRef tm)
     return 0;
 }
 
+typedef struct {
+    HkHostGen *g;
+    LLVMTargetMachineRef tm;
+    int rc;
+} BuildCall;
+
+static void build_call(void *ud)
+{
+    BuildCall *c = ud;
+    c->rc = build_unit(c->g, c->tm);
+}
+
 int hk_host_build_for(const HkLowered *l, LLVMContextRef ctx,
                       LLVMTargetMachineRef tm, LLVMModuleRef *out, HkDiags *d)
 {
@@ -90,8 +102,17 @@ int hk_host_build_for(const HkLowered *l, LLVMContextRef ctx,
     g.d = d;
     g.ctx = ctx;
     g.b = LLVMCreateBuilderInContext(ctx);
-    int rc = build_unit(&g, tm);
+    BuildCall c = {&g, tm, -1};
+    /* memory that runs out in the arena while the builder and the module
+     * are LLVM's disposes them before the failure goes on */
+    int oom = hk_arena_protect(g.a, build_call, &c);
+    int rc = c.rc;
     LLVMDisposeBuilder(g.b);
+    if (oom != 0) {
+        if (g.mod != NULL)
+            LLVMDisposeModule(g.mod);
+        hk_out_of_memory(g.a);
+    }
     if (rc != 0) {
         if (g.mod != NULL)
             LLVMDisposeModule(g.mod);

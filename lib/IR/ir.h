@@ -322,41 +322,42 @@ double hk_const_real(const HkConst *c, uint32_t k, HkElem e);
 int64_t hk_const_int(const HkConst *c, uint32_t k);
 
 struct HkInst {
+    /* The fields are ordered so that no padding falls between them: a
+     * module holds one record per instruction. */
     HkOp op;
     uint32_t serial;       /* unique in its function: index for side tables */
     HkInst *prev, *next;
     HkBlock *block;
 
-    /* results: one for most ops, several for loop/if/dispatch/call */
-    uint32_t nres;
-    HkVal *res;
-    HkType type;           /* result type of a single-result op */
-
-    /* every value the instruction uses, in order (see LangRef per op):
+    /* results: one for most ops, several for loop/if/dispatch/call; and
+     * every value the instruction uses, in order (see LangRef per op):
      * store v[, idx]; accum v[, idx]; load [idx]; gather idx;
      * loop [count,] inits...; dispatch selector; call args...; ret v? */
+    uint32_t nres;
     uint32_t nops;
+    HkVal *res;
     HkVal *ops;
+    HkType type;           /* result type of a single-result op */
 
     int32_t slot;          /* slot operand (load/store/...), -1 if none */
     int has_index;         /* slot[idx]: the index is the last of ops */
     HkPred pred;           /* fcmp/icmp */
     uint32_t nimm;         /* static component indices (extract/insert) */
+    uint32_t callee;       /* call: index into the module's functions */
     int64_t imm[2];
     HkConst cst;           /* const */
-    uint32_t callee;       /* call: index into the module's functions */
     const char *text;      /* raw_device: the spliced text */
 
     /* loop: %iv = lo to (hi | %count max trip) iter(%a = init, ...) */
     HkVal ivar;
-    int64_t lo, hi;        /* static bounds; hi unused with a count */
     int has_count;         /* runtime count is ops[0] */
+    int64_t lo, hi;        /* static bounds; hi unused with a count */
     int64_t max_trip;      /* static trip bound of a runtime-count loop */
     HkVal *iters;          /* nres loop-carried values inside the body */
 
     /* regions: loop 1, if 1 or 2 (then, else), dispatch one per case */
-    uint32_t nregions;
     HkBlock *regions;
+    uint32_t nregions;
 
     HkLoc loc;
 };

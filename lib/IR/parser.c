@@ -205,13 +205,15 @@ static int check_free(P *p, HkTok t)
 /* Reserves the name of the current %name token; returns its index. */
 static int reserve(P *p, uint32_t *k)
 {
-    if (!check_free(p, p->tok))
-        return 0;
     p->res = hk_grow(p->a, p->res, &p->cap_res, p->nres + 1, sizeof *p->res);
+    /* one probe of the table: the put finds a taken name, which
+     * check_free then reports; the key points into the source, which the
+     * module keeps */
+    if (!hk_symtab_put_ref(p->f->syms, p->tok.text, p->tok.len,
+                           RES_BASE + p->nres))
+        return check_free(p, p->tok);
     *k = p->nres;
     p->res[p->nres++] = p->tok;
-    /* the key points into the source, which the module keeps */
-    hk_symtab_put_ref(p->f->syms, p->tok.text, p->tok.len, RES_BASE + *k);
     next(p);
     return 1;
 }

@@ -190,11 +190,13 @@ typedef struct {
 } RowKernels;
 
 /* Whether the export writes kernel k: not when its files came from the
- * cache.  The export picks the build's kernels in the same order. */
+ * cache.  The export picks the build's kernels, every one, in the order
+ * lower_kernels took them (module order), so k is the build's index. */
 static int keep_kernel(void *ud, uint32_t k, const HkFunc *f)
 {
     const RowKernels *rk = ud;
-    return k >= rk->r->nkernels || rk->r->kernels[k].f != f || !rk->restored[k];
+    (void)f;
+    return !rk->restored[k];
 }
 
 /* The files of kernel b in row t: its object and its shared object. */

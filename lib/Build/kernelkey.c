@@ -34,10 +34,11 @@ static void reach_add(HkArena *a, Reach *r, uint32_t fi)
     r->v[r->n++] = r->m->funcs[fi];
 }
 
-/* The function named name, when the module has one. */
+/* The function named name, when the module has one (hk_module_new
+ * makes every module's table of functions). */
 static void reach_named(HkArena *a, Reach *r, const char *name)
 {
-    if (name != NULL && r->m->fsyms != NULL)
+    if (name != NULL)
         reach_add(a, r, hk_symtab_get(r->m->fsyms, name, strlen(name)));
 }
 
@@ -45,9 +46,6 @@ static void reach_named(HkArena *a, Reach *r, const char *name)
 static void reach_all(HkArena *a, Reach *r, const HkFunc *k)
 {
     reach_named(a, r, k->name);
-    for (uint32_t fi = 0; r->n == 0 && fi < r->m->nfuncs; fi++)
-        if (r->m->funcs[fi] == k)  /* a module made without its table */
-            reach_add(a, r, fi);
     for (uint32_t q = 0; q < r->n; q++) {
         const HkFunc *f = r->v[q];
         for (const HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i))
@@ -65,12 +63,12 @@ static void func_line(HkArena *a, HkBuf *b, const HkModule *m, const HkFunc *f)
     HkBuf p;
     hk_buf_init(&p, a);
     hk_print_func(&p, f);
-    const char *printed = hk_sha256_hex(a, p.data != NULL ? p.data : "", p.len);
-    if (f->derived || f->made_by != NULL || m->src.text == NULL ||
-        f->src_begin >= f->src_end || f->src_end > m->src.len) {
+    const char *printed = hk_sha256_hex(a, hk_buf_cstr(&p), p.len);
+    /* a module's source is the parser's copy (hawk_parse), never NULL;
+     * a pass that makes or changes a function marks it */
+    if (f->derived || f->made_by != NULL || f->src_end > m->src.len) {
         hk_buf_printf(b, "func %s derived %s input %s\n", f->name, printed,
-                      hk_sha256_hex(a, m->src.text != NULL ? m->src.text : "",
-                                    m->src.text != NULL ? m->src.len : 0));
+                      hk_sha256_hex(a, m->src.text, m->src.len));
         return;
     }
     hk_buf_printf(b, "func %s %u:%u %s %s\n", f->name, f->loc.line, f->loc.col,
@@ -95,7 +93,7 @@ const char *build_kernel_key(const BuildRecord *r, const HkTarget *t,
     hk_buf_printf(&b, "input %s\n", build_input_name(&m->src));
     for (uint32_t q = 0; q < reach.n; q++)
         func_line(a, &b, m, reach.v[q]);
-    hk_buf_printf(&b, "profile %s\n", r->profile != NULL ? r->profile : "");
+    hk_buf_printf(&b, "profile %s\n", r->profile);  /* read: a build of kernels */
     build_tool_line(&b, "cc", r->cc_found, &r->cc_tool, r->cc_why);
     hk_buf_printf(&b, "llvm %s\n", hk_host_llvm_version());
     if (hk_target_native(t))

@@ -360,7 +360,7 @@ static void fill_lists(HkCW *w, HkCUnit *out)
         if (w->need[id])
             out->impl_defined |= hk_ch_impl_defined(id);
     for (uint32_t v = 0; v < w->f->nvalues; v++)
-        if (hk_is_float((HkElem)w->f->values[v].type.elem))
+        if (hk_is_float((HkElem)hk_value(w->f, v)->type.elem))
             out->impl_defined |= HK_IDB_BIT(IEEE_REALS);
     out->cflags = hk_alloc(w->a, (w->nlibm + 2u) * sizeof *out->cflags);
     out->ncflags = 0;

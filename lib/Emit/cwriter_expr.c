@@ -8,7 +8,7 @@
 
 static HkElem elem_of(const HkCW *w, HkVal v)
 {
-    return (HkElem)w->f->values[v].type.elem;
+    return (HkElem)hk_value(w->f, v)->type.elem;
 }
 
 static int int_type(HkElem e, HkIntType *t)

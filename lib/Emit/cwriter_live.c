@@ -68,7 +68,7 @@ static int removable(const HkInst *i)
 static void visit(Live *lv, HkVal v)
 {
     const HkFunc *f = lv->w->f;
-    const HkValue *val = &f->values[v];
+    const HkValue *val = hk_value(f, v);
     const HkInst *d = val->def;
     /* Values of instructions a pass removed stay in the table. */
     if (d == NULL || d->serial >= f->nserials || !lv->in_body[d->serial])
@@ -166,14 +166,14 @@ static int element_of(const HkCW *w, const HkInst *i, int32_t *slot,
 {
     if (i->op == HK_OP_LOAD && i->has_index)
         return 0;  /* a local's row: which one, the index says at run time */
-    if (i->op == HK_OP_LOAD && w->f->values[i->res[0]].type.rank == 0) {
+    if (i->op == HK_OP_LOAD && hk_value(w->f, i->res[0])->type.rank == 0) {
         *slot = i->slot;
         *comp = 0;
         return 1;
     }
     if (i->op != HK_OP_EXTRACT)
         return 0;
-    const HkValue *src = &w->f->values[i->ops[0]];
+    const HkValue *src = hk_value(w->f, i->ops[0]);
     HkType t = src->type;
     if (src->kind != HK_DEF_INST || src->def == NULL ||
         src->def->op != HK_OP_LOAD || i->nimm != t.rank)
@@ -262,7 +262,7 @@ void hk_cw_liveness(HkCW *w)
         if (w->skip[i->serial] || i->op == HK_OP_EXTRACT)
             continue;
         for (uint32_t k = 0; k < i->nops; k++) {
-            const HkValue *val = &f->values[i->ops[k]];
+            const HkValue *val = hk_value(f, i->ops[k]);
             if (val->kind == HK_DEF_INST && val->def != NULL &&
                 val->def->op == HK_OP_LOAD && val->type.rank >= 1)
                 w->whole[i->ops[k]] = 1;

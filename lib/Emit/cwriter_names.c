@@ -70,7 +70,7 @@ const char *hk_cw_fresh(HkCW *w, const char *base)
 
 const char *hk_cw_name_value(HkCW *w, HkVal v, const char *suffix)
 {
-    const char *ir = w->f->values[v].name;
+    const char *ir = hk_value(w->f, v)->name;
     /* in a math function, its own name before every inlined value's */
     if (w->fnprefix != NULL &&
         strncmp(ir, w->fnprefix, strlen(w->fnprefix)) == 0)

@@ -33,7 +33,7 @@ void hk_cw_line(HkCW *w, const char *fmt, ...)
 
 static HkType type_of(const HkCW *w, HkVal v)
 {
-    return w->f->values[v].type;
+    return hk_value(w->f, v)->type;
 }
 
 static const char *ctype_of(HkCW *w, HkVal v)
@@ -47,7 +47,7 @@ static const char *ctype_of(HkCW *w, HkVal v)
 /* The defining instruction of v, or NULL. */
 static const HkInst *def_of(const HkCW *w, HkVal v)
 {
-    const HkValue *val = &w->f->values[v];
+    const HkValue *val = hk_value(w->f, v);
     return val->kind == HK_DEF_INST ? val->def : NULL;
 }
 
@@ -268,7 +268,7 @@ typedef struct {
 /* The carried value index of v in loop l, or UINT32_MAX. */
 static uint32_t carried_index(const HkCW *w, const HkInst *l, HkVal v)
 {
-    const HkValue *val = &w->f->values[v];
+    const HkValue *val = hk_value(w->f, v);
     if (l == NULL || val->kind != HK_DEF_ITER || val->def != l)
         return UINT32_MAX;
     return val->index;
@@ -401,7 +401,7 @@ static void emit_dispatch(HkCW *w, const HkInst *i)
 static const char *runtime_end(HkCW *w, const HkInst *l)
 {
     /* the count as written: the maximum's first operand */
-    const HkInst *max = w->f->values[w->f->values[l->ops[0]].def->ops[0]].def;
+    const HkInst *max = hk_value(w->f, hk_value(w->f, l->ops[0])->def->ops[0])->def;
     const char *n = hk_cw_val(w, max->ops[0]), *end = hk_cw_val(w, l->ops[0]);
     hk_cw_line(w, "/* clamp(%s - %" PRId64 ", 0, %" PRId64 ") trips (LangRef): "
                   "%s is %s held to [%" PRId64 ", %" PRId64 "]. */",

@@ -73,7 +73,7 @@ void hk_host_fail(HkHostGen *g, const HkInst *i, const char *what)
 
 HkType hk_host_type(HkHostGen *g, HkVal v)
 {
-    return g->f->values[v].type;
+    return hk_value(g->f, v)->type;
 }
 
 LLVMValueRef hk_host_comp(HkHostGen *g, HkVal v, uint32_t k)
@@ -82,7 +82,7 @@ LLVMValueRef hk_host_comp(HkHostGen *g, HkVal v, uint32_t k)
     if (c == NULL) {
         hk_host_fail(g, NULL,
                      hk_asprintf(g->a, "%%%s used before its definition",
-                                 g->f->values[v].name));
+                                 hk_value(g->f, v)->name));
         return LLVMGetUndef(hk_host_elem(g, hk_host_type(g, v).elem));
     }
     return hk_components(hk_host_type(g, v)) == 1 ? c[0] : c[k];

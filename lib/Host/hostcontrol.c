@@ -18,7 +18,7 @@ static LLVMValueRef **slots_for(HkHostGen *g, const HkVal *vals, uint32_t n)
         s[k] = hk_alloc(g->a, (c + 1u) * sizeof *s[k]);
         for (uint32_t j = 0; j < c; j++)
             s[k][j] = hk_host_alloca(g, hk_host_elem(g, (HkElem)t.elem),
-                                     g->f->values[vals[k]].name);
+                                     hk_value(g->f, vals[k])->name);
     }
     return s;
 }
@@ -94,7 +94,7 @@ void hk_host_loop(HkHostGen *g, HkInst *i)
     assign(g, carried, i->iters, i->ops + off, n);
     LLVMValueRef end = loop_end(g, i);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(g->ctx);
-    LLVMValueRef iv = hk_host_alloca(g, i64, g->f->values[i->ivar].name);
+    LLVMValueRef iv = hk_host_alloca(g, i64, hk_value(g->f, i->ivar)->name);
     LLVMBuildStore(g->b, hk_host_i64(g, i->lo), iv);
     LLVMBasicBlockRef head = hk_host_block(g, "loop.head");
     LLVMBasicBlockRef trip = hk_host_block(g, "loop.body");

@@ -1,8 +1,10 @@
 /* arena.c -- bump allocation in chunks, freed at once; growable buffers. */
+#define _DEFAULT_SOURCE  /* MAP_ANONYMOUS and madvise */
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "fault.h"
 #include "ir.h"
@@ -10,11 +12,13 @@
 typedef struct Chunk {
     struct Chunk *next;
     size_t used, size;
+    size_t mapped;         /* bytes mapped for it (munmap), 0: malloc'd */
     _Alignas(16) unsigned char data[];
 } Chunk;
 
 struct HkArena {
     Chunk *head;
+    size_t bumped;         /* bytes of the chunks hk_alloc has bumped in */
     Chunk *reserve;        /* kept for the report of running out */
     jmp_buf *catcher;      /* hk_arena_protect's, or NULL */
 };
@@ -36,15 +40,61 @@ _Noreturn void hk_die(const char *file, int line, const char *what)
     abort();
 }
 
-static Chunk *chunk_alloc(size_t size)
+/* A huge page: a chunk this large is mapped on its own, aligned to it,
+ * and asked to be backed by huge pages, so that a program of a million
+ * instructions takes hundreds rather than a hundred thousand page
+ * faults. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* A chunk of size bytes mapped at a huge page boundary, or NULL. */
+static Chunk *chunk_map(size_t size)
 {
-    Chunk *c = hk_malloc(sizeof *c + size);
+    if (hk_fault(HK_FAULT_ALLOC))
+        return NULL;
+    size_t want = sizeof(Chunk) + size;
+    size_t len = (want + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    unsigned char *raw = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    uintptr_t at = ((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    unsigned char *p = (unsigned char *)at;
+    size_t head = (size_t)(p - raw);
+    if (head > 0)
+        munmap(raw, head);
+    munmap(p + len, HUGE_PAGE - head);
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, len, MADV_HUGEPAGE);
+#endif
+    Chunk *c = (Chunk *)(void *)p;
+    c->mapped = len;
+    c->size = len - sizeof(Chunk);
+    return c;
+}
+
+/* A chunk of at least size zeroed bytes, or NULL: fresh memory is zero
+ * already, so neither the chunk nor a block bumped in it is cleared
+ * again.  map: a chunk to bump in, mapped when it is huge (a large
+ * block's own chunk is malloc'd: hk_resize reallocs it). */
+static Chunk *chunk_alloc(size_t size, int map)
+{
+    Chunk *c = map && size >= HUGE_PAGE ? chunk_map(size)
+                                        : hk_calloc(1, sizeof *c + size);
     if (c != NULL) {
         c->next = NULL;
         c->used = 0;
-        c->size = size;
+        if (c->mapped == 0)
+            c->size = size;
     }
     return c;
+}
+
+static void chunk_free(Chunk *c)
+{
+    if (c->mapped != 0)
+        munmap(c, c->mapped);
+    else
+        free(c);
 }
 
 _Noreturn void hk_out_of_memory(HkArena *a)
@@ -60,9 +110,9 @@ _Noreturn void hk_out_of_memory(HkArena *a)
 }
 
 /* A chunk of size bytes for a, or hk_out_of_memory. */
-static Chunk *chunk_new(HkArena *a, size_t size)
+static Chunk *chunk_new(HkArena *a, size_t size, int map)
 {
-    Chunk *c = chunk_alloc(size);
+    Chunk *c = chunk_alloc(size, map);
     if (c == NULL)
         hk_out_of_memory(a);
     return c;
@@ -74,8 +124,9 @@ HkArena *hk_arena_new(void)
     if (a == NULL)
         return NULL;
     a->catcher = NULL;
-    a->head = chunk_alloc(64 * 1024);
-    a->reserve = a->head != NULL ? chunk_alloc(RESERVE) : NULL;
+    a->bumped = 64 * 1024;
+    a->head = chunk_alloc(64 * 1024, 0);
+    a->reserve = a->head != NULL ? chunk_alloc(RESERVE, 0) : NULL;
     if (a->reserve == NULL) {
         free(a->head);
         free(a);
@@ -90,7 +141,7 @@ void hk_arena_free(HkArena *a)
         return;
     for (Chunk *c = a->head, *n; c != NULL; c = n) {
         n = c->next;
-        free(c);
+        chunk_free(c);
     }
     free(a->reserve);
     free(a);
@@ -120,23 +171,26 @@ void *hk_alloc(HkArena *a, size_t n)
     n = round16(n);
     Chunk *c = a->head;
     if (c->size - c->used < n) {
-        size_t size = n > LARGE ? n : 64 * 1024;
-        Chunk *fresh = chunk_new(a, size);
         /* A large block gets its own chunk behind the head, so the head's
          * free space is not abandoned. */
         if (n > LARGE) {
+            Chunk *fresh = chunk_new(a, n, 0);
             fresh->next = c->next;
             c->next = fresh;
             fresh->used = n;
-            memset(fresh->data, 0, n);
             return fresh->data;
         }
+        /* Chunks grow with the arena (an eighth of what it holds, up to
+         * 64 MiB), so a large program takes few of them. */
+        size_t size = a->bumped / 8;
+        size = size < 64 * 1024 ? 64 * 1024 : size > ((size_t)64 << 20) ? (size_t)64 << 20 : size;
+        Chunk *fresh = chunk_new(a, size, 1);
+        a->bumped += fresh->size;
         fresh->next = c;
         a->head = c = fresh;
     }
     void *p = c->data + c->used;
     c->used += n;
-    memset(p, 0, n);
     return p;
 }
 
@@ -219,7 +273,7 @@ void hk_release(HkArena *a, void *p, size_t n)
     if (l != NULL && *l != a->head) {
         Chunk *c = *l;
         *l = c->next;
-        free(c);
+        chunk_free(c);
     }
 }
 

@@ -53,11 +53,11 @@ static HkInst *clone_inst(HkArena *a, HkFunc *nf, const HkInst *i)
     c->iters = dup(a, i->iters, i->iters ? i->nres * sizeof *i->iters : 0);
     c->nregions = i->nregions;
     for (uint32_t r = 0; r < i->nres; r++)
-        nf->values[i->res[r]].def = c;
+        hk_value(nf, i->res[r])->def = c;
     if (i->ivar != HK_NOVAL)
-        nf->values[i->ivar].def = c;
+        hk_value(nf, i->ivar)->def = c;
     for (uint32_t r = 0; c->iters != NULL && r < i->nres; r++)
-        nf->values[i->iters[r]].def = c;
+        hk_value(nf, i->iters[r])->def = c;
     c->regions = i->nregions ? hk_alloc(a, i->nregions * sizeof *c->regions) : NULL;
     for (uint32_t k = 0; k < i->nregions; k++) {
         c->regions[k].parent = c;
@@ -77,11 +77,10 @@ static void clone_block(HkArena *a, HkFunc *nf, const HkBlock *from,
 /* Values and slots, same indices, and the name table over them. */
 static void clone_names(HkArena *a, HkFunc *nf, const HkFunc *f)
 {
-    nf->values = dup(a, f->values, f->nvalues * sizeof *f->values);
-    nf->nvalues = nf->cap_values = f->nvalues;
     for (uint32_t v = 0; v < f->nvalues; v++) {
-        nf->values[v].name = hk_strdup(a, f->values[v].name);
-        hk_symtab_put(nf->syms, nf->values[v].name, strlen(nf->values[v].name), v);
+        *hk_value(nf, hk_value_slot(nf)) = *hk_value(f, v);
+        hk_value(nf, v)->name = hk_strdup(a, hk_value(f, v)->name);
+        hk_symtab_put(nf->syms, hk_value(nf, v)->name, strlen(hk_value(nf, v)->name), v);
     }
     nf->slots = dup(a, f->slots, f->nslots * sizeof *f->slots);
     nf->nslots = nf->cap_slots = f->nslots;

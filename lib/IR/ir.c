@@ -294,15 +294,27 @@ static const char *unique_name(HkFunc *f, const char *want)
     }
 }
 
+HkVal hk_value_slot(HkFunc *f)
+{
+    uint32_t x = f->nvalues + HK_VSEG0;
+    if ((x & (x - 1)) == 0) {  /* the first of a segment: make it */
+        uint32_t s = 0;
+        while ((HK_VSEG0 << (s + 1)) <= x)
+            s++;
+        if (s >= HK_VSEGS)
+            hk_die(__FILE__, __LINE__, "too many values");
+        f->vseg[s] = hk_alloc(f->module->arena,
+                              (size_t)(HK_VSEG0 << s) * sizeof(HkValue));
+    }
+    return f->nvalues++;
+}
+
 /* A new value of f named name (arena-owned, not in f->syms as another's). */
 static HkVal value_named(HkFunc *f, HkType t, const char *name, HkDefKind k,
                          HkInst *def, uint32_t index, HkLoc loc)
 {
-    HkArena *a = f->module->arena;
-    f->values = hk_grow(a, f->values, &f->cap_values, f->nvalues + 1,
-                        sizeof *f->values);
-    HkVal v = f->nvalues++;
-    HkValue *val = &f->values[v];
+    HkVal v = hk_value_slot(f);
+    HkValue *val = hk_value(f, v);
     val->type = t;
     val->name = name;
     val->kind = k;
@@ -329,11 +341,6 @@ HkVal hk_value_new_reserved(HkFunc *f, HkType t, const char *name,
     HkVal v = value_named(f, t, name, k, def, index, loc);
     hk_symtab_set(f->syms, name, strlen(name), v);
     return v;
-}
-
-HkValue *hk_value(HkFunc *f, HkVal v)
-{
-    return &f->values[v];
 }
 
 int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,

@@ -389,6 +389,9 @@ typedef struct HkDerivOrigin {
     uint32_t nwrt, nof;
 } HkDerivOrigin;
 
+#define HK_VSEG0 16u
+#define HK_VSEGS 28
+
 struct HkFunc {
     struct HkModule *module;
     const char *name;      /* without '@' */
@@ -409,8 +412,11 @@ struct HkFunc {
     HkType *rtypes;        /* funcs: result types */
     uint32_t nrtypes;
 
-    HkValue *values;
-    uint32_t nvalues, cap_values;
+    /* values, by index: segment s holds HK_VSEG0 << s of them and never
+     * moves, so a value's record stays where it is while more are made
+     * and growing copies nothing (hk_value) */
+    HkValue *vseg[HK_VSEGS];
+    uint32_t nvalues;
 
     HkBlock body;
 
@@ -431,6 +437,19 @@ struct HkFunc {
     uint32_t fresh;        /* counter for generated names */
     uint32_t nserials;     /* instructions ever created: bound of serials */
 };
+
+/* The record of value v of f. */
+static inline HkValue *hk_value(const HkFunc *f, HkVal v)
+{
+    uint32_t x = v + HK_VSEG0, s = 0;
+#if defined(__GNUC__)
+    s = (uint32_t)(31 - __builtin_clz(x)) - 4u;
+#else
+    while ((x >> (s + 5u)) != 0)
+        s++;
+#endif
+    return &f->vseg[s][x - (HK_VSEG0 << s)];
+}
 
 typedef struct HkModule {
     HkArena *arena;
@@ -469,10 +488,11 @@ HkVal hk_value_new(HkFunc *f, HkType t, const char *name, HkDefKind k,
 /* hk_value_new for a name the caller reserved in f->syms (the parser
  * names a result before it reads its instruction): name, an arena string
  * the value keeps, is taken as it is and its entry given the new value. */
+/* Room for one more value of f, uninitialised but zeroed: its index. */
+HkVal hk_value_slot(HkFunc *f);
 HkVal hk_value_new_reserved(HkFunc *f, HkType t, const char *name,
                             HkDefKind k, HkInst *def, uint32_t index,
                             HkLoc loc);
-HkValue *hk_value(HkFunc *f, HkVal v);
 int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
                     HkLoc loc);  /* -1 if the name is taken */
 

@@ -186,7 +186,7 @@ static HkLoc def_loc(const P *p, uint32_t id)
         return p->f->slots[id & ~HK_SYM_SLOT].loc;
     if (id >= RES_BASE)
         return p->res[id - RES_BASE].loc;
-    return p->f->values[id].loc;
+    return hk_value(p->f, id)->loc;
 }
 
 /* Checks that the name of t is free in the current function. */
@@ -832,7 +832,7 @@ static int parse_loop(P *p, Inst *in)
     i->ivar = define(p, iv, hk_scalar(HK_I64), HK_DEF_IVAR, i, 0);
     i->iters = niter ? hk_alloc(p->a, niter * sizeof *i->iters) : NULL;
     for (uint32_t k = 0; k < niter; k++) {
-        HkType t = p->f->values[i->ops[first + k]].type;
+        HkType t = hk_value(p->f, i->ops[first + k])->type;
         i->iters[k] = define(p, iv + 1 + k, t, HK_DEF_ITER, i, k);
         push_type(p, t);
     }

@@ -35,7 +35,7 @@ static void put_val(HkBuf *b, const HkFunc *f, HkVal v)
         return;
     }
     hk_buf_puts(b, "%");
-    hk_buf_puts(b, f->values[v].name);
+    hk_buf_puts(b, hk_value(f, v)->name);
 }
 
 /* "%a, %b, %c" */
@@ -59,7 +59,7 @@ static void put_results(HkBuf *b, const HkFunc *f, const HkInst *i)
 
 static HkType value_type(const HkFunc *f, HkVal v)
 {
-    return v < f->nvalues ? f->values[v].type : hk_scalar(HK_VOID);
+    return v < f->nvalues ? hk_value(f, v)->type : hk_scalar(HK_VOID);
 }
 
 /* The stated type of a single-result op: its result value's type. */

@@ -21,7 +21,7 @@
 /* A value's own type: statically shaped, with an element. */
 static int check_value_type(Ver *v, HkVal x)
 {
-    const HkValue *val = &v->f->values[x];
+    const HkValue *val = hk_value(v->f, x);
     if (val->type.elem == HK_VOID || val->type.elem > HK_F64) {
         err(v, val->loc, "'%%%s' has no type", val->name);
         return 0;
@@ -61,7 +61,7 @@ static void define(Ver *v, HkVal x, HkLoc loc, int typed)
     }
     const char *name = vn(v, x);
     if (v->defined[x] || name_taken_by_other(v, name, x)) {
-        err(v, v->f->values[x].loc.line ? v->f->values[x].loc : loc,
+        err(v, hk_value(v->f, x)->loc.line ? hk_value(v->f, x)->loc : loc,
             "redefinition of '%%%s'", name);
         return;
     }
@@ -314,7 +314,7 @@ static void verify_call(Ver *v, const HkInst *i)
     for (uint32_t k = 0; k < i->nops && k < g->nparams; k++) {
         if (g->params[k] >= g->nvalues)
             continue; /* reported when g itself is verified */
-        HkType want = g->values[g->params[k]].type;
+        HkType want = hk_value(g, g->params[k])->type;
         if (!hk_type_eq(ot(v, i, k), want))
             err(v, i->loc, "argument '%%%s' of call to '@%s' has type '%s', but '@%s' takes '%s'",
                 vn(v, i->ops[k]), g->name, ts(v, ot(v, i, k)), g->name, ts(v, want));

@@ -88,13 +88,13 @@ static inline int is_rule(const HkInst *i, HkRule r)
 /* The name of value x (x exists: check_operands, check_counts). */
 static inline const char *vn(const Ver *v, HkVal x)
 {
-    return v->f->values[x].name;
+    return hk_value(v->f, x)->name;
 }
 
 /* The type of value x. */
 static inline HkType vt(const Ver *v, HkVal x)
 {
-    return v->f->values[x].type;
+    return hk_value(v->f, x)->type;
 }
 
 /* Type of operand k of i. */

@@ -31,7 +31,7 @@ static Sig expected(Ver *v, const HkFunc *f, int reverse)
     s.r = hk_alloc(a, (n + 2 * m + 1) * sizeof *s.r);
     s.np = s.nr = 0;
     for (uint32_t k = 0; k < n; k++)
-        s.p[s.np++] = f->values[f->params[k]].type;
+        s.p[s.np++] = hk_value(f, f->params[k])->type;
     if (!reverse) {
         for (uint32_t k = 0; k < n; k++)
             if (is_real(s.p[k]))
@@ -54,7 +54,7 @@ static Sig expected(Ver *v, const HkFunc *f, int reverse)
 
 static HkType param_type(const HkFunc *g, uint32_t k)
 {
-    return g->values[g->params[k]].type;
+    return hk_value(g, g->params[k])->type;
 }
 
 /* "(T1, T2) -> (T3)" of types p (np) and r (nr). */

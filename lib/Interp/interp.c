@@ -49,7 +49,7 @@ static uint32_t comps_of(HkType t)
 
 static HkType type_of(const HkInterp *ip, HkVal v)
 {
-    return ip->f->values[v].type;
+    return hk_value(ip->f, v)->type;
 }
 
 static HkElem elem_of(const HkInterp *ip, HkVal v)
@@ -76,7 +76,7 @@ static void layout(HkInterp *ip)
     ip->off = hk_alloc(ip->a, (f->nvalues + 1u) * sizeof *ip->off);
     for (uint32_t v = 0; v < f->nvalues; v++) {
         ip->off[v] = at;
-        at += comps_of(f->values[v].type);
+        at += comps_of(hk_value(f, v)->type);
     }
     ip->tmp = hk_alloc(ip->a, (f->nserials + 1u) * sizeof *ip->tmp);
     for (const HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i)) {

@@ -30,17 +30,17 @@ static const char *kernel_text(HkArena *a, uint32_t id, const HkFunc *g)
     hk_buf_init(&b, a);
     hk_buf_printf(&b, "\nkernel @%s(", kernel_name(a, id));
     for (uint32_t k = 0; k < g->nparams; k++)
-        hk_buf_printf(&b, "%%%s: uniform %s, ", g->values[g->params[k]].name,
+        hk_buf_printf(&b, "%%%s: uniform %s, ", hk_value(g, g->params[k])->name,
                       t);
     hk_buf_printf(&b, "%%result: mutable %s) {\n", t);
     for (uint32_t k = 0; k < g->nparams; k++) {
-        const char *p = g->values[g->params[k]].name;
+        const char *p = hk_value(g, g->params[k])->name;
         hk_buf_printf(&b, "  %%%s.v = load %%%s : %s\n", p, p, t);
     }
     hk_buf_printf(&b, "  %%r = call @%s(", name);
     for (uint32_t k = 0; k < g->nparams; k++)
         hk_buf_printf(&b, "%s%%%s.v", k ? ", " : "",
-                      g->values[g->params[k]].name);
+                      hk_value(g, g->params[k])->name);
     hk_buf_printf(&b, ") : %s\n  store %%r, %%result\n  ret\n}\n", t);
     return hk_buf_cstr(&b);
 }

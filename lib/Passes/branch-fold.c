@@ -43,7 +43,7 @@ static HkVal resolve(const Fold *s, HkVal v)
 static int fact_of(const Fold *s, HkVal v)
 {
     v = resolve(s, v);
-    const HkValue *x = &s->f->values[v];
+    const HkValue *x = hk_value(s->f, v);
     if (x->type.rank == 0 && x->kind == HK_DEF_INST &&
         x->def->op == HK_OP_CONST && x->def->cst.n >= 1 &&
         x->def->cst.i != NULL)

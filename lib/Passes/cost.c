@@ -77,7 +77,7 @@ static void counts_max(Counts *a, const Counts *b)
 /* The type of value v of f. */
 static HkType type_of(const HkFunc *f, HkVal v)
 {
-    return f->values[v].type;
+    return hk_value(f, v)->type;
 }
 
 /* Bytes of one value of type t: components times element size. */

@@ -100,7 +100,7 @@ static void drop_use(Dce *s, HkVal v)
 {
     if (--s->uses[v] != 0)
         return;
-    const HkValue *val = &s->f->values[v];
+    const HkValue *val = hk_value(s->f, v);
     if (val->kind != HK_DEF_INST || val->def->block == NULL)
         return;
     /* Only the last result to fall to zero queues a multi-result op. */

@@ -23,7 +23,7 @@ void hk_diff_place(Diff *s, HkInst *i)
 
 HkType hk_diff_type(const Diff *s, HkVal v)
 {
-    return s->f->values[v].type;
+    return hk_value(s->f, v)->type;
 }
 
 /* A new instruction before s->at; its one result of type t. */
@@ -122,7 +122,7 @@ static HkVal comp(Diff *s, HkVal v, uint32_t k)
     if (t.rank == 0)
         return v;
     HkVal r = hk_diff_emit1(s, HK_OP_EXTRACT, v, hk_scalar(t.elem));
-    HkInst *n = s->f->values[r].def;
+    HkInst *n = hk_value(s->f, r)->def;
     n->nimm = t.rank;
     n->imm[0] = t.rank == 1 ? (int64_t)k : (int64_t)(k / t.dim[1]);
     n->imm[1] = t.rank == 1 ? 0 : (int64_t)(k % t.dim[1]);
@@ -454,7 +454,7 @@ HkVal hk_diff_rule(Diff *s, HkInst *i)
         if (ta == HK_NOVAL)
             return HK_NOVAL;
         HkVal v = hk_diff_emit1(s, HK_OP_EXTRACT, ta, t);
-        HkInst *n = s->f->values[v].def;
+        HkInst *n = hk_value(s->f, v)->def;
         n->nimm = i->nimm;
         memcpy(n->imm, i->imm, sizeof n->imm);
         return v;
@@ -465,7 +465,7 @@ HkVal hk_diff_rule(Diff *s, HkInst *i)
         HkVal fa = hk_diff_full(s, ta, hk_diff_type(s, a));
         HkVal fb = hk_diff_full(s, tb, hk_diff_type(s, b));
         HkVal v = hk_diff_emit2(s, HK_OP_INSERT, fa, fb, t);
-        HkInst *n = s->f->values[v].def;
+        HkInst *n = hk_value(s->f, v)->def;
         n->nimm = i->nimm;
         memcpy(n->imm, i->imm, sizeof n->imm);
         return v;

@@ -91,7 +91,7 @@ static void data_edges(Dot *d, const HkInst *i, uint32_t to)
         }
         HkBuf *l = &d->flows[at].label;
         hk_buf_printf(l, "%s%%%s", l->len > 0 ? ", " : "",
-                      d->f->values[v].name);
+                      hk_value(d->f, v)->name);
     }
 }
 

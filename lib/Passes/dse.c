@@ -73,7 +73,7 @@ static int same_place(const HkFunc *f, const HkInst *a, const HkInst *b)
     if (a->has_index && a->ops[a->nops - 1] != b->ops[b->nops - 1])
         return 0;
     /* the whole value: a store writes every component of its slot type */
-    HkType ta = f->values[a->ops[0]].type, tb = f->values[b->ops[0]].type;
+    HkType ta = hk_value(f, a->ops[0])->type, tb = hk_value(f, b->ops[0])->type;
     return hk_components(ta) == hk_components(tb);
 }
 

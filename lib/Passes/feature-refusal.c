@@ -26,7 +26,7 @@ static void op_features(int8_t *feat)
 /* The type of value v of f. */
 static HkType type_of(const HkFunc *f, HkVal v)
 {
-    return f->values[v].type;
+    return hk_value(f, v)->type;
 }
 
 /* The feature instruction i needs, or -1: the op's own column first, then

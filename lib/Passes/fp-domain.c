@@ -97,7 +97,7 @@ static HkIv const_iv(const HkInst *c, uint32_t first, uint32_t count)
 /* The instruction defining v, or NULL for an index, carry or parameter. */
 static const HkInst *def_of(const HkFunc *f, HkVal v)
 {
-    const HkValue *x = &f->values[v];
+    const HkValue *x = hk_value(f, v);
     return x->kind == HK_DEF_INST ? x->def : NULL;
 }
 
@@ -106,7 +106,7 @@ static const HkInst *def_of(const HkFunc *f, HkVal v)
 static HkIv extract_iv(const Facts *F, const HkInst *i)
 {
     HkVal v = i->ops[0];
-    HkType t = F->f->values[v].type;
+    HkType t = hk_value(F->f, v)->type;
     uint32_t first = hk_flat_index(t, i->imm, i->nimm);
     uint32_t count = t.rank == 2 && i->nimm == 1 ? t.dim[1] : 1u;
     const HkInst *d = def_of(F->f, v);
@@ -133,7 +133,7 @@ static HkIv hull_of_ops(const Facts *F, const HkInst *i)
 /* Components of v's type: the terms of a fold over it. */
 static uint32_t ncomp(const Facts *F, HkVal v)
 {
-    return hk_components(F->f->values[v].type);
+    return hk_components(hk_value(F->f, v)->type);
 }
 
 /* The shape-only and selection ops, the same on reals and integers. */
@@ -205,7 +205,7 @@ static int fold_result(const Facts *F, const HkInst *i, HkIv *r)
     case HK_OP_MATVEC:
     case HK_OP_MATMUL:
         /* a row of m (of a) has dim[1] terms */
-        *r = hk_iv_sum_of(products(F, i), F->f->values[x].type.dim[1]);
+        *r = hk_iv_sum_of(products(F, i), hk_value(F->f, x)->type.dim[1]);
         return 1;
     case HK_OP_SUM: *r = hk_iv_sum_of(iv[x], ncomp(F, x)); return 1;
     case HK_OP_PROD: *r = hk_iv_prod_of(iv[x], ncomp(F, x)); return 1;
@@ -299,7 +299,7 @@ static void facts_init(Facts *F, const HkFunc *f)
     F->iv = hk_alloc(F->arena, (f->nvalues + 1) * sizeof *F->iv);
     F->sign = hk_alloc(F->arena, (f->nvalues + 1) * sizeof *F->sign);
     for (uint32_t v = 0; v < f->nvalues; v++)
-        F->iv[v] = type_range((HkElem)f->values[v].type.elem);
+        F->iv[v] = type_range((HkElem)hk_value(f, v)->type.elem);
 }
 
 /* ---- the sites ----------------------------------------------------------- */
@@ -396,7 +396,7 @@ static void put_iv(HkBuf *b, HkIv a, HkElem e)
 /* Where an unbounded value comes from, or NULL when it is computed. */
 static const char *origin(const Facts *F, HkVal v)
 {
-    const HkValue *x = &F->f->values[v];
+    const HkValue *x = hk_value(F->f, v);
     if (x->kind == HK_DEF_ITER)
         return "a loop-carried value";
     if (x->kind == HK_DEF_PARAM)
@@ -421,9 +421,9 @@ static const char *origin(const Facts *F, HkVal v)
 static void put_value(HkBuf *b, const Facts *F, HkVal v)
 {
     HkIv a = F->iv[v];
-    HkElem e = (HkElem)F->f->values[v].type.elem;
+    HkElem e = (HkElem)hk_value(F->f, v)->type.elem;
     HkIv t = type_range(e);
-    hk_buf_printf(b, "%%%s in ", F->f->values[v].name);
+    hk_buf_printf(b, "%%%s in ", hk_value(F->f, v)->name);
     put_iv(b, a, e);
     const char *o = a.lo == t.lo && a.hi == t.hi ? origin(F, v) : NULL;
     if (o != NULL)
@@ -436,7 +436,7 @@ static const char *in_reason(const Facts *F, HkVal v)
     HkBuf b;
     hk_buf_init(&b, F->arena);
     hk_buf_puts(&b, "in ");
-    put_iv(&b, F->iv[v], (HkElem)F->f->values[v].type.elem);
+    put_iv(&b, F->iv[v], (HkElem)hk_value(F->f, v)->type.elem);
     return hk_buf_cstr(&b);
 }
 

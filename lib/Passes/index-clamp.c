@@ -60,7 +60,7 @@ static HkIndexStatus classify_ivar(HkArena *a, const HkValue *iv,
 static HkIndexStatus classify_rows(HkArena *a, const HkFunc *f, HkVal v,
                                    int32_t slot, int64_t k, const char **why)
 {
-    const HkValue *val = &f->values[v];
+    const HkValue *val = hk_value(f, v);
     if (val->kind == HK_DEF_IVAR && val->def != NULL)
         return classify_ivar(a, val, val->def, k, why);
     const HkInst *d = val->kind == HK_DEF_INST ? val->def : NULL;

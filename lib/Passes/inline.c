@@ -61,7 +61,7 @@ static HkVal mapped(const Copy *c, HkVal v)
 static HkVal copy_value(Inliner *s, const Copy *c, HkVal v, HkDefKind k,
                         HkInst *def, uint32_t index)
 {
-    const HkValue *src = &c->g->values[v];
+    const HkValue *src = hk_value(c->g, v);
     const char *name = hk_asprintf(s->f->module->arena, "%s%s", c->prefix,
                                    src->name);
     HkVal nv = hk_value_new(s->f, src->type, name, k, def, index,

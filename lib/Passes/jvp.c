@@ -50,9 +50,9 @@ static void name_tangent(Diff *s, HkVal t, uint32_t first)
     size_t n = strlen(want);
     if (hk_symtab_get(s->f->syms, want, n) != UINT32_MAX)
         return;
-    const char *old = s->f->values[t].name;
+    const char *old = hk_value(s->f, t)->name;
     hk_symtab_del(s->f->syms, old, strlen(old));
-    s->f->values[t].name = want;
+    hk_value(s->f, t)->name = want;
     hk_symtab_put(s->f->syms, want, n, t);
 }
 
@@ -109,7 +109,7 @@ static HkVal *with_tangents(Diff *s, const HkVal *vals, uint32_t n,
     uint32_t j = n;
     for (uint32_t k = 0; k < n; k++) {
         HkVal p = vals[k];
-        HkValue pv = s->f->values[p];
+        HkValue pv = (*hk_value(s->f, p));
         if (need != NULL ? !need[k] : !hk_diff_is_real(pv.type))
             continue;
         out[j] = hk_value_new(s->f, pv.type, hk_asprintf(s->a, "%s.dot", pv.name),
@@ -137,7 +137,7 @@ static void extend_results(Diff *s, HkInst *i, const uint8_t *need, uint32_t m)
         for (uint32_t k = 0; k < n; k++) {
             if (!need[k])
                 continue;
-            s->base = s->f->values[i->res[k]].name;
+            s->base = hk_value(s->f, i->res[k])->name;
             ops[j++] = hk_diff_full(s, hk_diff_tan(s, y->ops[k]), hk_diff_type(s, i->res[k]));
         }
         hk_inst_set_ops(s->f, y, ops, n + m);
@@ -192,7 +192,7 @@ static void differentiate_call(Diff *s, HkInst *i)
         HkVal v = i->ops[k];
         if (!hk_diff_is_real(hk_diff_type(s, v)))
             continue;
-        s->base = s->f->values[v].name;
+        s->base = hk_value(s->f, v)->name;
         ops[j++] = hk_diff_full(s, hk_diff_tan(s, v), hk_diff_type(s, v));
     }
     hk_inst_set_ops(s->f, i, ops, n + m);
@@ -230,7 +230,7 @@ static void tangent_ret(Diff *t)
     for (uint32_t k = 0, j = n; k < n; k++) {
         if (!hk_diff_is_real(h->rtypes[k]))
             continue;
-        t->base = h->values[ret->ops[k]].name;
+        t->base = hk_value(h, ret->ops[k])->name;
         rt[j] = h->rtypes[k];
         ops[j++] = hk_diff_full(t, hk_diff_tan(t, ret->ops[k]), h->rtypes[k]);
     }
@@ -285,7 +285,7 @@ static void differentiate_loop(Diff *s, HkInst *i)
         need[k] = s->act[c];
         if (!need[k])
             continue;
-        s->base = s->f->values[c].name;
+        s->base = hk_value(s->f, c)->name;
         ops[j++] = hk_diff_full(s, hk_diff_tan(s, i->ops[first + k]),
                                 hk_diff_type(s, c));
     }
@@ -323,7 +323,7 @@ static void differentiate(Diff *s, HkInst *i)
     if (i->nres != 1 || !hk_diff_is_real(i->type))
         return;
     HkVal r = i->res[0];
-    s->base = s->f->values[r].name;
+    s->base = hk_value(s->f, r)->name;
     uint32_t first = s->f->nvalues;
     HkVal t = hk_diff_rule(s, i);
     if (t == HK_NOVAL || r >= s->ntan)

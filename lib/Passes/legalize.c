@@ -32,7 +32,7 @@ static HkVal emit_before(HkFunc *f, HkInst *at, HkOp op, const HkVal *ops,
     HkInst *n = hk_inst_new(f, op, at->loc);
     hk_inst_set_ops(f, n, ops, nops);
     const char *name =
-        hk_asprintf(f->module->arena, "%s.%s", f->values[v].name, suffix);
+        hk_asprintf(f->module->arena, "%s.%s", hk_value(f, v)->name, suffix);
     HkVal r = hk_inst_result(f, n, t, name);
     hk_insert_before(at, n);
     return r;
@@ -59,7 +59,7 @@ static void legalize_rsqrt(HkFunc *f, HkInst *i)
     one->cst.f = hk_alloc(f->module->arena, sizeof *one->cst.f);
     one->cst.f[0] = 1.0;
     HkVal c = hk_inst_result(
-        f, one, i->type, hk_asprintf(f->module->arena, "%s.one", f->values[v].name));
+        f, one, i->type, hk_asprintf(f->module->arena, "%s.one", hk_value(f, v)->name));
     hk_insert_before(i, one);
     HkVal s = emit_before(f, i, HK_OP_SQRT, &i->ops[0], 1, i->type, v, "sqrt");
     HkVal div_ops[2] = {c, s};
@@ -75,7 +75,7 @@ static HkVal i64_const(HkFunc *f, HkInst *at, HkVal v, int64_t c,
     k->cst.n = 1;
     k->cst.i = hk_alloc(f->module->arena, sizeof *k->cst.i);
     k->cst.i[0] = c;
-    HkVal r = hk_inst_result(f, k, f->values[v].type, name);
+    HkVal r = hk_inst_result(f, k, hk_value(f, v)->type, name);
     hk_insert_before(at, k);
     return r;
 }
@@ -83,7 +83,7 @@ static HkVal i64_const(HkFunc *f, HkInst *at, HkVal v, int64_t c,
 /* Whether v is the i64 constant c. */
 static int is_const(const HkFunc *f, HkVal v, int64_t c)
 {
-    const HkValue *x = &f->values[v];
+    const HkValue *x = hk_value(f, v);
     return x->kind == HK_DEF_INST && x->def->op == HK_OP_CONST &&
            x->def->cst.n == 1 && x->def->cst.i != NULL &&
            x->def->cst.i[0] == c;
@@ -91,11 +91,11 @@ static int is_const(const HkFunc *f, HkVal v, int64_t c)
 
 int hk_legal_held(const HkFunc *f, HkVal v, int64_t lo, int64_t hi)
 {
-    const HkValue *x = &f->values[v];
+    const HkValue *x = hk_value(f, v);
     if (x->kind != HK_DEF_INST || x->def->op != HK_OP_MINIMUM ||
         !is_const(f, x->def->ops[1], hi))
         return 0;
-    const HkValue *y = &f->values[x->def->ops[0]];
+    const HkValue *y = hk_value(f, x->def->ops[0]);
     return y->kind == HK_DEF_INST && y->def->op == HK_OP_MAXIMUM &&
            is_const(f, y->def->ops[1], lo);
 }
@@ -113,10 +113,10 @@ static HkVal hold(HkFunc *f, HkInst *at, HkVal v, int64_t lo, int64_t hi,
                   const char *lo_name, const char *hi_name, const char *res)
 {
     HkArena *a = f->module->arena;
-    const char *base = f->values[v].name;
+    const char *base = hk_value(f, v)->name;
     HkVal lo_c = i64_const(f, at, v, lo, hk_asprintf(a, "%s.%s", base, lo_name));
     HkVal hi_c = i64_const(f, at, v, hi, hk_asprintf(a, "%s.%s", base, hi_name));
-    HkType t = f->values[v].type;
+    HkType t = hk_value(f, v)->type;
     HkVal lo_ops[2] = {v, lo_c};
     HkVal m = emit_before(f, at, HK_OP_MAXIMUM, lo_ops, 2, t, v, "lo");
     HkVal hi_ops[2] = {m, hi_c};
@@ -163,7 +163,7 @@ int hk_legal_index(const HkFunc *f, const HkInst *i)
     HkVal k = hk_index_operand(i);
     if (k == HK_NOVAL)
         return !hk_is_dyn(f->slots[i->slot].type);
-    const HkValue *x = &f->values[k];
+    const HkValue *x = hk_value(f, k);
     if (x->kind == HK_DEF_INST && x->def->op == HK_OP_CLAMP_INDEX &&
         x->def->slot == i->slot)
         return 1;
@@ -181,7 +181,7 @@ static HkVal clamp_before(HkFunc *f, HkInst *i, HkVal k)
     hk_inst_set_ops(f, c, &k, k == HK_NOVAL ? 0u : 1u);
     const char *name = k == HK_NOVAL
                            ? hk_asprintf(a, "%s.own", f->slots[i->slot].name)
-                           : hk_asprintf(a, "%s.%s", f->values[k].name,
+                           : hk_asprintf(a, "%s.%s", hk_value(f, k)->name,
                                          f->slots[i->slot].name);
     HkVal r = hk_inst_result(f, c, hk_scalar(HK_I64), name);
     hk_insert_before(i, c);

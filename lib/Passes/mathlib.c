@@ -31,7 +31,7 @@ int hk_math_operands(const HkFunc *f, const HkInst *i)
     if (i->nres != 1 || i->nops == 0)
         return 0;
     for (uint32_t k = 0; k < i->nops; k++)
-        if (f->values[i->ops[k]].type.elem != i->type.elem)
+        if (hk_value(f, i->ops[k])->type.elem != i->type.elem)
             return 0;  /* an integer operand: the op converts first */
     return 1;
 }

@@ -46,11 +46,11 @@ static const char *why_not(const HkFunc *f, const HkInst *i)
         return "a call inline did not replace";
     if (i->op == HK_OP_CLIP || i->op == HK_OP_RSQRT)
         return "legalize writes it as simpler ops";
-    if (i->nres == 1 && f->values[i->res[0]].type.rank > 0 &&
+    if (i->nres == 1 && hk_value(f, i->res[0])->type.rank > 0 &&
         !makes_tensor(i->op))
         return "a tensor result scalarize did not take apart";
     for (uint32_t k = 0; k < i->nops; k++)
-        if (f->values[i->ops[k]].type.rank > 0 && !reads_tensor(i->op))
+        if (hk_value(f, i->ops[k])->type.rank > 0 && !reads_tensor(i->op))
             return "a tensor operand scalarize did not take apart";
     if (i->op == HK_OP_DISPATCH && i->nregions >= 2 && i->nops >= 1 &&
         !hk_legal_held(f, i->ops[0], 0, (int64_t)i->nregions - 1))

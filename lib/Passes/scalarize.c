@@ -46,12 +46,12 @@ static int is_tensor(HkType t)
 
 static HkType type_of(const Sc *s, HkVal v)
 {
-    return s->f->values[v].type;
+    return hk_value(s->f, v)->type;
 }
 
 static const char *name_of(const Sc *s, HkVal v)
 {
-    return s->f->values[v].name;
+    return hk_value(s->f, v)->name;
 }
 
 /* The type of i's (first) result, as the printer and verifier see it. */
@@ -125,7 +125,7 @@ static void adopt(Sc *s, HkInst *i, HkVal v)
     i->res = hk_alloc(s->a, sizeof *i->res);
     i->res[0] = v;
     i->nres = 1;
-    HkValue *val = &s->f->values[v];
+    HkValue *val = hk_value(s->f, v);
     i->type = val->type;
     val->kind = HK_DEF_INST;
     val->def = i;
@@ -230,7 +230,7 @@ static HkInst *split(Sc *s, HkVal v, HkBlock *b, HkInst *pos)
     for (uint32_t j = 0; j < n; j++)
         if (c[j] == HK_NOVAL)
             c[j] = new_extract(s, v, j, b,
-                               j > 0 ? s->f->values[c[j - 1]].def : pos);
+                               j > 0 ? hk_value(s->f, c[j - 1])->def : pos);
     s->kept[v] = 1;
     while (extract_index(s, after(pos, b), v) >= 0)
         pos = after(pos, b);
@@ -537,7 +537,7 @@ static void split_def(Sc *s, HkInst *i, HkVal v, HkDefKind kind, HkVal *out,
 {
     HkType t = type_of(s, v);
     HkVal *c = new_comps(s, v);
-    HkLoc loc = s->f->values[v].loc;
+    HkLoc loc = hk_value(s->f, v)->loc;
     for (uint32_t k = 0; k < hk_components(t); k++) {
         c[k] = hk_value_new(s->f, hk_scalar(t.elem), comp_name(s, v, k), kind,
                             i, *j, loc);
@@ -548,7 +548,7 @@ static void split_def(Sc *s, HkInst *i, HkVal v, HkDefKind kind, HkVal *out,
 /* Rank-0 result or carried value v keeps its place as number *j. */
 static void keep_def(Sc *s, HkVal v, HkVal *out, uint32_t *j)
 {
-    s->f->values[v].index = *j;
+    hk_value(s->f, v)->index = *j;
     out[(*j)++] = v;
 }
 
@@ -715,7 +715,7 @@ static void split_params(Sc *s)
         HkVal v = s->f->params[p];
         if (!is_tensor(type_of(s, v)))
             continue;
-        s->loc = s->f->values[v].loc;
+        s->loc = hk_value(s->f, v)->loc;
         pos = split(s, v, &s->f->body, pos);
     }
 }

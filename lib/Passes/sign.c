@@ -120,7 +120,7 @@ static HkSignFact literal_rule(HkArena *a, const HkInst *c)
 /* The instruction defining v, or NULL for a parameter, index or carry. */
 static const HkInst *def_of(const HkFunc *f, HkVal v)
 {
-    const HkValue *x = &f->values[v];
+    const HkValue *x = hk_value(f, v);
     return x->kind == HK_DEF_INST ? x->def : NULL;
 }
 

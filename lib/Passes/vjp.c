@@ -64,7 +64,7 @@ void hk_vjp_add_to(Vjp *v, HkVal *slot, HkVal c, HkType t)
 void hk_vjp_add_adj(Vjp *v, HkVal x, HkVal c)
 {
     if (x < v->d.ntan && v->d.act[x]) {
-        v->d.base = v->d.f->values[x].name;
+        v->d.base = hk_value(v->d.f, x)->name;
         hk_vjp_add_to(v, &v->adj[x], c, type_of(v, x));
     }
 }
@@ -95,7 +95,7 @@ static HkVal with_imm(Vjp *v, const HkInst *i, HkOp op, HkVal a, HkVal b,
 {
     HkVal r = b == HK_NOVAL ? hk_diff_emit1(&v->d, op, a, t)
                             : hk_diff_emit2(&v->d, op, a, b, t);
-    HkInst *n = v->d.f->values[r].def;
+    HkInst *n = hk_value(v->d.f, r)->def;
     n->nimm = i->nimm;
     memcpy(n->imm, i->imm, sizeof n->imm);
     return r;
@@ -108,7 +108,7 @@ HkVal hk_vjp_part(Vjp *v, HkVal x, uint32_t k)
     if (t.rank == 0)
         return x;
     HkVal r = hk_diff_emit1(&v->d, HK_OP_EXTRACT, x, hk_scalar(t.elem));
-    HkInst *n = v->d.f->values[r].def;
+    HkInst *n = hk_value(v->d.f, r)->def;
     n->nimm = t.rank;
     n->imm[0] = t.rank == 1 ? (int64_t)k : (int64_t)(k / t.dim[1]);
     n->imm[1] = t.rank == 1 ? 0 : (int64_t)(k % t.dim[1]);
@@ -330,7 +330,7 @@ static int structural(Vjp *v, HkInst *i, HkVal R)
 static void transpose(Vjp *v, HkInst *i, HkVal R)
 {
     Diff *d = &v->d;
-    d->base = d->f->values[i->res[0]].name;
+    d->base = hk_value(d->f, i->res[0])->name;
     if (structural(v, i, R))
         return;
     for (uint32_t k = 0; k < i->nops; k++) {
@@ -341,7 +341,7 @@ static void transpose(Vjp *v, HkInst *i, HkVal R)
         if (seen || a >= d->ntan || !d->act[a] || !hk_diff_is_real(type_of(v, a)))
             continue;
         d->tan[a] = R;
-        d->base = d->f->values[i->res[0]].name;
+        d->base = hk_value(d->f, i->res[0])->name;
         HkVal c = hk_diff_rule(d, i);
         d->tan[a] = HK_NOVAL;
         hk_vjp_add_adj(v, a, c);
@@ -353,7 +353,7 @@ static void transpose(Vjp *v, HkInst *i, HkVal R)
  * result's, or "if" / "dispatch" when it has none. */
 static const char *region_base(const Vjp *v, const HkInst *i)
 {
-    return i->nres > 0 ? v->d.f->values[i->res[0]].name : hk_ops[i->op].mnemonic;
+    return i->nres > 0 ? hk_value(v->d.f, i->res[0])->name : hk_ops[i->op].mnemonic;
 }
 
 /* ---- writes into active outputs --------------------------------------- */
@@ -406,7 +406,7 @@ HkVal hk_vjp_row_load(Vjp *v, int32_t slot, HkVal row, const char *name)
 static HkVal static_row(Vjp *v, HkVal w, int64_t k, HkType rowt)
 {
     HkVal e = hk_diff_emit1(&v->d, HK_OP_EXTRACT, w, rowt);
-    HkInst *n = v->d.f->values[e].def;
+    HkInst *n = hk_value(v->d.f, e)->def;
     n->nimm = 1;
     n->imm[0] = k;
     return e;
@@ -432,7 +432,7 @@ static void rows_local(Vjp *v, int32_t s, HkVal w)
     }
     HkInst *at = d->at;
     HkBlock *blk = d->blk;
-    d->at = f->values[w].def->next;
+    d->at = hk_value(f, w)->def->next;
     d->base = base;
     for (uint32_t r = 0; r < k; r++) {
         HkVal row = hk_diff_int(d, (int64_t)r, hk_scalar(HK_I64), NULL, NULL);
@@ -454,7 +454,7 @@ static HkVal tape_row(Vjp *v, int32_t s, HkVal r, HkType rowt)
     HkFunc *f = d->f;
     HkVal w = v->tape_w[s];
     HkType wt = type_of(v, w);
-    const HkInst *rd = f->values[r].kind == HK_DEF_INST ? f->values[r].def : NULL;
+    const HkInst *rd = hk_value(f, r)->kind == HK_DEF_INST ? hk_value(f, r)->def : NULL;
     if (rd != NULL && rd->op == HK_OP_CONST && rd->cst.i != NULL) {
         int64_t k = rd->cst.i[0];
         k = k < 0 ? 0 : k > (int64_t)wt.dim[0] - 1 ? (int64_t)wt.dim[0] - 1 : k;
@@ -641,7 +641,7 @@ void hk_vjp_outer(Vjp *v, const HkInst *i, Outer *o)
 static HkVal copy_of(Vjp *v, HkVal x, HkDefKind k, HkInst *def, uint32_t index)
 {
     Diff *d = &v->d;
-    const HkValue *old = &d->f->values[x];
+    const HkValue *old = hk_value(d->f, x);
     return hk_value_new(d->f, old->type, hk_asprintf(d->a, "%s.re", old->name),
                         k, def, index, old->loc);
 }
@@ -700,12 +700,12 @@ static HkInst *case_copy(Vjp *v, const HkInst *x, uint32_t c, HkVal kv,
     Diff *d = &v->d;
     HkVal ops[2] = {kv, hk_diff_int(d, (int64_t)c, type_of(v, kv), NULL, NULL)};
     HkVal eq = hk_diff_emit(d, HK_OP_ICMP, ops, 2, hk_scalar(HK_I1));
-    d->f->values[eq].def->pred = HK_P_EQ;
+    hk_value(d->f, eq)->def->pred = HK_P_EQ;
     HkType *types = hk_alloc(d->a, (x->nres + 1) * sizeof *types);
     const char **names = hk_alloc(d->a, (x->nres + 1) * sizeof *names);
     for (uint32_t k = 0; k < x->nres; k++) {
         types[k] = type_of(v, x->res[k]);
-        names[k] = hk_asprintf(d->a, "%s.re", d->f->values[x->res[k]].name);
+        names[k] = hk_asprintf(d->a, "%s.re", hk_value(d->f, x->res[k])->name);
     }
     HkInst *ni = hk_vjp_if(v, eq, types, names, x->nres);
     hk_vjp_grow(v);
@@ -828,7 +828,7 @@ static void reverse_branch(Vjp *v, const HkInst *i, const HkBlock *b,
     uint32_t n = o->nvals + o->nslots;
     HkVal *ops = hk_alloc(d->a, (n + 1) * sizeof *ops);
     for (uint32_t k = 0; k < o->nvals; k++) {
-        d->base = d->f->values[o->vals[k]].name;
+        d->base = hk_value(d->f, o->vals[k])->name;
         ops[k] = hk_diff_full(d, v->adj[o->vals[k]], type_of(v, o->vals[k]));
         v->adj[o->vals[k]] = saved[k];
     }
@@ -868,7 +868,7 @@ static HkInst *new_if(Vjp *v, HkVal cond, const Outer *o)
     const char **names = hk_alloc(d->a, (n + 1) * sizeof *names);
     for (uint32_t k = 0; k < o->nvals; k++) {
         types[k] = type_of(v, o->vals[k]);
-        names[k] = hk_asprintf(d->a, "%s.bar.s", d->f->values[o->vals[k]].name);
+        names[k] = hk_asprintf(d->a, "%s.bar.s", hk_value(d->f, o->vals[k])->name);
     }
     for (uint32_t k = 0; k < o->nslots; k++) {
         types[o->nvals + k] = d->f->slots[o->slots[k]].type;
@@ -892,7 +892,7 @@ static HkInst *case_chain(Vjp *v, const HkInst *i, const Outer *o, HkVal k,
     HkVal cv = hk_diff_int(&v->d, (int64_t)c, kt, NULL, NULL);
     HkVal ops[2] = {k, cv};
     HkVal eq = hk_diff_emit(d, HK_OP_ICMP, ops, 2, hk_scalar(HK_I1));
-    d->f->values[eq].def->pred = HK_P_EQ;
+    hk_value(d->f, eq)->def->pred = HK_P_EQ;
     HkInst *ni = new_if(v, eq, o);
     reverse_branch(v, i, &i->regions[c], &ni->regions[0], o);
     if (c + 2 == i->nregions) {
@@ -951,7 +951,7 @@ static void reverse_region(Vjp *v, HkInst *i)
     d->at = at;
     d->blk = blk;
     for (uint32_t k = 0; k < o.nvals; k++) {
-        d->base = d->f->values[o.vals[k]].name;
+        d->base = hk_value(d->f, o.vals[k])->name;
         hk_vjp_add_to(v, &v->adj[o.vals[k]], ni->res[k], type_of(v, o.vals[k]));
     }
     for (uint32_t k = 0; k < o.nslots; k++) {
@@ -989,7 +989,7 @@ static void reverse_call(Vjp *v, HkInst *i)
         HkVal r = i->res[k];
         if (!hk_diff_is_real(type_of(v, r)))
             continue;
-        d->base = d->f->values[r].name;
+        d->base = hk_value(d->f, r)->name;
         ops[j++] = hk_diff_full(d, v->adj[r], type_of(v, r));
     }
     HkInst *c = hk_inst_new(d->f, HK_OP_CALL, d->loc);
@@ -1003,7 +1003,7 @@ static void reverse_call(Vjp *v, HkInst *i)
             continue;
         to[j] = i->ops[k];
         types[j] = type_of(v, i->ops[k]);
-        names[j++] = hk_asprintf(d->a, "%s.bar.s", d->f->values[i->ops[k]].name);
+        names[j++] = hk_asprintf(d->a, "%s.bar.s", hk_value(d->f, i->ops[k])->name);
     }
     hk_inst_set_results(d->f, c, types, names, gv->nrtypes);
     if (gv->nrtypes == 1)
@@ -1050,7 +1050,7 @@ static HkFunc *vjp_func(Vjp *v, HkFunc *g)
             continue;
         HkVal rv = ret->ops[k];
         params[j] = hk_value_new(h, h->rtypes[k],
-                                 hk_asprintf(d->a, "%s.bar", h->values[rv].name),
+                                 hk_asprintf(d->a, "%s.bar", hk_value(h, rv)->name),
                                  HK_DEF_PARAM, NULL, j, ret->loc);
         hk_vjp_grow(&w);
         hk_vjp_add_adj(&w, rv, params[j++]);
@@ -1067,7 +1067,7 @@ static HkFunc *vjp_func(Vjp *v, HkFunc *g)
         HkVal p = h->params[k];
         if (!hk_diff_is_real(type_of(&w, p)))
             continue;
-        w.d.base = h->values[p].name;
+        w.d.base = hk_value(h, p)->name;
         rt[j] = type_of(&w, p);
         ops[j] = hk_diff_full(&w.d, w.adj[p], rt[j]);
         j++;

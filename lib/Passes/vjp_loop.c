@@ -123,7 +123,7 @@ static HkInst *rerun(Vjp *v, const HkInst *L, uint32_t n, HkVal t)
     hk_inst_set_ops(f, I, ops, n + 1);
     uint32_t nmap = f->nvalues;
     HkVal *map = hk_valmap_new(f, nmap);
-    const HkValue *iv = &f->values[L->ivar];
+    const HkValue *iv = hk_value(f, L->ivar);
     I->ivar = hk_value_new(f, iv->type, hk_asprintf(d->a, "%s.re", iv->name),
                            HK_DEF_IVAR, I, 0, L->loc);
     map[L->ivar] = I->ivar;
@@ -131,7 +131,7 @@ static HkInst *rerun(Vjp *v, const HkInst *L, uint32_t n, HkVal t)
     HkType *types = hk_alloc(d->a, (n + 1) * sizeof *types);
     const char **names = hk_alloc(d->a, (n + 1) * sizeof *names);
     for (uint32_t k = 0; k < n; k++) {
-        const HkValue *c = &f->values[L->iters[k]];
+        const HkValue *c = hk_value(f, L->iters[k]);
         I->iters[k] = hk_value_new(f, c->type, hk_asprintf(d->a, "%s.re", c->name),
                                    HK_DEF_ITER, I, k, L->loc);
         map[L->iters[k]] = I->iters[k];
@@ -257,17 +257,17 @@ static void make_tape(Vjp *v, Rev *rv)
     HkInst *at = d->at;
     HkBlock *blk = d->blk;
     d->at = L->regions[0].first;
-    d->base = f->values[L->ivar].name;
+    d->base = hk_value(f, L->ivar)->name;
     HkVal row = tape_row(v, L, L->ivar);
     rv->tape = hk_alloc(d->a, (rv->n + 1) * sizeof *rv->tape);
     for (uint32_t j = 0; j < rv->n; j++) {
         HkVal c = L->iters[j];
         HkType t = type_of(v, c);
         uint32_t nc = comps_of(t);
-        d->base = f->values[c].name;
+        d->base = hk_value(f, c)->name;
         for (uint32_t m = 0; m < nc; m++) {
-            const char *name = nc == 1 ? hk_asprintf(d->a, "%s.tape", f->values[c].name)
-                                       : hk_asprintf(d->a, "%s.tape.%u", f->values[c].name, m);
+            const char *name = nc == 1 ? hk_asprintf(d->a, "%s.tape", hk_value(f, c)->name)
+                                       : hk_asprintf(d->a, "%s.tape.%u", hk_value(f, c)->name, m);
             int32_t s = hk_vjp_add_local(v, name, hk_vec(tape_elem((HkElem)t.elem), k));
             if (m == 0)
                 rv->tape[j] = s;
@@ -293,7 +293,7 @@ static HkVal *tape_read(Vjp *v, const Rev *rv, HkVal t)
     Diff *d = &v->d;
     HkFunc *f = d->f;
     const HkInst *L = rv->L;
-    d->base = f->values[L->ivar].name;
+    d->base = hk_value(f, L->ivar)->name;
     HkVal row = tape_row(v, L, t);
     HkVal *start = hk_alloc(d->a, (rv->n + 1) * sizeof *start);
     for (uint32_t j = 0; j < rv->n; j++) {
@@ -301,14 +301,14 @@ static HkVal *tape_read(Vjp *v, const Rev *rv, HkVal t)
         HkType t0 = type_of(v, c);
         uint32_t nc = comps_of(t0);
         HkVal *parts = hk_alloc(d->a, (nc + 1) * sizeof *parts);
-        d->base = f->values[c].name;
+        d->base = hk_value(f, c)->name;
         for (uint32_t m = 0; m < nc; m++) {
             parts[m] = hk_vjp_row_load(v, rv->tape[j] + (int32_t)m, row,
-                                       hk_asprintf(d->a, "%s.tape.r", f->values[c].name));
+                                       hk_asprintf(d->a, "%s.tape.r", hk_value(f, c)->name));
             if (t0.elem == HK_I1) {
                 HkVal ops[2] = {parts[m], hk_diff_int(d, 0, hk_scalar(HK_I32), NULL, NULL)};
                 parts[m] = hk_diff_emit(d, HK_OP_ICMP, ops, 2, hk_scalar(HK_I1));
-                f->values[parts[m]].def->pred = HK_P_NE;
+                hk_value(f, parts[m])->def->pred = HK_P_NE;
             }
         }
         start[j] = t0.rank == 0 ? parts[0] : hk_diff_emit(d, HK_OP_BUILD, parts, nc, t0);
@@ -335,15 +335,15 @@ static HkInst *reverse_head(Vjp *v, Rev *rv, HkVal end)
     for (uint32_t k = 0; k < rv->n; k++) {
         if (!rv->need[k])
             continue;
-        const char *c = f->values[L->iters[k]].name;
-        d->base = f->values[L->res[k]].name;
+        const char *c = hk_value(f, L->iters[k])->name;
+        d->base = hk_value(f, L->res[k])->name;
         types[j] = type_of(v, L->res[k]);
         ops[first + j] = hk_diff_full(d, v->adj[L->res[k]], types[j]);
         in[j] = hk_asprintf(d->a, "%s.bar", c);
-        out[j++] = hk_asprintf(d->a, "%s.bar.s", f->values[L->ops[(L->has_count ? 1u : 0u) + k]].name);
+        out[j++] = hk_asprintf(d->a, "%s.bar.s", hk_value(f, L->ops[(L->has_count ? 1u : 0u) + k])->name);
     }
     for (uint32_t k = 0; k < rv->o.nvals; k++, j++) {
-        const char *nm = f->values[rv->o.vals[k]].name;
+        const char *nm = hk_value(f, rv->o.vals[k])->name;
         d->base = nm;
         types[j] = type_of(v, rv->o.vals[k]);
         ops[first + j] = hk_diff_full(d, HK_NOVAL, types[j]);
@@ -368,7 +368,7 @@ static HkInst *reverse_head(Vjp *v, Rev *rv, HkVal end)
         R->hi = L->hi;
     }
     hk_inst_set_ops(f, R, ops, first + m);
-    const HkValue *iv = &f->values[L->ivar];
+    const HkValue *iv = hk_value(f, L->ivar);
     R->ivar = hk_value_new(f, iv->type, hk_asprintf(d->a, "%s.bar", iv->name),
                            HK_DEF_IVAR, R, 0, d->loc);
     R->iters = hk_alloc(d->a, (m + 1) * sizeof *R->iters);
@@ -449,7 +449,7 @@ static HkVal last_writer(Vjp *v, const Rev *rv)
     HkType i64 = hk_scalar(HK_I64), i1 = hk_scalar(HK_I1);
     HkVal ops[2] = {rv->R->ivar, hk_diff_int(d, rv->L->lo, i64, NULL, NULL)};
     HkVal first = hk_diff_emit(d, HK_OP_ICMP, ops, 2, i1);
-    d->f->values[first].def->pred = HK_P_EQ;
+    hk_value(d->f, first)->def->pred = HK_P_EQ;
     if (rv->ran == HK_NOVAL)
         return first;
     HkInst *c = hk_inst_new(d->f, HK_OP_CONST, d->loc);
@@ -474,7 +474,7 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
     HkInst *R = rv->R;
     d->at = NULL;
     d->blk = &R->regions[0];
-    d->base = f->values[L->ivar].name;
+    d->base = hk_value(f, L->ivar)->name;
     HkVal ops2[2] = {last, R->ivar};
     HkVal t = hk_diff_emit(d, HK_OP_SUB, ops2, 2, hk_scalar(HK_I64));
     HkVal gate = v->gate;
@@ -510,11 +510,11 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
     for (uint32_t k = 0, j = 0; k < rv->n; k++) {
         if (!rv->need[k])
             continue;
-        d->base = f->values[L->iters[k]].name;
+        d->base = hk_value(f, L->iters[k])->name;
         yops[j++] = hk_diff_full(d, v->adj[tr.start[k]], type_of(v, L->iters[k]));
     }
     for (uint32_t k = 0; k < no; k++) {
-        d->base = f->values[rv->o.vals[k]].name;
+        d->base = hk_value(f, rv->o.vals[k])->name;
         yops[nc + k] = hk_diff_full(d, v->adj[rv->o.vals[k]],
                                     type_of(v, rv->o.vals[k]));
         v->adj[rv->o.vals[k]] = saved[k];
@@ -592,20 +592,20 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
     for (uint32_t k = 0, j = 0; k < rv->n; k++)
         if (rv->need[k]) {
             types[j] = type_of(v, L->res[k]);
-            names[j++] = hk_asprintf(d->a, "%s.bar.p", f->values[L->res[k]].name);
+            names[j++] = hk_asprintf(d->a, "%s.bar.p", hk_value(f, L->res[k])->name);
         }
     for (uint32_t k = 0; k < no; k++) {
         types[nc + k] = type_of(v, rv->o.vals[k]);
-        names[nc + k] = hk_asprintf(d->a, "%s.bar.p", f->values[rv->o.vals[k]].name);
+        names[nc + k] = hk_asprintf(d->a, "%s.bar.p", hk_value(f, rv->o.vals[k])->name);
     }
     for (uint32_t k = 0; k < ns; k++) {
         types[nc + no + k] = f->slots[rv->o.slots[k]].type;
         names[nc + no + k] = hk_asprintf(d->a, "%s.bar.p", f->slots[rv->o.slots[k]].name);
     }
-    d->base = f->values[L->ivar].name;
+    d->base = hk_value(f, L->ivar)->name;
     HkVal ops2[2] = {end, trips_limit(v, L)};
     HkVal ran = hk_diff_emit(d, HK_OP_ICMP, ops2, 2, hk_scalar(HK_I1));
-    f->values[ran].def->pred = HK_P_SLT;
+    hk_value(f, ran)->def->pred = HK_P_SLT;
     HkInst *P = hk_vjp_if(v, ran, types, names, m);
 
     /* the branch that ran: the trips before, the part, the sweep */
@@ -669,11 +669,11 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
     hk_vjp_grow(v);
     for (uint32_t k = 0, j = 0; k < rv->n; k++)
         if (rv->need[k]) {
-            d->base = f->values[L->res[k]].name;
+            d->base = hk_value(f, L->res[k])->name;
             hk_vjp_add_to(v, &v->adj[L->res[k]], P->res[j++], type_of(v, L->res[k]));
         }
     for (uint32_t k = 0; k < no; k++) {
-        d->base = f->values[rv->o.vals[k]].name;
+        d->base = hk_value(f, rv->o.vals[k])->name;
         hk_vjp_add_to(v, &v->adj[rv->o.vals[k]], P->res[nc + k], types[nc + k]);
     }
     for (uint32_t k = 0; k < ns; k++) {
@@ -713,14 +713,14 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
         return;
     HkInst *at = d->at;
     HkBlock *blk = d->blk;
-    d->base = L->nres > 0 ? f->values[L->res[0]].name : f->values[L->ivar].name;
+    d->base = L->nres > 0 ? hk_value(f, L->res[0])->name : hk_value(f, L->ivar)->name;
     HkVal end = trips_end(v, L);
     if (use_tape(v, L, rv.n))
         make_tape(v, &rv);
     if (end != HK_NOVAL && writes_before_break(v, L))
         partial_trip(v, &rv, end);
     /* the last trip's index, end - 1 + LO (a constant without a counter) */
-    d->base = f->values[L->ivar].name;
+    d->base = hk_value(f, L->ivar)->name;
     HkVal last;
     if (end == HK_NOVAL) {
         last = hk_diff_int(d, L->hi - 1 + L->lo, hk_scalar(HK_I64), NULL, NULL);
@@ -738,7 +738,7 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
         if (rv.need[k])
             hk_vjp_add_adj(v, L->ops[first + k], R->res[j++]);
     for (uint32_t k = 0; k < no; k++) {
-        d->base = f->values[rv.o.vals[k]].name;
+        d->base = hk_value(f, rv.o.vals[k])->name;
         hk_vjp_add_to(v, &v->adj[rv.o.vals[k]], R->res[nc + k],
                       type_of(v, rv.o.vals[k]));
     }

@@ -133,7 +133,7 @@ static void sink_slot(Vjp *v, HkInst *X, int32_t s)
     HkInst *K = kernel_level(f, X, &looped);
     if (!all && (!readable || looped))
         return;
-    HkType t = f->values[one->ops[0]].type;
+    HkType t = hk_value(f, one->ops[0])->type;
     HkVal prior = HK_NOVAL;
     /* the kernel's own load of the slot before K, when it has one */
     for (HkInst *x = f->body.first; !all && x != K && prior == HK_NOVAL; x = x->next)

@@ -185,7 +185,7 @@ static void redef_value(B *b)
     HkFunc *k = kernel(b, "k");
     cst(b, k, 1.0, "x");
     HkVal y = cst(b, k, 2.0, "y");
-    k->values[y].name = "x";
+    hk_value(k, y)->name = "x";
     ret(b, k, NULL, 0);
 }
 

@@ -99,7 +99,7 @@ static int corrupt(HkLowered *l, const char *name)
         l->mathfn[id] = NULL;
     else if (strcmp(name, "no-member") == 0 && (i = first_of(f, HK_OP_LOAD)))
         i->slot = hk_slot_add(f, "ghost", HK_ROLE_PER_SAMPLE,
-                              f->values[i->res[0]].type, i->loc);
+                              hk_value(f, i->res[0])->type, i->loc);
     else if (strcmp(name, "fcmp-pred") == 0 && (i = first_of(f, HK_OP_FCMP)))
         i->pred = HK_P_EQ;
     else if (strcmp(name, "icmp-pred") == 0 && (i = first_of(f, HK_OP_ICMP)))

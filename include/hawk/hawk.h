@@ -74,6 +74,12 @@ HawkModule *hawk_parse(HawkContext *ctx, const char *name, const char *text,
 HawkModule *hawk_parse_chunk(HawkContext *ctx, const char *name,
                              const char *text, size_t len, unsigned line_base);
 
+/* Like hawk_parse_chunk, but text is not copied: the module and its
+ * diagnostics point into it, so it must stay as it is until ctx is
+ * destroyed.  A large input is then held once, by the caller. */
+HawkModule *hawk_parse_view(HawkContext *ctx, const char *name,
+                            const char *text, size_t len, unsigned line_base);
+
 /* Verifies m (LangRef "Verification").  Returns 0 when it is well formed,
  * else the number of errors appended. */
 int hawk_verify(HawkContext *ctx, const HawkModule *m);

@@ -61,6 +61,7 @@ typedef struct {
     const char *name, *text;
     size_t len;
     unsigned line_base;
+    int view;              /* keep text as it is given (hawk_parse_view) */
     const HawkModule *m;
     HawkModule *parsed;
     int status;
@@ -74,7 +75,10 @@ static void parse_call(void *ud)
     /* The source outlives the call: diagnostics point into it. */
     HkSource *src = hk_alloc(a, sizeof *src);
     src->name = hk_strdup(a, c->name ? c->name : "-");
-    src->text = hk_strndup(a, c->text ? c->text : "", c->text ? c->len : 0);
+    if (c->view && c->text != NULL)
+        src->text = c->text;
+    else
+        src->text = hk_strndup(a, c->text ? c->text : "", c->text ? c->len : 0);
     src->len = c->text ? c->len : 0;
     src->line_base = (uint32_t)c->line_base;
     c->parsed = hk_parse(a, src, &c->ctx->diags);
@@ -85,6 +89,14 @@ HawkModule *hawk_parse_chunk(HawkContext *ctx, const char *name,
 {
     Call c = {.ctx = ctx, .name = name, .text = text, .len = len,
               .line_base = line_base};
+    return hk_ctx_protect(ctx, parse_call, &c) == 0 ? c.parsed : NULL;
+}
+
+HawkModule *hawk_parse_view(HawkContext *ctx, const char *name,
+                            const char *text, size_t len, unsigned line_base)
+{
+    Call c = {.ctx = ctx, .name = name, .text = text, .len = len,
+              .line_base = line_base, .view = 1};
     return hk_ctx_protect(ctx, parse_call, &c) == 0 ? c.parsed : NULL;
 }
 

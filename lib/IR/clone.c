@@ -98,6 +98,7 @@ static HkFunc *clone_func(HkModule *nm, const HkFunc *f, const char *name)
     nf->src_begin = f->src_begin;
     nf->src_end = f->src_end;
     nf->derived = f->derived;
+    nf->parsed = f->parsed;
     nf->made_by = f->made_by;
     nf->origin = f->origin;  /* immutable: shared by the copies */
     clone_names(a, nf, f);

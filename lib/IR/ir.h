@@ -400,6 +400,9 @@ struct HkFunc {
     uint32_t src_begin, src_end;  /* byte span of the definition's text */
     int derived;           /* a transform ran on it after parsing: its IR
                               is no longer what its source text says */
+    int parsed;            /* the parser made it (or a copy of what it
+                              made): while not derived, each name is one
+                              value's or slot's, as the parser checked */
     const char *made_by;   /* the pass that made this func ("jvp": the
                               <primal>_jvp), or NULL */
     const HkDerivOrigin *origin; /* a derivative kernel's, or NULL */

@@ -1201,6 +1201,7 @@ static int parse_func_name(P *p, int is_kernel)
         return 0;
     }
     p->f = hk_func_new(p->m, tok_str(p, p->tok), is_kernel, p->tok.loc);
+    p->f->parsed = 1;
     next(p);
     return expect(p, HK_TK_LPAREN, "expected '(' after the function name");
 }

@@ -45,6 +45,11 @@ static int check_value_type(Ver *v, HkVal x)
  * writing a value's or slot's name behind its back. */
 static int name_taken_by_other(const Ver *v, const char *name, uint32_t id)
 {
+    /* The parser made the table and refused a name defined twice; until
+     * a transform runs, no name can have been written since: the probe,
+     * a cache miss per value of a large function, is skipped. */
+    if (v->f->parsed && !v->f->derived)
+        return 0;
     uint32_t owner = hk_symtab_get(v->f->syms, name, strlen(name));
     return owner != UINT32_MAX && owner != id;
 }

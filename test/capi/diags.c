@@ -24,6 +24,22 @@ static void show(HawkContext *ctx, size_t i)
     printf("[%zu] rendered: {%s}\n", i, hawk_diag_render(ctx, i));
 }
 
+/* hawk_parse_view of a chunk inside a larger buffer, not NUL-terminated
+ * where it ends: the diagnostic stops at the chunk's end, and the module
+ * reads the caller's text. */
+static void view_chunk(void)
+{
+    static const char buf[] = "kernel @k(%x: per_sample f64, %y: mutable f64) {\n"
+                              "  %a = load %x : f64\n"
+                              "  store %a, %q   AFTER THE CHUNK\n";
+    size_t len = sizeof buf - 1 - strlen("   AFTER THE CHUNK\n");
+    HawkContext *ctx = hawk_context_create();
+    HawkModule *m = hawk_parse_view(ctx, "view.hir", buf, len, 10);
+    printf("view: %s, %zu diagnostics: {%s}\n", m != NULL ? "a module" : "no module",
+           hawk_diag_count(ctx), hawk_diag_render(ctx, 0));
+    hawk_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -59,5 +75,6 @@ int main(int argc, char **argv)
                ? "NULL" : "not NULL");
     hawk_context_destroy(ctx);
     free(text);
+    view_chunk();
     return 0;
 }

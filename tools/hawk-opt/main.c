@@ -43,7 +43,7 @@ static void after_pass(void *user, const char *pass, const HawkModule *m)
 static int transform_chunk(OptRun *r, const char *text, size_t len,
                            unsigned line_base)
 {
-    HawkModule *m = hawk_parse_chunk(r->ctx, r->name, text, len, line_base);
+    HawkModule *m = hawk_parse_view(r->ctx, r->name, text, len, line_base);
     if (m == NULL || hawk_verify(r->ctx, m) != 0)
         return 1;
     r->out_flushed = 0;
@@ -126,14 +126,10 @@ static int setup_pipeline(OptRun *r)
 static int run(OptRun *r)
 {
     const OptConfig *cfg = r->cfg;
-    ToolBuf in = {0};
-    if (setup_pipeline(r) != 0 || tool_read_file(OPT_TOOL, r->name, &in) != 0) {
-        tool_buf_free(&in);
+    if (setup_pipeline(r) != 0 || tool_read_file(OPT_TOOL, r->name, &r->in) != 0)
         return 1;
-    }
-    int rc = opt_for_each_chunk(r, in.data, in.len, cfg->split_input,
+    int rc = opt_for_each_chunk(r, r->in.data, r->in.len, cfg->split_input,
                                 handle_chunk);
-    tool_buf_free(&in);
     if (cfg->time_passes)
         opt_print_timing(r->pm, r->seconds);
     /* Written only when every chunk passed: a report certifies them all. */
@@ -178,6 +174,7 @@ int main(int argc, char **argv)
         free(r.reports);
         free(r.seconds);
         hawk_context_destroy(r.ctx);
+        tool_buf_free(&r.in);
     }
     opt_config_free(&cfg);
     return rc;

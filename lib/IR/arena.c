@@ -74,16 +74,17 @@ static Chunk *chunk_map(size_t size)
 
 /* A chunk of at least size zeroed bytes, or NULL: fresh memory is zero
  * already, so neither the chunk nor a block bumped in it is cleared
- * again.  map: a chunk to bump in, mapped when it is huge (a large
- * block's own chunk is malloc'd: hk_resize reallocs it). */
-static Chunk *chunk_alloc(size_t size, int map)
+ * again.  bump: a chunk to bump in, not a large block's own. */
+static Chunk *chunk_alloc(size_t size, int bump)
 {
-    Chunk *c = map && size >= HUGE_PAGE ? chunk_map(size)
-                                        : hk_calloc(1, sizeof *c + size);
+    Chunk *c = size >= HUGE_PAGE ? chunk_map(size)
+                                 : hk_calloc(1, sizeof *c + size);
     if (c != NULL) {
         c->next = NULL;
         c->used = 0;
-        if (c->mapped == 0)
+        /* a chunk to bump in takes all it has; a large block's own chunk
+         * says its block's size (own_chunk knows it so) */
+        if (c->mapped == 0 || !bump)
             c->size = size;
     }
     return c;
@@ -110,9 +111,9 @@ _Noreturn void hk_out_of_memory(HkArena *a)
 }
 
 /* A chunk of size bytes for a, or hk_out_of_memory. */
-static Chunk *chunk_new(HkArena *a, size_t size, int map)
+static Chunk *chunk_new(HkArena *a, size_t size, int bump)
 {
-    Chunk *c = chunk_alloc(size, map);
+    Chunk *c = chunk_alloc(size, bump);
     if (c == NULL)
         hk_out_of_memory(a);
     return c;
@@ -166,11 +167,13 @@ int hk_arena_protected(const HkArena *a)
     return a->catcher != NULL;
 }
 
-void *hk_alloc(HkArena *a, size_t n)
+/* n bytes at a multiple of align (a power of two, at most 16) in a's
+ * head chunk, zeroed. */
+static void *bump(HkArena *a, size_t n, size_t align)
 {
-    n = round16(n);
     Chunk *c = a->head;
-    if (c->size - c->used < n) {
+    size_t at = (c->used + align - 1) & ~(align - 1);
+    if (at > c->size || c->size - at < n) {
         /* A large block gets its own chunk behind the head, so the head's
          * free space is not abandoned. */
         if (n > LARGE) {
@@ -188,15 +191,26 @@ void *hk_alloc(HkArena *a, size_t n)
         a->bumped += fresh->size;
         fresh->next = c;
         a->head = c = fresh;
+        at = 0;
     }
-    void *p = c->data + c->used;
-    c->used += n;
+    void *p = c->data + at;
+    c->used = at + n;
     return p;
+}
+
+void *hk_alloc(HkArena *a, size_t n)
+{
+    return bump(a, round16(n), 16);
+}
+
+void *hk_alloc_packed(HkArena *a, size_t n, size_t align)
+{
+    return n > LARGE ? hk_alloc(a, n) : bump(a, n, align);
 }
 
 char *hk_strndup(HkArena *a, const char *s, size_t n)
 {
-    char *p = hk_alloc(a, n + 1);
+    char *p = hk_alloc_packed(a, n + 1, 1);
     memcpy(p, s, n);
     p[n] = '\0';
     return p;
@@ -255,9 +269,19 @@ void *hk_resize(HkArena *a, void *p, size_t old, size_t n)
     }
     /* A large block grows where it is (realloc moves the pages of a
      * large block rather than copying them) instead of leaving its old
-     * copy in the arena until the arena goes. */
+     * copy in the arena until the arena goes; a mapped one is copied
+     * into its new mapping and unmapped. */
     size_t had = (*l)->size;
     n = round16(n);
+    if ((*l)->mapped != 0 || n >= HUGE_PAGE) {
+        Chunk *c = chunk_new(a, n, 0);
+        memcpy(c->data, (*l)->data, had);
+        c->used = n;
+        c->next = (*l)->next;
+        chunk_free(*l);
+        *l = c;
+        return c->data;
+    }
     Chunk *c = hk_realloc(*l, sizeof *c + n);
     if (c == NULL)
         hk_out_of_memory(a);

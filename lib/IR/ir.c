@@ -376,7 +376,7 @@ HkInst *hk_inst_new(HkFunc *f, HkOp op, HkLoc loc)
 
 void hk_inst_set_ops(HkFunc *f, HkInst *i, const HkVal *ops, uint32_t n)
 {
-    i->ops = n ? hk_alloc(f->module->arena, n * sizeof *ops) : NULL;
+    i->ops = n ? hk_alloc_packed(f->module->arena, n * sizeof *ops, sizeof *ops) : NULL;
     if (n)
         memcpy(i->ops, ops, n * sizeof *ops);
     i->nops = n;
@@ -385,7 +385,8 @@ void hk_inst_set_ops(HkFunc *f, HkInst *i, const HkVal *ops, uint32_t n)
 void hk_inst_set_results(HkFunc *f, HkInst *i, const HkType *types,
                          const char *const *names, uint32_t n)
 {
-    i->res = n ? hk_alloc(f->module->arena, n * sizeof *i->res) : NULL;
+    i->res = n ? hk_alloc_packed(f->module->arena, n * sizeof *i->res, sizeof *i->res)
+               : NULL;
     i->nres = n;
     for (uint32_t k = 0; k < n; k++)
         i->res[k] = hk_value_new(f, types[k], names ? names[k] : NULL,

@@ -47,6 +47,10 @@ int hk_arena_protected(const HkArena *a);
  * protected call unwinds; unprotected, the process ends. */
 _Noreturn void hk_out_of_memory(HkArena *a);
 void *hk_alloc(HkArena *a, size_t n);          /* zeroed, 16-byte aligned */
+/* Zeroed, aligned only to align (a power of two up to 16): the many small
+ * blocks of a large program (names, operand lists) packed without the
+ * padding of hk_alloc. */
+void *hk_alloc_packed(HkArena *a, size_t n, size_t align);
 char *hk_strndup(HkArena *a, const char *s, size_t n);
 char *hk_strdup(HkArena *a, const char *s);
 char *hk_asprintf(HkArena *a, const char *fmt, ...) HK_PRINTF(2, 3);
@@ -291,9 +295,10 @@ typedef enum {
 } HkDefKind;
 
 typedef struct {
+    /* ordered so that no padding falls between the fields */
     HkType type;
-    const char *name;      /* without '%'; unique in its function */
     HkDefKind kind;
+    const char *name;      /* without '%'; unique in its function */
     HkInst *def;           /* defining instruction (INST), loop (IVAR, ITER) */
     uint32_t index;        /* result, parameter or iter-arg number */
     HkLoc loc;

@@ -467,7 +467,7 @@ static void define_results(P *p, Inst *in, uint32_t base)
     HkInst *i = in->i;
     uint32_t n = p->ntypes - base;
     i->nres = n;
-    i->res = n ? hk_alloc(p->a, n * sizeof *i->res) : NULL;
+    i->res = n ? hk_alloc_packed(p->a, n * sizeof *i->res, sizeof *i->res) : NULL;
     for (uint32_t k = 0; k < n; k++)
         i->res[k] = define(p, in->res + k, p->types[base + k], HK_DEF_INST, i, k);
     if (n == 1)

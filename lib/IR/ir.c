@@ -121,13 +121,15 @@ int hk_pred_lookup(HkOp op, const char *s, size_t n)
 
 /* ---- symbol tables ---------------------------------------------------- */
 
+/* 16 bytes: a key is NUL-terminated, so its length need not be kept. */
 typedef struct {
-    const char *key;
-    uint32_t len;
-    uint32_t id;
+    const char *key;       /* NULL: an empty entry */
+    uint32_t id;           /* SYM_DEAD: a deleted one (its key stays, so
+                              probes go on past it) */
     uint32_t hash;         /* hash_str of key: most probes end on it */
-    uint8_t dead;
 } SymEntry;
+
+#define SYM_DEAD UINT32_MAX
 
 struct HkSymtab {
     HkArena *arena;
@@ -161,6 +163,13 @@ HkSymtab *hk_symtab_new(HkArena *a)
     return t;
 }
 
+/* Whether the NUL-terminated key is s[0, n) (s holds no NUL: strncmp
+ * stops at the key's end, never reading past it). */
+static int key_is(const char *key, const char *s, size_t n)
+{
+    return strncmp(key, s, n) == 0 && key[n] == '\0';
+}
+
 /* The entry of s (hash h), or the empty one where it would go. */
 static SymEntry *sym_find(const HkSymtab *t, const char *s, size_t n,
                           uint32_t h)
@@ -170,17 +179,24 @@ static SymEntry *sym_find(const HkSymtab *t, const char *s, size_t n,
         SymEntry *e = &t->e[i];
         if (e->key == NULL)
             return e;
-        if (e->hash == h && e->len == n && memcmp(e->key, s, n) == 0)
+        if (e->hash == h && key_is(e->key, s, n))
             return e;
     }
+}
+
+/* Whether e holds a name (not empty, not deleted). */
+static int live(const SymEntry *e)
+{
+    return e->key != NULL && e->id != SYM_DEAD;
 }
 
 uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n)
 {
     SymEntry *e = sym_find(t, name, n, hash_str(name, n));
-    return e->key != NULL && !e->dead ? e->id : UINT32_MAX;
+    return live(e) ? e->id : UINT32_MAX;
 }
 
+/* Doubles the table; the entries are placed by their kept hashes. */
 static void sym_rehash(HkSymtab *t)
 {
     SymEntry *old = t->e;
@@ -189,15 +205,19 @@ static void sym_rehash(HkSymtab *t)
     t->e = hk_alloc(t->arena, t->cap * sizeof *t->e);
     t->used = 0;
     for (uint32_t i = 0; i < ocap; i++)
-        if (old[i].key != NULL && !old[i].dead) {
-            *sym_find(t, old[i].key, old[i].len, old[i].hash) = old[i];
+        if (live(&old[i])) {
+            uint32_t mask = t->cap - 1, k = old[i].hash & mask;
+            while (t->e[k].key != NULL)
+                k = (k + 1) & mask;
+            t->e[k] = old[i];
             t->used++;
         }
     hk_release(t->arena, old, ocap * sizeof *old);
 }
 
-/* Puts name -> id with key as the entry's key (copied or not by the
- * caller); 0 when name is there already. */
+/* Puts name -> id, keyed by a copy of name or (copy 0) by name itself,
+ * which the caller gives NUL-terminated at n; 0 when name is there
+ * already. */
 static int sym_put(HkSymtab *t, const char *name, size_t n, uint32_t id,
                    int copy)
 {
@@ -205,15 +225,13 @@ static int sym_put(HkSymtab *t, const char *name, size_t n, uint32_t id,
         sym_rehash(t);
     uint32_t h = hash_str(name, n);
     SymEntry *e = sym_find(t, name, n, h);
-    if (e->key != NULL && !e->dead)
+    if (live(e))
         return 0;
     if (e->key == NULL)
         t->used++;
     e->key = copy ? hk_strndup(t->arena, name, n) : name;
-    e->len = (uint32_t)n;
     e->id = id;
     e->hash = h;
-    e->dead = 0;
     return 1;
 }
 
@@ -230,7 +248,7 @@ int hk_symtab_put_ref(HkSymtab *t, const char *name, size_t n, uint32_t id)
 void hk_symtab_set(HkSymtab *t, const char *name, size_t n, uint32_t id)
 {
     SymEntry *e = sym_find(t, name, n, hash_str(name, n));
-    if (e->key == NULL || e->dead) {
+    if (!live(e)) {
         (void)sym_put(t, name, n, id, 1);
         return;
     }
@@ -241,7 +259,7 @@ void hk_symtab_del(HkSymtab *t, const char *name, size_t n)
 {
     SymEntry *e = sym_find(t, name, n, hash_str(name, n));
     if (e->key != NULL)
-        e->dead = 1;
+        e->id = SYM_DEAD;
 }
 
 /* ---- modules, functions, values --------------------------------------- */

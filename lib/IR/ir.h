@@ -467,7 +467,8 @@ typedef struct HkModule {
     struct HkSymtab *fsyms; /* name -> function index */
 } HkModule;
 
-/* Symbol tables: open addressing over arena strings; O(1) lookups. */
+/* Symbol tables: open addressing over arena strings; O(1) lookups.  A
+ * name looked up is n bytes without a NUL among them. */
 typedef struct HkSymtab HkSymtab;
 HkSymtab *hk_symtab_new(HkArena *a);
 /* Returns the stored id for name, or UINT32_MAX. */
@@ -476,8 +477,8 @@ uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n);
 int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id);
 void hk_symtab_del(HkSymtab *t, const char *name, size_t n);
 /* hk_symtab_put keeping name itself as the key, not a copy: name must
- * live as long as the table (an arena string, or the source text a
- * module's tables point into). */
+ * be NUL-terminated at n and live as long as the table (an arena
+ * string). */
 int hk_symtab_put_ref(HkSymtab *t, const char *name, size_t n, uint32_t id);
 /* name -> id, whether name is there or not. */
 void hk_symtab_set(HkSymtab *t, const char *name, size_t n, uint32_t id);

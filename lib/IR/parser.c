@@ -38,7 +38,8 @@ typedef struct {
     /* stacks, reset by each user to the height it found */
     HkVal *vals;
     uint32_t nvals, cap_vals;
-    HkTok *res;            /* reserved names; id RES_BASE + index */
+    HkTok *res;            /* reserved names (text: an arena copy, the
+                              value's name to be); id RES_BASE + index */
     uint32_t nres, cap_res;
     HkTok *lits;
     uint32_t nlits, cap_lits;
@@ -207,13 +208,13 @@ static int reserve(P *p, uint32_t *k)
 {
     p->res = hk_grow(p->a, p->res, &p->cap_res, p->nres + 1, sizeof *p->res);
     /* one probe of the table: the put finds a taken name, which
-     * check_free then reports; the key points into the source, which the
-     * module keeps */
-    if (!hk_symtab_put_ref(p->f->syms, p->tok.text, p->tok.len,
-                           RES_BASE + p->nres))
+     * check_free then reports; the key is the name the value will keep */
+    const char *name = tok_str(p, p->tok);
+    if (!hk_symtab_put_ref(p->f->syms, name, p->tok.len, RES_BASE + p->nres))
         return check_free(p, p->tok);
     *k = p->nres;
-    p->res[p->nres++] = p->tok;
+    p->res[p->nres] = p->tok;
+    p->res[p->nres++].text = name;
     next(p);
     return 1;
 }
@@ -222,9 +223,8 @@ static int reserve(P *p, uint32_t *k)
 static HkVal define(P *p, uint32_t k, HkType t, HkDefKind kind, HkInst *def,
                     uint32_t index)
 {
-    HkTok n = p->res[k];
-    return hk_value_new_reserved(p->f, t, tok_str(p, n), kind, def, index,
-                                 n.loc);
+    HkTok n = p->res[k];  /* its text is the arena copy reserve made */
+    return hk_value_new_reserved(p->f, t, n.text, kind, def, index, n.loc);
 }
 
 /* value ::= '%' name, naming a value already defined. */

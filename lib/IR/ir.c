@@ -190,6 +190,15 @@ static int live(const SymEntry *e)
     return e->key != NULL && e->id != SYM_DEAD;
 }
 
+void hk_symtab_prefetch(const HkSymtab *t, const char *name, size_t n)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(&t->e[hash_str(name, n) & (t->cap - 1)], 1);
+#else
+    (void)t, (void)name, (void)n;
+#endif
+}
+
 uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n)
 {
     SymEntry *e = sym_find(t, name, n, hash_str(name, n));

@@ -473,6 +473,10 @@ typedef struct HkSymtab HkSymtab;
 HkSymtab *hk_symtab_new(HkArena *a);
 /* Returns the stored id for name, or UINT32_MAX. */
 uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n);
+/* Asks the cache for the entry name would take, ahead of its put: in a
+ * large table most puts miss the cache, and the parser knows the next
+ * name a line defines before it reads the line in between. */
+void hk_symtab_prefetch(const HkSymtab *t, const char *name, size_t n);
 /* Inserts name -> id; returns 0 if the name was already present. */
 int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id);
 void hk_symtab_del(HkSymtab *t, const char *name, size_t n);

@@ -203,6 +203,25 @@ static int check_free(P *p, HkTok t)
     return 0;
 }
 
+/* Prefetches the name table's entry for the result the next line
+ * defines ("  %name = ..."), if it defines one: by the time this line is
+ * read, the entry is in the cache. */
+static void prefetch_next_result(P *p)
+{
+    const char *q = memchr(p->lx.p, '\n', (size_t)(p->lx.end - p->lx.p));
+    if (q == NULL)
+        return;
+    while (++q < p->lx.end && *q == ' ')
+        ;
+    if (q >= p->lx.end || *q != '%')
+        return;
+    const char *s = ++q;
+    while (q < p->lx.end && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+                             (*q >= '0' && *q <= '9') || *q == '_' || *q == '.'))
+        q++;
+    hk_symtab_prefetch(p->f->syms, s, (size_t)(q - s));
+}
+
 /* Reserves the name of the current %name token; returns its index. */
 static int reserve(P *p, uint32_t *k)
 {
@@ -215,6 +234,7 @@ static int reserve(P *p, uint32_t *k)
     *k = p->nres;
     p->res[p->nres] = p->tok;
     p->res[p->nres++].text = name;
+    prefetch_next_result(p);
     next(p);
     return 1;
 }

@@ -309,7 +309,8 @@ void *hk_grow(HkArena *a, void *arr, uint32_t *cap, uint32_t need, size_t elem)
     while (ncap < need)
         ncap *= 2;
     /* copied, never moved: callers may still hold a pointer into the
-     * old array (a value's record while they make another value) */
+     * old array (a slot's record while they add another); a function's
+     * values, the one array that grows large, have segments instead */
     void *p = hk_alloc(a, (size_t)ncap * elem);
     if (arr != NULL)
         memcpy(p, arr, (size_t)*cap * elem);

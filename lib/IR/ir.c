@@ -330,8 +330,15 @@ HkVal hk_value_slot(HkFunc *f)
             s++;
         if (s >= HK_VSEGS)
             hk_die(__FILE__, __LINE__, "too many values");
-        f->vseg[s] = hk_alloc(f->module->arena,
-                              (size_t)(HK_VSEG0 << s) * sizeof(HkValue));
+        HkArena *a = f->module->arena;
+        HkValue *seg = hk_alloc(a, (size_t)(HK_VSEG0 << s) * sizeof(HkValue));
+        if (s == 0) {
+            f->vseg0 = seg;
+        } else {
+            if (f->vsegs == NULL)
+                f->vsegs = hk_alloc(a, HK_VSEGS * sizeof *f->vsegs);
+            f->vsegs[s] = seg;
+        }
     }
     return f->nvalues++;
 }

@@ -422,8 +422,11 @@ struct HkFunc {
 
     /* values, by index: segment s holds HK_VSEG0 << s of them and never
      * moves, so a value's record stays where it is while more are made
-     * and growing copies nothing (hk_value) */
-    HkValue *vseg[HK_VSEGS];
+     * and growing copies nothing (hk_value).  The first segment is named
+     * here; the directory of the others is made when a function needs
+     * a second one (a program of many small functions pays for none). */
+    HkValue *vseg0;
+    HkValue **vsegs;       /* HK_VSEGS entries, [0] unused; or NULL */
     uint32_t nvalues;
 
     HkBlock body;
@@ -449,6 +452,8 @@ struct HkFunc {
 /* The record of value v of f. */
 static inline HkValue *hk_value(const HkFunc *f, HkVal v)
 {
+    if (v < HK_VSEG0)
+        return &f->vseg0[v];
     uint32_t x = v + HK_VSEG0, s = 0;
 #if defined(__GNUC__)
     s = (uint32_t)(31 - __builtin_clz(x)) - 4u;
@@ -456,7 +461,7 @@ static inline HkValue *hk_value(const HkFunc *f, HkVal v)
     while ((x >> (s + 5u)) != 0)
         s++;
 #endif
-    return &f->vseg[s][x - (HK_VSEG0 << s)];
+    return &f->vsegs[s][x - (HK_VSEG0 << s)];
 }
 
 typedef struct HkModule {

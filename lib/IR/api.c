@@ -84,20 +84,24 @@ static void parse_call(void *ud)
     c->parsed = hk_parse(a, src, &c->ctx->diags);
 }
 
+static HawkModule *parse(HawkContext *ctx, const char *name, const char *text,
+                         size_t len, unsigned line_base, int view)
+{
+    Call c = {.ctx = ctx, .name = name, .text = text, .len = len,
+              .line_base = line_base, .view = view};
+    return hk_ctx_protect(ctx, parse_call, &c) == 0 ? c.parsed : NULL;
+}
+
 HawkModule *hawk_parse_chunk(HawkContext *ctx, const char *name,
                              const char *text, size_t len, unsigned line_base)
 {
-    Call c = {.ctx = ctx, .name = name, .text = text, .len = len,
-              .line_base = line_base};
-    return hk_ctx_protect(ctx, parse_call, &c) == 0 ? c.parsed : NULL;
+    return parse(ctx, name, text, len, line_base, 0);
 }
 
 HawkModule *hawk_parse_view(HawkContext *ctx, const char *name,
                             const char *text, size_t len, unsigned line_base)
 {
-    Call c = {.ctx = ctx, .name = name, .text = text, .len = len,
-              .line_base = line_base, .view = 1};
-    return hk_ctx_protect(ctx, parse_call, &c) == 0 ? c.parsed : NULL;
+    return parse(ctx, name, text, len, line_base, 1);
 }
 
 HawkModule *hawk_parse(HawkContext *ctx, const char *name, const char *text,

@@ -126,10 +126,11 @@ HkArena *hk_arena_new(void)
         return NULL;
     a->catcher = NULL;
     a->bumped = 64 * 1024;
-    a->head = chunk_alloc(64 * 1024, 0);
+    a->head = chunk_alloc(64 * 1024, 1);
     a->reserve = a->head != NULL ? chunk_alloc(RESERVE, 0) : NULL;
     if (a->reserve == NULL) {
-        free(a->head);
+        if (a->head != NULL)
+            chunk_free(a->head);
         free(a);
         return NULL;
     }

@@ -78,9 +78,10 @@ static void clone_block(HkArena *a, HkFunc *nf, const HkBlock *from,
 static void clone_names(HkArena *a, HkFunc *nf, const HkFunc *f)
 {
     for (uint32_t v = 0; v < f->nvalues; v++) {
-        *hk_value(nf, hk_value_slot(nf)) = *hk_value(f, v);
-        hk_value(nf, v)->name = hk_strdup(a, hk_value(f, v)->name);
-        hk_symtab_put(nf->syms, hk_value(nf, v)->name, strlen(hk_value(nf, v)->name), v);
+        HkValue *val = hk_value(nf, hk_value_slot(nf));
+        *val = *hk_value(f, v);
+        val->name = hk_strdup(a, val->name);
+        hk_symtab_put(nf->syms, val->name, strlen(val->name), v);
     }
     nf->slots = dup(a, f->slots, f->nslots * sizeof *f->slots);
     nf->nslots = nf->cap_slots = f->nslots;

@@ -325,9 +325,7 @@ HkVal hk_value_slot(HkFunc *f)
 {
     uint32_t x = f->nvalues + HK_VSEG0;
     if ((x & (x - 1)) == 0) {  /* the first of a segment: make it */
-        uint32_t s = 0;
-        while ((HK_VSEG0 << (s + 1)) <= x)
-            s++;
+        uint32_t s = hk_vseg_of(f->nvalues);
         if (s >= HK_VSEGS)
             hk_die(__FILE__, __LINE__, "too many values");
         HkArena *a = f->module->arena;

@@ -449,11 +449,9 @@ struct HkFunc {
     uint32_t nserials;     /* instructions ever created: bound of serials */
 };
 
-/* The record of value v of f. */
-static inline HkValue *hk_value(const HkFunc *f, HkVal v)
+/* The segment of value v: floor(log2(v + HK_VSEG0)) - 4. */
+static inline uint32_t hk_vseg_of(HkVal v)
 {
-    if (v < HK_VSEG0)
-        return &f->vseg0[v];
     uint32_t x = v + HK_VSEG0, s = 0;
 #if defined(__GNUC__)
     s = (uint32_t)(31 - __builtin_clz(x)) - 4u;
@@ -461,7 +459,16 @@ static inline HkValue *hk_value(const HkFunc *f, HkVal v)
     while ((x >> (s + 5u)) != 0)
         s++;
 #endif
-    return &f->vsegs[s][x - (HK_VSEG0 << s)];
+    return s;
+}
+
+/* The record of value v of f. */
+static inline HkValue *hk_value(const HkFunc *f, HkVal v)
+{
+    if (v < HK_VSEG0)
+        return &f->vseg0[v];
+    uint32_t s = hk_vseg_of(v);
+    return &f->vsegs[s][v + HK_VSEG0 - (HK_VSEG0 << s)];
 }
 
 typedef struct HkModule {
@@ -503,11 +510,11 @@ uint32_t hk_func_index(const HkModule *m, const char *name, size_t n);
  * a ".<N>" suffix.  Returns its index. */
 HkVal hk_value_new(HkFunc *f, HkType t, const char *name, HkDefKind k,
                    HkInst *def, uint32_t index, HkLoc loc);
+/* Room for one more value of f, uninitialised but zeroed: its index. */
+HkVal hk_value_slot(HkFunc *f);
 /* hk_value_new for a name the caller reserved in f->syms (the parser
  * names a result before it reads its instruction): name, an arena string
  * the value keeps, is taken as it is and its entry given the new value. */
-/* Room for one more value of f, uninitialised but zeroed: its index. */
-HkVal hk_value_slot(HkFunc *f);
 HkVal hk_value_new_reserved(HkFunc *f, HkType t, const char *name,
                             HkDefKind k, HkInst *def, uint32_t index,
                             HkLoc loc);

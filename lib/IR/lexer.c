@@ -178,6 +178,21 @@ static int at(const HkLexer *lx, const char *p)
     return p < lx->end ? (unsigned char)*p : 0;
 }
 
+size_t hk_lex_peek_def(const HkLexer *lx, const char **name)
+{
+    const char *q = memchr(lx->p, '\n', (size_t)(lx->end - lx->p));
+    if (q == NULL)
+        return 0;
+    while (++q < lx->end && *q == ' ')
+        ;
+    if (q >= lx->end || *q != '%')
+        return 0;
+    *name = ++q;
+    while (q < lx->end && is_ident((unsigned char)*q))
+        q++;
+    return (size_t)(q - *name);
+}
+
 /* Line and column of p, which is on the lexer's current line. */
 static HkLoc loc_of(const HkLexer *lx, const char *p)
 {

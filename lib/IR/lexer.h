@@ -60,6 +60,12 @@ void hk_lex_init(HkLexer *lx, const HkSource *src, HkDiags *d);
 /* The next token; HK_TK_ERROR after appending a diagnostic. */
 HkTok hk_lex_next(HkLexer *lx);
 
+/* The name the line after the lexer's defines when that line starts
+ * (after blanks) with "%name", without lexing it: its length, *name
+ * pointing at it; 0 when it does not.  A hint only (the parser's
+ * prefetch): the line is lexed when its turn comes. */
+size_t hk_lex_peek_def(const HkLexer *lx, const char **name);
+
 /* An integer spelling -?[0-9]+ or -?0x[0-9a-fA-F]+: its sign and magnitude.
  * Returns 0, 1 when s[0..n) is not an integer, 2 when it exceeds 64 bits. */
 int hk_lit_int(const char *s, size_t n, int *neg, uint64_t *mag);

@@ -208,18 +208,10 @@ static int check_free(P *p, HkTok t)
  * read, the entry is in the cache. */
 static void prefetch_next_result(P *p)
 {
-    const char *q = memchr(p->lx.p, '\n', (size_t)(p->lx.end - p->lx.p));
-    if (q == NULL)
-        return;
-    while (++q < p->lx.end && *q == ' ')
-        ;
-    if (q >= p->lx.end || *q != '%')
-        return;
-    const char *s = ++q;
-    while (q < p->lx.end && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
-                             (*q >= '0' && *q <= '9') || *q == '_' || *q == '.'))
-        q++;
-    hk_symtab_prefetch(p->f->syms, s, (size_t)(q - s));
+    const char *name;
+    size_t n = hk_lex_peek_def(&p->lx, &name);
+    if (n > 0)
+        hk_symtab_prefetch(p->f->syms, name, n);
 }
 
 /* Reserves the name of the current %name token; returns its index. */

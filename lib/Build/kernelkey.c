@@ -50,7 +50,7 @@ static void reach_all(HkArena *a, Reach *r, const HkFunc *k)
         const HkFunc *f = r->v[q];
         for (const HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i))
             if (i->op == HK_OP_CALL)
-                reach_add(a, r, i->callee);
+                reach_add(a, r, i->x->callee);
         reach_named(a, r, f->rule_jvp);
         reach_named(a, r, f->rule_vjp);
     }

@@ -40,14 +40,14 @@ static void mark(Live *lv, HkVal v)
 
 static uint32_t count_offset(const HkInst *l)
 {
-    return l->has_count ? 1u : 0u;
+    return l->x->has_count ? 1u : 0u;
 }
 
 /* Carried value k of loop l is live: so are its local, its result's
  * source, its init and what its yield slot assigns. */
 static void carried_live(Live *lv, const HkInst *l, uint32_t k)
 {
-    mark(lv, l->iters[k]);
+    mark(lv, l->x->iters[k]);
     mark(lv, l->res[k]);
     mark(lv, l->ops[count_offset(l) + k]);
     const HkInst *y = hk_block_yield(&l->regions[0]);
@@ -107,7 +107,7 @@ static void mark_roots(Live *lv, const HkInst *i)
             mark(lv, i->ops[0]);
         return;
     case HK_OP_LOOP:
-        if (i->has_count)
+        if (i->x->has_count)
             mark(lv, i->ops[0]);
         return;
     case HK_OP_YIELD:
@@ -128,14 +128,14 @@ static int spelled(const Live *lv, const HkInst *i, uint32_t k)
     if (i->op == HK_OP_DISPATCH)
         return i->nregions > 1;
     if (i->op == HK_OP_LOOP)
-        return k < count_offset(i) || lv->live[i->iters[k - count_offset(i)]];
+        return k < count_offset(i) || lv->live[i->x->iters[k - count_offset(i)]];
     if (i->op != HK_OP_YIELD)
         return 1;
     const HkInst *owner = i->block->parent;
     if (owner == NULL || k >= owner->nres)
         return 0;
     if (owner->op == HK_OP_LOOP)
-        return lv->live[owner->iters[k]];
+        return lv->live[owner->x->iters[k]];
     return lv->live[owner->res[k]];
 }
 
@@ -176,10 +176,10 @@ static int element_of(const HkCW *w, const HkInst *i, int32_t *slot,
     const HkValue *src = hk_value(w->f, i->ops[0]);
     HkType t = src->type;
     if (src->kind != HK_DEF_INST || src->def == NULL ||
-        src->def->op != HK_OP_LOAD || i->nimm != t.rank)
+        src->def->op != HK_OP_LOAD || i->x->nimm != t.rank)
         return 0;
     *slot = src->def->slot;
-    *comp = hk_flat_index(t, i->imm, i->nimm);
+    *comp = hk_flat_index(t, i->x->imm, i->x->nimm);
     return 1;
 }
 
@@ -252,7 +252,7 @@ void hk_cw_liveness(HkCW *w)
             w->dead[i->res[k]] = !lv.live[i->res[k]];
         if (i->op == HK_OP_LOOP)
             for (uint32_t k = 0; k < i->nres; k++)
-                w->dead[i->iters[k]] = !lv.live[i->iters[k]];
+                w->dead[i->x->iters[k]] = !lv.live[i->x->iters[k]];
         for (uint32_t k = 0; k < i->nops; k++)
             if (spelled(&lv, i, k) && hk_cw_reads(w, i, k))
                 w->uses[w->canon[i->ops[k]]]++;

@@ -119,11 +119,11 @@ static void emit_extract(HkCW *w, const HkInst *i)
     HkVal src = i->ops[0], v = i->res[0];
     const HkInst *d = def_of(w, src);
     HkType t = type_of(w, src);
-    if (d == NULL || d->op != HK_OP_LOAD || i->nimm != t.rank) {
+    if (d == NULL || d->op != HK_OP_LOAD || i->x->nimm != t.rank) {
         hk_cw_fail(w, i, "an extract of a value that is not a loaded tensor");
         return;
     }
-    uint32_t c = hk_flat_index(t, i->imm, i->nimm);
+    uint32_t c = hk_flat_index(t, i->x->imm, i->x->nimm);
     if (w->comps[src] != NULL) {
         w->cname[v] = w->comps[src][c];  /* already a local */
         return;
@@ -405,26 +405,26 @@ static const char *runtime_end(HkCW *w, const HkInst *l)
     const char *n = hk_cw_val(w, max->ops[0]), *end = hk_cw_val(w, l->ops[0]);
     hk_cw_line(w, "/* clamp(%s - %" PRId64 ", 0, %" PRId64 ") trips (LangRef): "
                   "%s is %s held to [%" PRId64 ", %" PRId64 "]. */",
-               n, l->lo, l->max_trip, end, n, l->lo, l->lo + l->max_trip);
+               n, l->x->lo, l->x->max_trip, end, n, l->x->lo, l->x->lo + l->x->max_trip);
     return end;
 }
 
 static void emit_loop(HkCW *w, const HkInst *l)
 {
-    uint32_t off = l->has_count ? 1u : 0u;
+    uint32_t off = l->x->has_count ? 1u : 0u;
     Dests to = {hk_alloc(w->a, (l->nres + 1u) * sizeof *to.dests), l->nres, l};
     for (uint32_t k = 0; k < l->nres; k++) {
-        HkVal it = l->iters[k];
+        HkVal it = l->x->iters[k];
         if (w->dead[it])
             continue;
         to.dests[k] = hk_cw_val(w, it);
         hk_cw_line(w, "%s %s = %s;", ctype_of(w, it), to.dests[k],
                    hk_cw_val(w, l->ops[off + k]));
     }
-    const char *iv = hk_cw_val(w, l->ivar);
-    const char *end = l->has_count ? runtime_end(w, l) : hk_cw_i64(w, l->hi);
+    const char *iv = hk_cw_val(w, l->x->ivar);
+    const char *end = l->x->has_count ? runtime_end(w, l) : hk_cw_i64(w, l->x->hi);
     hk_cw_line(w, "int64_t %s;", iv);
-    hk_cw_line(w, "for (%s = %s; %s < %s; ++%s) {", iv, hk_cw_i64(w, l->lo), iv,
+    hk_cw_line(w, "for (%s = %s; %s < %s; ++%s) {", iv, hk_cw_i64(w, l->x->lo), iv,
                end, iv);
     emit_region(w, &l->regions[0], &to);
     hk_cw_line(w, "}");
@@ -456,7 +456,7 @@ static void emit_pure(HkCW *w, const HkInst *i)
     w->note = NULL;
     if (i->op == HK_OP_CONST) {
         hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
-                   hk_cw_literal(w, &i->cst, 0, (HkElem)type_of(w, v).elem));
+                   hk_cw_literal(w, &i->x->cst, 0, (HkElem)type_of(w, v).elem));
         return;
     }
     const char *e = hk_cw_expr(w, i);

@@ -192,7 +192,7 @@ static void lower_extract(HkHostGen *g, HkInst *i)
 {
     HkType t = hk_host_type(g, i->ops[0]);
     uint32_t n = hk_components(hk_host_type(g, i->res[0]));
-    uint32_t first = hk_flat_index(t, i->imm, i->nimm);
+    uint32_t first = hk_flat_index(t, i->x->imm, i->x->nimm);
     LLVMValueRef *c = hk_alloc(g->a, (n + 1u) * sizeof *c);
     for (uint32_t k = 0; k < n; k++)
         c[k] = hk_host_comp(g, i->ops[0], first + k);

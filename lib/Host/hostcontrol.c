@@ -74,14 +74,14 @@ static void region(HkHostGen *g, HkBlock *b, LLVMValueRef **slots,
  * clamp(n - lo, 0, K) trips have run. */
 static LLVMValueRef loop_end(HkHostGen *g, HkInst *i)
 {
-    if (!i->has_count)
-        return hk_host_i64(g, i->hi);
+    if (!i->x->has_count)
+        return hk_host_i64(g, i->x->hi);
     return hk_host_comp(g, i->ops[0], 0);
 }
 
 void hk_host_loop(HkHostGen *g, HkInst *i)
 {
-    uint32_t off = i->has_count ? 1u : 0u;
+    uint32_t off = i->x->has_count ? 1u : 0u;
     uint32_t n = i->nres;
     HkBlock *body = &i->regions[0];
     const HkInst *y = hk_block_yield(body);
@@ -90,12 +90,12 @@ void hk_host_loop(HkHostGen *g, HkInst *i)
                            "carried values");
         return;
     }
-    LLVMValueRef **carried = slots_for(g, i->iters, n);
-    assign(g, carried, i->iters, i->ops + off, n);
+    LLVMValueRef **carried = slots_for(g, i->x->iters, n);
+    assign(g, carried, i->x->iters, i->ops + off, n);
     LLVMValueRef end = loop_end(g, i);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(g->ctx);
-    LLVMValueRef iv = hk_host_alloca(g, i64, hk_value(g->f, i->ivar)->name);
-    LLVMBuildStore(g->b, hk_host_i64(g, i->lo), iv);
+    LLVMValueRef iv = hk_host_alloca(g, i64, hk_value(g->f, i->x->ivar)->name);
+    LLVMBuildStore(g->b, hk_host_i64(g, i->x->lo), iv);
     LLVMBasicBlockRef head = hk_host_block(g, "loop.head");
     LLVMBasicBlockRef trip = hk_host_block(g, "loop.body");
     LLVMBasicBlockRef exit = hk_host_block(g, "loop.exit");
@@ -107,14 +107,14 @@ void hk_host_loop(HkHostGen *g, HkInst *i)
                     exit);
 
     LLVMPositionBuilderAtEnd(g->b, trip);
-    hk_host_bind1(g, i->ivar, k);
-    bind_from(g, carried, i->iters, n);
+    hk_host_bind1(g, i->x->ivar, k);
+    bind_from(g, carried, i->x->iters, n);
     HkHostLoop ctx = {exit, g->loop};
     g->loop = &ctx;
     hk_host_block_body(g, body);
     g->loop = ctx.outer;
     if (n > 0)
-        assign(g, carried, i->iters, y->ops, n);
+        assign(g, carried, i->x->iters, y->ops, n);
     LLVMBuildStore(g->b, LLVMBuildAdd(g->b, k, hk_host_i64(g, 1), ""), iv);
     LLVMBuildBr(g->b, head);
 

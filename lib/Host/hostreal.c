@@ -198,8 +198,8 @@ LLVMValueRef hk_host_const(HkHostGen *g, const HkInst *i, HkElem e,
                            uint32_t k)
 {
     if (hk_is_float(e))
-        return real_bits(g, e, hk_const_real(&i->cst, k, e));
+        return real_bits(g, e, hk_const_real(&i->x->cst, k, e));
     return LLVMConstInt(hk_host_elem(g, e),
-                        (unsigned long long)hk_const_int(&i->cst, k),
+                        (unsigned long long)hk_const_int(&i->x->cst, k),
                         e != HK_I1);
 }

@@ -32,12 +32,17 @@ HkInst *hk_inst_copy_shell(HkArena *a, const HkInst *i, uint32_t serial)
     c->prev = c->next = NULL;
     c->block = NULL;
     c->nres = c->nops = c->nregions = 0;
-    c->res = c->ops = c->iters = NULL;
-    c->ivar = HK_NOVAL;
+    c->res = c->ops = NULL;
     c->regions = NULL;
-    c->cst.f = dup(a, i->cst.f, i->cst.f ? i->cst.n * sizeof *i->cst.f : 0);
-    c->cst.i = dup(a, i->cst.i, i->cst.i ? i->cst.n * sizeof *i->cst.i : 0);
-    c->text = i->text ? hk_strdup(a, i->text) : NULL;
+    if (i->x != &hk_inst_ext_none) {
+        HkInstExt *x = dup(a, i->x, sizeof *x);
+        x->iters = NULL;
+        x->ivar = HK_NOVAL;
+        x->cst.f = dup(a, i->x->cst.f, i->x->cst.f ? i->x->cst.n * sizeof *x->cst.f : 0);
+        x->cst.i = dup(a, i->x->cst.i, i->x->cst.i ? i->x->cst.n * sizeof *x->cst.i : 0);
+        x->text = i->x->text ? hk_strdup(a, i->x->text) : NULL;
+        c->x = x;
+    }
     return c;
 }
 
@@ -47,17 +52,19 @@ static HkInst *clone_inst(HkArena *a, HkFunc *nf, const HkInst *i)
     HkInst *c = hk_inst_copy_shell(a, i, i->serial);
     c->nres = i->nres;
     c->nops = i->nops;
-    c->ivar = i->ivar;
     c->res = dup(a, i->res, i->nres * sizeof *i->res);
     c->ops = dup(a, i->ops, i->nops * sizeof *i->ops);
-    c->iters = dup(a, i->iters, i->iters ? i->nres * sizeof *i->iters : 0);
+    if (c->x != &hk_inst_ext_none) {
+        c->x->ivar = i->x->ivar;
+        c->x->iters = dup(a, i->x->iters, i->x->iters ? i->nres * sizeof *i->x->iters : 0);
+    }
     c->nregions = i->nregions;
     for (uint32_t r = 0; r < i->nres; r++)
         hk_value(nf, i->res[r])->def = c;
-    if (i->ivar != HK_NOVAL)
-        hk_value(nf, i->ivar)->def = c;
-    for (uint32_t r = 0; c->iters != NULL && r < i->nres; r++)
-        hk_value(nf, i->iters[r])->def = c;
+    if (i->x->ivar != HK_NOVAL)
+        hk_value(nf, i->x->ivar)->def = c;
+    for (uint32_t r = 0; c->x->iters != NULL && r < i->nres; r++)
+        hk_value(nf, i->x->iters[r])->def = c;
     c->regions = i->nregions ? hk_alloc(a, i->nregions * sizeof *c->regions) : NULL;
     for (uint32_t k = 0; k < i->nregions; k++) {
         c->regions[k].parent = c;
@@ -151,7 +158,7 @@ static void mark_reached(HkArena *a, const HkModule *m, const HkFunc *k,
     for (;;) {
         for (const HkInst *c = f->body.first; c != NULL; c = hk_preorder_next(c))
             if (c->op == HK_OP_CALL)
-                reach(c->callee, m, seen, work, &n);
+                reach(c->x->callee, m, seen, work, &n);
         reach(rule_index(m, f->rule_jvp), m, seen, work, &n);
         reach(rule_index(m, f->rule_vjp), m, seen, work, &n);
         if (n == 0)
@@ -182,8 +189,8 @@ HkModule *hk_module_clone_kernel(HkArena *a, const HkModule *m, const HkFunc *k)
     for (uint32_t i = 0; i < nm->nfuncs; i++)
         for (HkInst *c = nm->funcs[i]->body.first; c != NULL;
              c = hk_preorder_next(c))
-            if (c->op == HK_OP_CALL && c->callee < m->nfuncs)
-                c->callee = index[c->callee];
+            if (c->op == HK_OP_CALL && c->x->callee < m->nfuncs)
+                c->x->callee = index[c->x->callee];
     return nm;
 }
 

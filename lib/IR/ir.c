@@ -395,14 +395,33 @@ int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
 
 /* ---- instructions ----------------------------------------------------- */
 
+const HkInstExt hk_inst_ext_none = {.ivar = HK_NOVAL};
+
+int hk_op_has_ext(HkOp op)
+{
+    switch (op) {
+    case HK_OP_CONST: case HK_OP_EXTRACT: case HK_OP_INSERT: case HK_OP_CALL:
+    case HK_OP_RAW_DEVICE: case HK_OP_LOOP:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 HkInst *hk_inst_new(HkFunc *f, HkOp op, HkLoc loc)
 {
     HkInst *i = hk_alloc(f->module->arena, sizeof *i);
     i->op = op;
     i->serial = f->nserials++;
     i->slot = -1;
-    i->ivar = HK_NOVAL;
     i->loc = loc;
+    /* the shared record is const: a write to it for an op without fields
+     * of its own faults at once instead of reaching every instruction */
+    i->x = (HkInstExt *)&hk_inst_ext_none;
+    if (hk_op_has_ext(op)) {
+        i->x = hk_alloc(f->module->arena, sizeof *i->x);
+        i->x->ivar = HK_NOVAL;
+    }
     return i;
 }
 

@@ -326,6 +326,30 @@ double hk_const_real(const HkConst *c, uint32_t k, HkElem e);
 /* Component k of constant c read as an integer (or i1) element. */
 int64_t hk_const_int(const HkConst *c, uint32_t k);
 
+/* What only some ops have: a constant's payload (const), static indices
+ * (extract, insert), the callee (call), the spliced text (raw_device) and
+ * a loop's bounds and carried values.  An instruction of any other op
+ * shares one read-only record of defaults (hk_inst_ext_none: no index
+ * variable, no carried values, no payload), so a reader need not ask the
+ * op first, and the common record stays small: a module holds one per
+ * instruction. */
+typedef struct HkInstExt {
+    HkConst cst;           /* const */
+    const char *text;      /* raw_device: the spliced text */
+    int64_t imm[2];        /* static component indices (extract/insert) */
+    uint32_t nimm;
+    uint32_t callee;       /* call: index into the module's functions */
+
+    /* loop: %iv = lo to (hi | %count max trip) iter(%a = init, ...) */
+    int64_t lo, hi;        /* static bounds; hi unused with a count */
+    int64_t max_trip;      /* static trip bound of a runtime-count loop */
+    HkVal *iters;          /* nres loop-carried values inside the body */
+    HkVal ivar;
+    int has_count;         /* runtime count is ops[0] */
+} HkInstExt;
+
+extern const HkInstExt hk_inst_ext_none;
+
 struct HkInst {
     /* The fields are ordered so that no padding falls between them: a
      * module holds one record per instruction. */
@@ -347,24 +371,15 @@ struct HkInst {
     int32_t slot;          /* slot operand (load/store/...), -1 if none */
     int has_index;         /* slot[idx]: the index is the last of ops */
     HkPred pred;           /* fcmp/icmp */
-    uint32_t nimm;         /* static component indices (extract/insert) */
-    uint32_t callee;       /* call: index into the module's functions */
-    int64_t imm[2];
-    HkConst cst;           /* const */
-    const char *text;      /* raw_device: the spliced text */
-
-    /* loop: %iv = lo to (hi | %count max trip) iter(%a = init, ...) */
-    HkVal ivar;
-    int has_count;         /* runtime count is ops[0] */
-    int64_t lo, hi;        /* static bounds; hi unused with a count */
-    int64_t max_trip;      /* static trip bound of a runtime-count loop */
-    HkVal *iters;          /* nres loop-carried values inside the body */
+    HkLoc loc;
 
     /* regions: loop 1, if 1 or 2 (then, else), dispatch one per case */
-    HkBlock *regions;
     uint32_t nregions;
+    HkBlock *regions;
 
-    HkLoc loc;
+    /* the op's own fields: the instruction's if hk_op_has_ext(op), else
+     * &hk_inst_ext_none (read only) */
+    HkInstExt *x;
 };
 
 typedef enum {
@@ -522,6 +537,8 @@ int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
                     HkLoc loc);  /* -1 if the name is taken */
 
 HkInst *hk_inst_new(HkFunc *f, HkOp op, HkLoc loc);
+/* Whether an instruction of op has fields of its own (HkInstExt). */
+int hk_op_has_ext(HkOp op);
 /* A copy of i's own fields (op, type, slot, predicate, immediates, the
  * constant payload, loop bounds, callee, ...), deep where they point,
  * with the given serial and no operands, results, carried values,

@@ -552,22 +552,22 @@ static int fill_const(P *p, HkInst *i, uint32_t base, HkType t, HkLoc at)
     if (nl != 1 && nl != n)
         return err_at(p, at, "constant has %u literals but its type has %u "
                       "components", nl, n);
-    i->cst.n = n;
+    i->x->cst.n = n;
     if (hk_is_float(e))
-        i->cst.f = hk_alloc(p->a, n * sizeof *i->cst.f);
+        i->x->cst.f = hk_alloc(p->a, n * sizeof *i->x->cst.f);
     else
-        i->cst.i = hk_alloc(p->a, n * sizeof *i->cst.i);
+        i->x->cst.i = hk_alloc(p->a, n * sizeof *i->x->cst.i);
     for (uint32_t k = 0; k < nl; k++) {
         HkTok l = p->lits[base + k];
-        if (hk_is_float(e) ? !float_component(p, l, e, &i->cst.f[k])
-                           : !int_component(p, l, e, &i->cst.i[k]))
+        if (hk_is_float(e) ? !float_component(p, l, e, &i->x->cst.f[k])
+                           : !int_component(p, l, e, &i->x->cst.i[k]))
             return 0;
     }
     for (uint32_t k = nl; k < n; k++) {  /* one literal fills the tensor */
         if (hk_is_float(e))
-            i->cst.f[k] = i->cst.f[0];
+            i->x->cst.f[k] = i->x->cst.f[0];
         else
-            i->cst.i[k] = i->cst.i[0];
+            i->x->cst.i[k] = i->x->cst.i[0];
     }
     p->nlits = base;
     return 1;
@@ -609,12 +609,12 @@ static int parse_const(P *p, Inst *in)
 static int parse_imms(P *p, HkInst *i)
 {
     do {
-        if (i->nimm == 2)
+        if (i->x->nimm == 2)
             return syntax(p, "'%s' takes at most two indices",
                           hk_ops[i->op].mnemonic);
-        if (!parse_i64(p, &i->imm[i->nimm]))
+        if (!parse_i64(p, &i->x->imm[i->x->nimm]))
             return 0;
-        i->nimm++;
+        i->x->nimm++;
     } while (accept(p, HK_TK_COMMA));
     return 1;
 }
@@ -750,7 +750,7 @@ static int parse_raw(P *p, Inst *in)
             c = p->tok.text[++k];
         *o++ = c;
     }
-    in->i->text = s;
+    in->i->x->text = s;
     next(p);
     return 1;
 }
@@ -787,16 +787,16 @@ static int parse_loop_bound(P *p, HkInst *i)
     if (!expect_word(p, "to", "expected 'to' after the lower bound"))
         return 0;
     if (is(p, HK_TK_NUMBER))
-        return parse_i64(p, &i->hi);
+        return parse_i64(p, &i->x->hi);
     if (!is(p, HK_TK_LOCAL))
         return syntax(p, "expected upper bound or trip count");
     HkVal n;
     if (!use_value(p, &n))
         return 0;
     push_val(p, n);
-    i->has_count = 1;
+    i->x->has_count = 1;
     return expect_word(p, "max", "expected 'max' after the trip count") &&
-           parse_i64(p, &i->max_trip);
+           parse_i64(p, &i->x->max_trip);
 }
 
 /* ['iter' '(' '%' name '=' value (',' '%' name '=' value)* ')']: the names
@@ -834,18 +834,18 @@ static int parse_loop(P *p, Inst *in)
         return syntax(p, "expected loop index name");
     if (!reserve(p, &iv) ||
         !expect(p, HK_TK_EQUAL, "expected '=' after the loop index") ||
-        !parse_i64(p, &i->lo) || !parse_loop_bound(p, i) ||
+        !parse_i64(p, &i->x->lo) || !parse_loop_bound(p, i) ||
         !parse_iters(p, &niter))
         return 0;
     take_ops(p, i, base);
     if (!want_results(p, in, niter))
         return 0;
     uint32_t first = i->nops - niter;
-    i->ivar = define(p, iv, hk_scalar(HK_I64), HK_DEF_IVAR, i, 0);
-    i->iters = niter ? hk_alloc(p->a, niter * sizeof *i->iters) : NULL;
+    i->x->ivar = define(p, iv, hk_scalar(HK_I64), HK_DEF_IVAR, i, 0);
+    i->x->iters = niter ? hk_alloc(p->a, niter * sizeof *i->x->iters) : NULL;
     for (uint32_t k = 0; k < niter; k++) {
         HkType t = hk_value(p->f, i->ops[first + k])->type;
-        i->iters[k] = define(p, iv + 1 + k, t, HK_DEF_ITER, i, k);
+        i->x->iters[k] = define(p, iv + 1 + k, t, HK_DEF_ITER, i, k);
         push_type(p, t);
     }
     uint32_t tbase = p->ntypes - niter;
@@ -1316,7 +1316,7 @@ static int resolve_calls(P *p)
         uint32_t idx = hk_func_index(p->m, n.text, n.len);
         if (idx == UINT32_MAX)
             return err_at(p, n.loc, "call to undefined function '@%.*s'", TOK(n));
-        p->calls[k].inst->callee = idx;
+        p->calls[k].inst->x->callee = idx;
     }
     return 1;
 }

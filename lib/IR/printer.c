@@ -257,8 +257,8 @@ static void put_indexed(HkBuf *b, const HkFunc *f, const HkInst *i)
     put_results(b, f, i);
     hk_buf_printf(b, "%s ", hk_ops[i->op].mnemonic);
     put_vals(b, f, i->ops, i->nops);
-    for (uint32_t k = 0; k < i->nimm && k < 2; k++)
-        hk_buf_printf(b, ", %" PRId64, i->imm[k]);
+    for (uint32_t k = 0; k < i->x->nimm && k < 2; k++)
+        hk_buf_printf(b, ", %" PRId64, i->x->imm[k]);
     put_result_type(b, f, i);
 }
 
@@ -310,7 +310,7 @@ static void put_call(HkBuf *b, const HkFunc *f, const HkInst *i)
     const HkModule *m = f->module;
     put_results(b, f, i);
     hk_buf_puts(b, "call @");
-    hk_buf_puts(b, m && i->callee < m->nfuncs ? m->funcs[i->callee]->name : "<bad>");
+    hk_buf_puts(b, m && i->x->callee < m->nfuncs ? m->funcs[i->x->callee]->name : "<bad>");
     hk_buf_puts(b, "(");
     put_vals(b, f, i->ops, i->nops);
     hk_buf_puts(b, ")");
@@ -328,22 +328,22 @@ static void put_loop(HkBuf *b, const HkFunc *f, const HkInst *i, int indent)
 {
     put_results(b, f, i);
     hk_buf_puts(b, "loop ");
-    put_val(b, f, i->ivar);
-    hk_buf_printf(b, " = %" PRId64 " to ", i->lo);
+    put_val(b, f, i->x->ivar);
+    hk_buf_printf(b, " = %" PRId64 " to ", i->x->lo);
     uint32_t first = 0;
-    if (i->has_count && i->nops) {
+    if (i->x->has_count && i->nops) {
         put_val(b, f, i->ops[0]);
-        hk_buf_printf(b, " max %" PRId64, i->max_trip);
+        hk_buf_printf(b, " max %" PRId64, i->x->max_trip);
         first = 1;
     } else {
-        hk_buf_printf(b, "%" PRId64, i->hi);
+        hk_buf_printf(b, "%" PRId64, i->x->hi);
     }
     if (i->nres) {
         hk_buf_puts(b, " iter(");
         for (uint32_t k = 0; k < i->nres; k++) {
             if (k)
                 hk_buf_puts(b, ", ");
-            put_val(b, f, i->iters ? i->iters[k] : HK_NOVAL);
+            put_val(b, f, i->x->iters ? i->x->iters[k] : HK_NOVAL);
             hk_buf_puts(b, " = ");
             put_val(b, f, first + k < i->nops ? i->ops[first + k] : HK_NOVAL);
         }
@@ -415,7 +415,7 @@ static void put_inst(HkBuf *b, const HkFunc *f, const HkInst *i, int indent)
     case HK_R_CONST:
         put_results(b, f, i);
         hk_buf_puts(b, "const ");
-        put_const(b, &i->cst, (HkElem)result_type(f, i).elem);
+        put_const(b, &i->x->cst, (HkElem)result_type(f, i).elem);
         put_result_type(b, f, i);
         return;
     case HK_R_EXTRACT: case HK_R_INSERT: put_indexed(b, f, i); return;
@@ -434,7 +434,7 @@ static void put_inst(HkBuf *b, const HkFunc *f, const HkInst *i, int indent)
     case HK_R_CALL: put_call(b, f, i); return;
     case HK_R_RAWDEV:
         hk_buf_puts(b, "raw_device ");
-        put_string(b, i->text);
+        put_string(b, i->x->text);
         return;
     case HK_R_BREAK: case HK_R_YIELD: case HK_R_RET: put_bare(b, f, i); return;
     default: put_generic(b, f, i); return;

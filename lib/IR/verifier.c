@@ -178,16 +178,16 @@ static int check_cond(Ver *v, const HkInst *i, const char *what)
 /* Trip bounds: 0 <= lo <= hi, or a runtime i64 count with max >= 1. */
 static void check_bounds(Ver *v, const HkInst *i)
 {
-    if (!i->has_count) {
-        if (i->lo < 0 || i->lo > i->hi)
+    if (!i->x->has_count) {
+        if (i->x->lo < 0 || i->x->lo > i->x->hi)
             err(v, i->loc, "loop bounds %" PRId64 " to %" PRId64
-                " do not satisfy 0 <= lo <= hi", i->lo, i->hi);
+                " do not satisfy 0 <= lo <= hi", i->x->lo, i->x->hi);
         return;
     }
-    if (i->lo < 0)
-        err(v, i->loc, "loop lower bound %" PRId64 " is negative", i->lo);
-    if (i->max_trip < 1)
-        err(v, i->loc, "loop 'max' must be at least 1, but is %" PRId64, i->max_trip);
+    if (i->x->lo < 0)
+        err(v, i->loc, "loop lower bound %" PRId64 " is negative", i->x->lo);
+    if (i->x->max_trip < 1)
+        err(v, i->loc, "loop 'max' must be at least 1, but is %" PRId64, i->x->max_trip);
     if (i->nops > 0 && !is_scalar_of(ot(v, i, 0), HK_I64))
         err(v, i->loc, "loop count '%%%s' must be i64, but has type '%s'", vn(v, i->ops[0]),
             ts(v, ot(v, i, 0)));
@@ -196,26 +196,26 @@ static void check_bounds(Ver *v, const HkInst *i)
 /* The carried values: init, iter and result of each agree in type. */
 static int check_carried(Ver *v, const HkInst *i)
 {
-    uint32_t first = i->has_count ? 1u : 0u;
+    uint32_t first = i->x->has_count ? 1u : 0u;
     uint32_t ninit = i->nops >= first ? i->nops - first : 0;
-    if (ninit != i->nres || (i->nres && i->iters == NULL)) {
+    if (ninit != i->nres || (i->nres && i->x->iters == NULL)) {
         err(v, i->loc, "'loop' has %u result%s, but %u initial value%s", i->nres,
             pl(i->nres), ninit, pl(ninit));
         return 0;
     }
     for (uint32_t k = 0; k < i->nres; k++) {
-        if (i->iters[k] >= v->f->nvalues) {
+        if (i->x->iters[k] >= v->f->nvalues) {
             err(v, i->loc, "loop-carried value %u does not exist", k);
             return 0;
         }
-        HkType t = vt(v, i->iters[k]);
+        HkType t = vt(v, i->x->iters[k]);
         if (!hk_type_eq(ot(v, i, first + k), t))
             err(v, i->loc, "initial value '%%%s' of '%%%s' has type '%s', but '%%%s' is '%s'",
-                vn(v, i->ops[first + k]), vn(v, i->iters[k]), ts(v, ot(v, i, first + k)),
-                vn(v, i->iters[k]), ts(v, t));
+                vn(v, i->ops[first + k]), vn(v, i->x->iters[k]), ts(v, ot(v, i, first + k)),
+                vn(v, i->x->iters[k]), ts(v, t));
         if (!hk_type_eq(vt(v, i->res[k]), t))
             err(v, i->loc, "loop result '%%%s' has type '%s', but '%%%s' is '%s'",
-                vn(v, i->res[k]), ts(v, vt(v, i->res[k])), vn(v, i->iters[k]), ts(v, t));
+                vn(v, i->res[k]), ts(v, vt(v, i->res[k])), vn(v, i->x->iters[k]), ts(v, t));
     }
     return 1;
 }
@@ -230,20 +230,20 @@ static void verify_loop(Ver *v, const HkInst *i)
         err(v, i->loc, "'loop' needs one body region, but has %u", i->nregions);
         return;
     }
-    define(v, i->ivar, i->loc, 0);
-    if (i->ivar < v->f->nvalues && !is_scalar_of(vt(v, i->ivar), HK_I64))
-        err(v, i->loc, "loop index '%%%s' must be i64", vn(v, i->ivar));
+    define(v, i->x->ivar, i->loc, 0);
+    if (i->x->ivar < v->f->nvalues && !is_scalar_of(vt(v, i->x->ivar), HK_I64))
+        err(v, i->loc, "loop index '%%%s' must be i64", vn(v, i->x->ivar));
     for (uint32_t k = 0; carried && k < i->nres; k++)
-        define(v, i->iters[k], i->loc, 0);
+        define(v, i->x->iters[k], i->loc, 0);
     /* Without the carried values (reported) the yield has nothing to
      * match: only the body's instructions are checked. */
     if (carried)
-        verify_region(v, i, 0, 1, i->iters, i->nres, "the loop body");
+        verify_region(v, i, 0, 1, i->x->iters, i->nres, "the loop body");
     else
         verify_block(v, &i->regions[0]);
-    hide(v, i->ivar);
+    hide(v, i->x->ivar);
     for (uint32_t k = 0; carried && k < i->nres; k++)
-        hide(v, i->iters[k]);
+        hide(v, i->x->iters[k]);
 }
 
 /* if: a rank-0 i1 condition; with results, both regions yield them. */
@@ -303,16 +303,16 @@ static void add_edge(Ver *v, uint32_t callee, const HkInst *i)
 /* call @f(args): f is a func; arguments and results match its signature. */
 static void verify_call(Ver *v, const HkInst *i)
 {
-    if (i->callee >= v->m->nfuncs) {
+    if (i->x->callee >= v->m->nfuncs) {
         err(v, i->loc, "call of a function that does not exist");
         return;
     }
-    const HkFunc *g = v->m->funcs[i->callee];
+    const HkFunc *g = v->m->funcs[i->x->callee];
     if (g->is_kernel) {
         err(v, i->loc, "cannot call '@%s': it is a kernel, not a func", g->name);
         return;
     }
-    add_edge(v, i->callee, i);
+    add_edge(v, i->x->callee, i);
     if (i->nops != g->nparams)
         err(v, i->loc, "call to '@%s' passes %u argument%s, but it takes %u", g->name,
             i->nops, pl(i->nops), g->nparams);

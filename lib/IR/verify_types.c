@@ -155,22 +155,22 @@ static int ty_const(Ver *v, const HkInst *i, HkType *out)
     HkType t = st(v, i);
     HkElem e = (HkElem)t.elem;
     uint32_t n = hk_components(t);
-    if (i->cst.n != 1 && i->cst.n != n) {
+    if (i->x->cst.n != 1 && i->x->cst.n != n) {
         if (n == 1)
             err(v, i->loc, "'const' of type '%s' needs 1 literal, but has %u", ts(v, t),
-                i->cst.n);
+                i->x->cst.n);
         else
             err(v, i->loc, "'const' of type '%s' needs 1 or %u literals, but has %u",
-                ts(v, t), n, i->cst.n);
+                ts(v, t), n, i->x->cst.n);
         return 0;
     }
-    if (hk_is_float(e) ? i->cst.f == NULL : i->cst.i == NULL) {
+    if (hk_is_float(e) ? i->x->cst.f == NULL : i->x->cst.i == NULL) {
         err(v, i->loc, "'const' of type '%s' has no literal", ts(v, t));
         return 0;
     }
-    for (uint32_t k = 0; !hk_is_float(e) && k < i->cst.n; k++)
-        if (!int_fits(e, i->cst.i[k])) {
-            err(v, i->loc, "integer literal %" PRId64 " does not fit '%s'", i->cst.i[k],
+    for (uint32_t k = 0; !hk_is_float(e) && k < i->x->cst.n; k++)
+        if (!int_fits(e, i->x->cst.i[k])) {
+            err(v, i->loc, "integer literal %" PRId64 " does not fit '%s'", i->x->cst.i[k],
                 hk_elem_name(e));
             return 0;
         }
@@ -328,9 +328,9 @@ static int ty_reduce(Ver *v, const HkInst *i, HkType *out)
 /* i's literal indices lie inside the extents of a. */
 static int imms_in_range(Ver *v, const HkInst *i, HkType a)
 {
-    for (uint32_t k = 0; k < i->nimm; k++)
-        if (i->imm[k] < 0 || i->imm[k] >= (int64_t)a.dim[k]) {
-            err(v, i->loc, "index %" PRId64 " is out of range for '%s'", i->imm[k],
+    for (uint32_t k = 0; k < i->x->nimm; k++)
+        if (i->x->imm[k] < 0 || i->x->imm[k] >= (int64_t)a.dim[k]) {
+            err(v, i->loc, "index %" PRId64 " is out of range for '%s'", i->x->imm[k],
                 ts(v, a));
             return 0;
         }
@@ -346,14 +346,14 @@ static int ty_extract(Ver *v, const HkInst *i, HkType *out)
             vn(v, i->ops[0]), ts(v, a));
         return 0;
     }
-    if (i->nimm == 0 || i->nimm > a.rank) {
+    if (i->x->nimm == 0 || i->x->nimm > a.rank) {
         err(v, i->loc, "'extract' from '%s' takes %s, but has %u", ts(v, a),
-            a.rank == 1 ? "1 index" : "1 or 2 indices", i->nimm);
+            a.rank == 1 ? "1 index" : "1 or 2 indices", i->x->nimm);
         return 0;
     }
     if (!imms_in_range(v, i, a))
         return 0;
-    *out = i->nimm == a.rank ? hk_scalar((HkElem)a.elem) : hk_vec((HkElem)a.elem, a.dim[1]);
+    *out = i->x->nimm == a.rank ? hk_scalar((HkElem)a.elem) : hk_vec((HkElem)a.elem, a.dim[1]);
     return 1;
 }
 
@@ -366,9 +366,9 @@ static int ty_insert(Ver *v, const HkInst *i, HkType *out)
             vn(v, i->ops[0]), ts(v, a));
         return 0;
     }
-    if (i->nimm != a.rank) {
+    if (i->x->nimm != a.rank) {
         err(v, i->loc, "'insert' into '%s' takes %s, but has %u", ts(v, a),
-            a.rank == 1 ? "1 index" : "2 indices", i->nimm);
+            a.rank == 1 ? "1 index" : "2 indices", i->x->nimm);
         return 0;
     }
     if (!is_scalar_of(s, (HkElem)a.elem)) {
@@ -776,7 +776,7 @@ void hk_verify_types(Ver *v, const HkInst *i)
     case HK_R_YIELD: case HK_R_CALL: case HK_R_RET:
         return; /* verifier.c: verify_rule */
     case HK_R_RAWDEV:
-        if (i->text == NULL)
+        if (i->x->text == NULL)
             err(v, i->loc, "'raw_device' needs its text");
         return;
     }

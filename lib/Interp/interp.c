@@ -378,7 +378,7 @@ static void constant(HkInterp *ip, const HkInst *i)
         HkWord w;
         w.u = 0;
         if (e == HK_F64 || e == HK_F32) {
-            double v = hk_const_real(&i->cst, k, e);
+            double v = hk_const_real(&i->x->cst, k, e);
             if (e == HK_F32)
                 w.f = (float)v;
             else
@@ -393,7 +393,7 @@ static void constant(HkInterp *ip, const HkInst *i)
                 }
             }
         } else {
-            w = hk_interp_norm(e, (uint64_t)hk_const_int(&i->cst, k));
+            w = hk_interp_norm(e, (uint64_t)hk_const_int(&i->x->cst, k));
         }
         out[k] = w;
     }
@@ -401,7 +401,7 @@ static void constant(HkInterp *ip, const HkInst *i)
 
 static void extract(HkInterp *ip, const HkInst *i)
 {
-    uint32_t first = hk_flat_index(type_of(ip, i->ops[0]), i->imm, i->nimm);
+    uint32_t first = hk_flat_index(type_of(ip, i->ops[0]), i->x->imm, i->x->nimm);
     uint32_t n = comps_of(type_of(ip, i->res[0]));
     HkWord *out = dest(ip, i->res[0]);
     for (uint32_t k = 0; k < n; k++)
@@ -453,25 +453,25 @@ static void set_each(HkInterp *ip, const HkVal *to, const HkVal *vals,
  * its yield, so a break leaves the values the trip started with. */
 static void loop(HkInterp *ip, const HkInst *i)
 {
-    uint32_t first = i->has_count ? 1u : 0u, n = i->nres;
+    uint32_t first = i->x->has_count ? 1u : 0u, n = i->nres;
     const HkInst *y = hk_block_yield(&i->regions[0]);
     if (i->nops != first + n || (n > 0 && (y == NULL || y->nops != n))) {
         fail(ip, i, "a loop whose inits or yield do not match its carried values");
         return;
     }
-    set_each(ip, i->iters, i->ops + first, n);
-    int64_t end = i->has_count ? comp(ip, i->ops[0], 0).i : i->hi;
-    for (int64_t k = i->lo; k < end && !ip->failed; k++) {
-        dest(ip, i->ivar)[0].i = k;
+    set_each(ip, i->x->iters, i->ops + first, n);
+    int64_t end = i->x->has_count ? comp(ip, i->ops[0], 0).i : i->x->hi;
+    for (int64_t k = i->x->lo; k < end && !ip->failed; k++) {
+        dest(ip, i->x->ivar)[0].i = k;
         run_block(ip, &i->regions[0]);
         if (ip->broke) {
             ip->broke = 0;
             break;
         }
         if (n > 0)
-            assign(ip, i->iters, y->ops, n, ip->tmp[i->serial]);
+            assign(ip, i->x->iters, y->ops, n, ip->tmp[i->serial]);
     }
-    set_each(ip, i->res, i->iters, n);
+    set_each(ip, i->res, i->x->iters, n);
 }
 
 /* Runs region b of op i and takes its yield as i's results. */

@@ -45,9 +45,9 @@ static int fact_of(const Fold *s, HkVal v)
     v = resolve(s, v);
     const HkValue *x = hk_value(s->f, v);
     if (x->type.rank == 0 && x->kind == HK_DEF_INST &&
-        x->def->op == HK_OP_CONST && x->def->cst.n >= 1 &&
-        x->def->cst.i != NULL)
-        return x->def->cst.i[0] != 0 ? KNOWN_TRUE : KNOWN_FALSE;
+        x->def->op == HK_OP_CONST && x->def->x->cst.n >= 1 &&
+        x->def->x->cst.i != NULL)
+        return x->def->x->cst.i[0] != 0 ? KNOWN_TRUE : KNOWN_FALSE;
     return s->known[v];
 }
 
@@ -126,16 +126,16 @@ static void fold_loop(Fold *s, HkInst *i)
 {
     HkBlock *body = &i->regions[0];
     const HkInst *y = hk_block_yield(body);
-    uint32_t first = i->has_count ? 1u : 0u, mark = s->nundo;
+    uint32_t first = i->x->has_count ? 1u : 0u, mark = s->nundo;
     uint8_t *kept = hk_alloc(s->f->module->arena, i->nres + 1u);
     for (uint32_t k = 0; k < i->nres && y != NULL && k < y->nops; k++) {
         int fact = fact_of(s, i->ops[first + k]);
         HkVal back = resolve(s, y->ops[k]);
         if (fact == UNKNOWN ||
-            (back != resolve(s, i->iters[k]) && fact_of(s, back) != fact))
+            (back != resolve(s, i->x->iters[k]) && fact_of(s, back) != fact))
             continue;
         kept[k] = (uint8_t)fact;
-        learn(s, i->iters[k], fact);
+        learn(s, i->x->iters[k], fact);
     }
     fold_block(s, body);
     forget_to(s, mark);

@@ -167,9 +167,9 @@ static void callee(Cx *cx, uint32_t fi, Counts *c, Bytes *by)
 /* The static trip bound of loop i. */
 static int64_t trip_of(const HkInst *i)
 {
-    if (i->has_count)
-        return i->max_trip;
-    return i->hi > i->lo ? i->hi - i->lo : 0;
+    if (i->x->has_count)
+        return i->x->max_trip;
+    return i->x->hi > i->x->lo ? i->x->hi - i->x->lo : 0;
 }
 
 /* A loop: its body times its trip bound; carries and index bytes. */
@@ -184,9 +184,9 @@ static void count_loop(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
         c->c[k] = sat_add(c->c[k], sat_mul(body.c[k], trip));
     for (uint32_t k = 0; k < i->nres; k++)
         by->carries = sat_add(by->carries, type_bytes(type_of(f, i->res[k])));
-    if (i->ivar != HK_NOVAL)
+    if (i->x->ivar != HK_NOVAL)
         by->temporaries = sat_add(by->temporaries,
-                                  type_bytes(type_of(f, i->ivar)));
+                                  type_bytes(type_of(f, i->x->ivar)));
 }
 
 /* An if or dispatch: the class-wise maximum over its regions. */
@@ -283,7 +283,7 @@ static void count_inst(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
         return;
     case HK_OP_CALL:
         /* the call's results name the callee's returned values */
-        callee(cx, i->callee, c, by);
+        callee(cx, i->x->callee, c, by);
         return;
     default:
         break;

@@ -61,13 +61,13 @@ static uint32_t hash_inst(const HkInst *i)
         h = mix(h, (uint64_t)i->pred);
     for (uint32_t k = 0; k < i->nops; k++)
         h = mix(h, i->ops[k]);
-    for (uint32_t k = 0; k < i->nimm && k < 2; k++)
-        h = mix(h, (uint64_t)i->imm[k]);
-    for (uint32_t k = 0; k < i->cst.n; k++) {
-        if (i->cst.f != NULL)
-            h = mix(h, double_bits(i->cst.f[k]));
-        if (i->cst.i != NULL)
-            h = mix(h, (uint64_t)i->cst.i[k]);
+    for (uint32_t k = 0; k < i->x->nimm && k < 2; k++)
+        h = mix(h, (uint64_t)i->x->imm[k]);
+    for (uint32_t k = 0; k < i->x->cst.n; k++) {
+        if (i->x->cst.f != NULL)
+            h = mix(h, double_bits(i->x->cst.f[k]));
+        if (i->x->cst.i != NULL)
+            h = mix(h, (uint64_t)i->x->cst.i[k]);
     }
     return h;
 }
@@ -90,17 +90,17 @@ static int same_inst(const HkInst *x, const HkInst *y)
 {
     if (x->op != y->op || !hk_type_eq(x->type, y->type) ||
         x->nops != y->nops || x->slot != y->slot ||
-        x->has_index != y->has_index || x->nimm != y->nimm)
+        x->has_index != y->has_index || x->x->nimm != y->x->nimm)
         return 0;
     if ((x->op == HK_OP_FCMP || x->op == HK_OP_ICMP) && x->pred != y->pred)
         return 0;
     for (uint32_t k = 0; k < x->nops; k++)
         if (x->ops[k] != y->ops[k])
             return 0;
-    for (uint32_t k = 0; k < x->nimm && k < 2; k++)
-        if (x->imm[k] != y->imm[k])
+    for (uint32_t k = 0; k < x->x->nimm && k < 2; k++)
+        if (x->x->imm[k] != y->x->imm[k])
             return 0;
-    return x->op != HK_OP_CONST || same_const(&x->cst, &y->cst);
+    return x->op != HK_OP_CONST || same_const(&x->x->cst, &y->x->cst);
 }
 
 /* The table slot holding an instruction equal to i, or the empty slot. */

@@ -46,14 +46,14 @@ static int act_inst(Diff *s, const HkInst *i)
     int ch = 0;
     switch (i->op) {
     case HK_OP_LOOP: {
-        uint32_t first = i->has_count ? 1u : 0u;
+        uint32_t first = i->x->has_count ? 1u : 0u;
         for (uint32_t k = 0; k < i->nres; k++)
-            if (hk_diff_is_real(hk_diff_type(s, i->iters[k])) && s->act[i->ops[first + k]])
-                ch |= mark(s, i->iters[k]);
+            if (hk_diff_is_real(hk_diff_type(s, i->x->iters[k])) && s->act[i->ops[first + k]])
+                ch |= mark(s, i->x->iters[k]);
         ch |= hk_diff_act_block(s, &i->regions[0]);
-        ch |= act_yields(s, i, i->iters);
+        ch |= act_yields(s, i, i->x->iters);
         for (uint32_t k = 0; k < i->nres; k++)
-            if (s->act[i->iters[k]])
+            if (s->act[i->x->iters[k]])
                 ch |= mark(s, i->res[k]);
         return ch;
     }

@@ -73,9 +73,9 @@ HkVal hk_diff_emit2(Diff *s, HkOp op, HkVal a, HkVal b, HkType t)
 HkVal hk_diff_real(Diff *s, double c, HkType t)
 {
     HkInst *i = hk_inst_new(s->f, HK_OP_CONST, s->loc);
-    i->cst.n = 1;
-    i->cst.f = hk_alloc(s->a, sizeof *i->cst.f);
-    i->cst.f[0] = c;
+    i->x->cst.n = 1;
+    i->x->cst.f = hk_alloc(s->a, sizeof *i->x->cst.f);
+    i->x->cst.f[0] = c;
     /* "<base>.<sfx>.c" ('c' for constant: not a file name) */
     HkVal v = hk_inst_result(s->f, i, t,
                              hk_asprintf(s->a, "%s.%s.%c", s->base, s->sfx, 'c'));
@@ -87,9 +87,9 @@ HkVal hk_diff_int(Diff *s, int64_t c, HkType t, const char *base,
                   HkInst *before)
 {
     HkInst *i = hk_inst_new(s->f, HK_OP_CONST, s->loc);
-    i->cst.n = 1;
-    i->cst.i = hk_alloc(s->a, sizeof *i->cst.i);
-    i->cst.i[0] = c;
+    i->x->cst.n = 1;
+    i->x->cst.i = hk_alloc(s->a, sizeof *i->x->cst.i);
+    i->x->cst.i[0] = c;
     HkVal v = hk_inst_result(s->f, i, t,
                              hk_asprintf(s->a, "%s.%s.k", base ? base : s->base,
                                          s->sfx));
@@ -123,9 +123,9 @@ static HkVal comp(Diff *s, HkVal v, uint32_t k)
         return v;
     HkVal r = hk_diff_emit1(s, HK_OP_EXTRACT, v, hk_scalar(t.elem));
     HkInst *n = hk_value(s->f, r)->def;
-    n->nimm = t.rank;
-    n->imm[0] = t.rank == 1 ? (int64_t)k : (int64_t)(k / t.dim[1]);
-    n->imm[1] = t.rank == 1 ? 0 : (int64_t)(k % t.dim[1]);
+    n->x->nimm = t.rank;
+    n->x->imm[0] = t.rank == 1 ? (int64_t)k : (int64_t)(k / t.dim[1]);
+    n->x->imm[1] = t.rank == 1 ? 0 : (int64_t)(k % t.dim[1]);
     return r;
 }
 
@@ -455,8 +455,8 @@ HkVal hk_diff_rule(Diff *s, HkInst *i)
             return HK_NOVAL;
         HkVal v = hk_diff_emit1(s, HK_OP_EXTRACT, ta, t);
         HkInst *n = hk_value(s->f, v)->def;
-        n->nimm = i->nimm;
-        memcpy(n->imm, i->imm, sizeof n->imm);
+        n->x->nimm = i->x->nimm;
+        memcpy(n->x->imm, i->x->imm, sizeof n->x->imm);
         return v;
     }
     case HK_OP_INSERT: {
@@ -466,8 +466,8 @@ HkVal hk_diff_rule(Diff *s, HkInst *i)
         HkVal fb = hk_diff_full(s, tb, hk_diff_type(s, b));
         HkVal v = hk_diff_emit2(s, HK_OP_INSERT, fa, fb, t);
         HkInst *n = hk_value(s->f, v)->def;
-        n->nimm = i->nimm;
-        memcpy(n->imm, i->imm, sizeof n->imm);
+        n->x->nimm = i->x->nimm;
+        memcpy(n->x->imm, i->x->imm, sizeof n->x->imm);
         return v;
     }
     case HK_OP_BUILD: {

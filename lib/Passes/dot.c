@@ -128,9 +128,9 @@ static void put_region_op(Dot *d, const HkInst *i, int depth, uint32_t *first,
     for (uint32_t k = 0; k < i->nres; k++)
         d->box[i->res[k]] = head;
     if (i->op == HK_OP_LOOP) {
-        d->box[i->ivar] = head;
+        d->box[i->x->ivar] = head;
         for (uint32_t k = 0; k < i->nres; k++)
-            d->box[i->iters[k]] = head;
+            d->box[i->x->iters[k]] = head;
     }
     hk_buf_printf(d->b, "%*s  subgraph cluster_%u {\n", 2 * depth, "",
                   ++d->nclusters);

@@ -41,7 +41,7 @@ static int inst_feature(const HkFunc *f, const HkInst *i, const int8_t *feat)
     if (i->op == HK_OP_ACCUM && i->has_index && i->nops >= 1 &&
         type_of(f, i->ops[0]).rank >= 1)
         return HK_FEAT_SCATTERED_TENSOR_ACCUM;
-    if (i->op == HK_OP_LOOP && !i->has_count && i->lo == i->hi)
+    if (i->op == HK_OP_LOOP && !i->x->has_count && i->x->lo == i->x->hi)
         return HK_FEAT_ZERO_TRIP_LOOP;
     if (i->op == HK_OP_SELECT && i->nops == 3 &&
         type_of(f, i->ops[0]).rank >= 1)

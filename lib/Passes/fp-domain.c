@@ -73,15 +73,15 @@ static HkIv clamp_to(HkIv r, HkElem e)
 static HkIv const_component(const HkInst *c, uint32_t k)
 {
     HkElem e = (HkElem)c->type.elem;
-    if (c->cst.n == 0)
+    if (c->x->cst.n == 0)
         return hk_iv(0.0, 0.0);
-    k = k < c->cst.n ? k : 0;  /* one literal fills every component */
+    k = k < c->x->cst.n ? k : 0;  /* one literal fills every component */
     if (hk_is_float(e)) {
-        double v = c->cst.f ? c->cst.f[k] : 0.0;
+        double v = c->x->cst.f ? c->x->cst.f[k] : 0.0;
         v = e == HK_F32 ? (double)(float)v : v;
         return isnan(v) ? hk_iv_empty() : hk_iv(v, v);
     }
-    return int_point(c->cst.i ? c->cst.i[k] : 0);
+    return int_point(c->x->cst.i ? c->x->cst.i[k] : 0);
 }
 
 /* The hull of components [first, first + count) of constant c. */
@@ -107,8 +107,8 @@ static HkIv extract_iv(const Facts *F, const HkInst *i)
 {
     HkVal v = i->ops[0];
     HkType t = hk_value(F->f, v)->type;
-    uint32_t first = hk_flat_index(t, i->imm, i->nimm);
-    uint32_t count = t.rank == 2 && i->nimm == 1 ? t.dim[1] : 1u;
+    uint32_t first = hk_flat_index(t, i->x->imm, i->x->nimm);
+    uint32_t count = t.rank == 2 && i->x->nimm == 1 ? t.dim[1] : 1u;
     const HkInst *d = def_of(F->f, v);
     if (d != NULL && d->op == HK_OP_CONST)
         return const_iv(d, first, count);
@@ -162,7 +162,7 @@ static HkIv int_result(const Facts *F, const HkInst *i, HkElem e)
     const HkIv *iv = F->iv;
     HkIv r, a = i->nops > 0 ? iv[i->ops[0]] : hk_iv_full();
     if (i->op == HK_OP_CONST)
-        return const_iv(i, 0, i->cst.n ? i->cst.n : 1);
+        return const_iv(i, 0, i->x->cst.n ? i->x->cst.n : 1);
     if (structural(F, i, &r))
         return r;
     switch (i->op) {
@@ -220,7 +220,7 @@ static HkIv real_result(const Facts *F, const HkInst *i, HkElem e)
     HkIv r, a = i->nops > 0 ? iv[i->ops[0]] : hk_iv_full();
     HkIv b = i->nops > 1 ? iv[i->ops[1]] : hk_iv_full();
     if (i->op == HK_OP_CONST)
-        return const_iv(i, 0, i->cst.n ? i->cst.n : 1);
+        return const_iv(i, 0, i->x->cst.n ? i->x->cst.n : 1);
     if (structural(F, i, &r) || fold_result(F, i, &r))
         return r;
     switch (hk_ops[i->op].rule) {
@@ -247,10 +247,10 @@ static HkIv real_result(const Facts *F, const HkInst *i, HkElem e)
  * runtime count. */
 static HkIv index_range(const HkInst *loop)
 {
-    int64_t lo = loop->lo, top = loop->hi - 1;
-    if (loop->has_count)
-        top = loop->max_trip - 1 > INT64_MAX - lo ? INT64_MAX
-                                                  : lo + (loop->max_trip - 1);
+    int64_t lo = loop->x->lo, top = loop->x->hi - 1;
+    if (loop->x->has_count)
+        top = loop->x->max_trip - 1 > INT64_MAX - lo ? INT64_MAX
+                                                  : lo + (loop->x->max_trip - 1);
     if (top < lo)
         top = lo;  /* a loop that never runs: no value at all */
     return hk_iv_hull(int_point(lo), int_point(top));
@@ -270,7 +270,7 @@ static void yield_into(Facts *F, const HkInst *y)
 static void step(Facts *F, const HkInst *i)
 {
     if (i->op == HK_OP_LOOP) {
-        F->iv[i->ivar] = index_range(i);
+        F->iv[i->x->ivar] = index_range(i);
         return;
     }
     if (i->op == HK_OP_IF || i->op == HK_OP_DISPATCH) {
@@ -543,11 +543,11 @@ static void add_specials(Lists *L, HkArena *a, const HkPositions *p,
     static const char *const names[3] = {"NAN", "INFINITY", "-INFINITY"};
     int seen[3] = {0, 0, 0};
     HkElem e = (HkElem)i->type.elem;
-    if (i->op != HK_OP_CONST || !hk_is_float(e) || i->cst.f == NULL)
+    if (i->op != HK_OP_CONST || !hk_is_float(e) || i->x->cst.f == NULL)
         return;
-    for (uint32_t k = 0; k < i->cst.n; k++) {
+    for (uint32_t k = 0; k < i->x->cst.n; k++) {
         /* the value the writers spell (an f32 literal rounded) */
-        double v = hk_const_real(&i->cst, k, e);
+        double v = hk_const_real(&i->x->cst, k, e);
         seen[0] |= isnan(v);
         seen[1] |= v == INFINITY;
         seen[2] |= v == -INFINITY;

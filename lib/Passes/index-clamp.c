@@ -32,7 +32,7 @@ static HkIndexStatus classify_ivar(HkArena *a, const HkValue *iv,
                                    const HkInst *l, int64_t k,
                                    const char **why)
 {
-    int64_t trip = l->has_count ? l->max_trip : l->hi - l->lo;
+    int64_t trip = l->x->has_count ? l->x->max_trip : l->x->hi - l->x->lo;
     if (trip <= 0) {
         *why = hk_asprintf(a, "tape ordinal: loop index %%%s of a loop that "
                               "runs no trip", iv->name);
@@ -40,19 +40,19 @@ static HkIndexStatus classify_ivar(HkArena *a, const HkValue *iv,
     }
     /* saturate: a huge runtime-count bound must not wrap */
     int64_t last =
-        trip - 1 > INT64_MAX - l->lo ? INT64_MAX : l->lo + (trip - 1);
-    if (l->lo >= 0 && last <= k - 1) {
+        trip - 1 > INT64_MAX - l->x->lo ? INT64_MAX : l->x->lo + (trip - 1);
+    if (l->x->lo >= 0 && last <= k - 1) {
         *why = hk_asprintf(a,
                            "tape ordinal: loop index %%%s in [%" PRId64
                            ", %" PRId64 "] inside rows [0, %" PRId64 "]",
-                           iv->name, l->lo, last, k - 1);
+                           iv->name, l->x->lo, last, k - 1);
         return HK_IDX_PROVEN;
     }
     *why = hk_asprintf(a,
                        "loop index %%%s in [%" PRId64 ", %" PRId64
                        "] not inside rows [0, %" PRId64 "]: clamped to [0, %"
                        PRId64 "]",
-                       iv->name, l->lo, last, k - 1, k - 1);
+                       iv->name, l->x->lo, last, k - 1, k - 1);
     return HK_IDX_CLAMPED;
 }
 
@@ -69,9 +69,9 @@ static HkIndexStatus classify_rows(HkArena *a, const HkFunc *f, HkVal v,
                            val->name, k - 1);
         return HK_IDX_PROVEN;
     }
-    if (d != NULL && d->op == HK_OP_CONST && d->cst.n >= 1 &&
-        d->cst.i != NULL) {
-        int64_t c = d->cst.i[0];
+    if (d != NULL && d->op == HK_OP_CONST && d->x->cst.n >= 1 &&
+        d->x->cst.i != NULL) {
+        int64_t c = d->x->cst.i[0];
         if (c >= 0 && c <= k - 1) {
             *why = hk_asprintf(a,
                                "tape ordinal: constant %" PRId64

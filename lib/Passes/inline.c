@@ -89,12 +89,12 @@ static int copy_inst(Inliner *s, Copy *c, const HkInst *i, Cursor at)
     n->res = hk_alloc(a, (i->nres + 1u) * sizeof *n->res);
     for (uint32_t k = 0; k < i->nres; k++)
         n->res[k] = copy_value(s, c, i->res[k], HK_DEF_INST, n, k);
-    if (i->ivar != HK_NOVAL)
-        n->ivar = copy_value(s, c, i->ivar, HK_DEF_IVAR, n, 0);
-    if (i->iters != NULL) {
-        n->iters = hk_alloc(a, (i->nres + 1u) * sizeof *n->iters);
+    if (i->x->ivar != HK_NOVAL)
+        n->x->ivar = copy_value(s, c, i->x->ivar, HK_DEF_IVAR, n, 0);
+    if (i->x->iters != NULL) {
+        n->x->iters = hk_alloc(a, (i->nres + 1u) * sizeof *n->x->iters);
         for (uint32_t k = 0; k < i->nres; k++)
-            n->iters[k] = copy_value(s, c, i->iters[k], HK_DEF_ITER, n, k);
+            n->x->iters[k] = copy_value(s, c, i->x->iters[k], HK_DEF_ITER, n, k);
     }
     place(at, n);
     if (i->nregions == 0)
@@ -112,8 +112,8 @@ static int copy_inst(Inliner *s, Copy *c, const HkInst *i, Cursor at)
  * not a func. */
 static const HkFunc *callee_of(Inliner *s, const HkModule *m, const HkInst *i)
 {
-    if (i->callee < m->nfuncs && !m->funcs[i->callee]->is_kernel)
-        return m->funcs[i->callee];
+    if (i->x->callee < m->nfuncs && !m->funcs[i->x->callee]->is_kernel)
+        return m->funcs[i->x->callee];
     hk_error(hk_run_diags(s->run), &m->src, i->loc,
              "inline: call does not name a func");
     return NULL;

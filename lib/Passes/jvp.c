@@ -65,11 +65,11 @@ static void refuse_in(Diff *s, HkFunc *g, uint8_t *seen)
         const char *why = hk_diff_refused(s, i);
         if (why != NULL)
             hk_diff_refuse(s, g, i, why);
-        if (i->op == HK_OP_CALL && i->callee < m->nfuncs && !seen[i->callee] &&
-            hk_diff_custom(s, m->funcs[i->callee]) == NULL) {
-            seen[i->callee] = 1;
-            hk_diff_name_free(s, m->funcs[i->callee], "derivative");
-            refuse_in(s, m->funcs[i->callee], seen);
+        if (i->op == HK_OP_CALL && i->x->callee < m->nfuncs && !seen[i->x->callee] &&
+            hk_diff_custom(s, m->funcs[i->x->callee]) == NULL) {
+            seen[i->x->callee] = 1;
+            hk_diff_name_free(s, m->funcs[i->x->callee], "derivative");
+            refuse_in(s, m->funcs[i->x->callee], seen);
         }
     }
 }
@@ -177,7 +177,7 @@ static void differentiate_call(Diff *s, HkInst *i)
 {
     if (!hk_diff_any_active(s, i, 0))
         return;
-    HkFunc *g = s->f->module->funcs[i->callee];
+    HkFunc *g = s->f->module->funcs[i->x->callee];
     HkFunc *gj = hk_diff_custom(s, g);
     if (gj == NULL)
         gj = jvp_func(s, g);
@@ -196,7 +196,7 @@ static void differentiate_call(Diff *s, HkInst *i)
         ops[j++] = hk_diff_full(s, hk_diff_tan(s, v), hk_diff_type(s, v));
     }
     hk_inst_set_ops(s->f, i, ops, n + m);
-    i->callee = hk_func_index(s->f->module, gj->name, strlen(gj->name));
+    i->x->callee = hk_func_index(s->f->module, gj->name, strlen(gj->name));
     i->res = with_tangents(s, i->res, i->nres, NULL, HK_DEF_INST, i, &i->nres);
 }
 
@@ -268,9 +268,9 @@ static HkFunc *jvp_func(Diff *s, HkFunc *g)
  * trips, so every trip bound and break_if position holds for them. */
 static void differentiate_loop(Diff *s, HkInst *i)
 {
-    uint32_t n = i->nres, m = 0, first = i->has_count ? 1u : 0u;
+    uint32_t n = i->nres, m = 0, first = i->x->has_count ? 1u : 0u;
     for (uint32_t k = 0; k < n; k++)
-        m += s->act[i->iters[k]];
+        m += s->act[i->x->iters[k]];
     if (m == 0) {
         differentiate_block(s, &i->regions[0]);
         return;
@@ -281,7 +281,7 @@ static void differentiate_loop(Diff *s, HkInst *i)
     s->at = i;
     s->loc = i->loc;
     for (uint32_t k = 0, j = i->nops; k < n; k++) {
-        HkVal c = i->iters[k];
+        HkVal c = i->x->iters[k];
         need[k] = s->act[c];
         if (!need[k])
             continue;
@@ -291,7 +291,7 @@ static void differentiate_loop(Diff *s, HkInst *i)
     }
     hk_inst_set_ops(s->f, i, ops, i->nops + m);
     uint32_t carried;
-    i->iters = with_tangents(s, i->iters, n, need, HK_DEF_ITER, i, &carried);
+    i->x->iters = with_tangents(s, i->x->iters, n, need, HK_DEF_ITER, i, &carried);
     differentiate_block(s, &i->regions[0]);
     extend_results(s, i, need, m);
 }

@@ -55,9 +55,9 @@ static void legalize_rsqrt(HkFunc *f, HkInst *i)
 {
     HkVal v = i->res[0];
     HkInst *one = hk_inst_new(f, HK_OP_CONST, i->loc);
-    one->cst.n = 1;
-    one->cst.f = hk_alloc(f->module->arena, sizeof *one->cst.f);
-    one->cst.f[0] = 1.0;
+    one->x->cst.n = 1;
+    one->x->cst.f = hk_alloc(f->module->arena, sizeof *one->x->cst.f);
+    one->x->cst.f[0] = 1.0;
     HkVal c = hk_inst_result(
         f, one, i->type, hk_asprintf(f->module->arena, "%s.one", hk_value(f, v)->name));
     hk_insert_before(i, one);
@@ -72,9 +72,9 @@ static HkVal i64_const(HkFunc *f, HkInst *at, HkVal v, int64_t c,
                        const char *name)
 {
     HkInst *k = hk_inst_new(f, HK_OP_CONST, at->loc);
-    k->cst.n = 1;
-    k->cst.i = hk_alloc(f->module->arena, sizeof *k->cst.i);
-    k->cst.i[0] = c;
+    k->x->cst.n = 1;
+    k->x->cst.i = hk_alloc(f->module->arena, sizeof *k->x->cst.i);
+    k->x->cst.i[0] = c;
     HkVal r = hk_inst_result(f, k, hk_value(f, v)->type, name);
     hk_insert_before(at, k);
     return r;
@@ -85,8 +85,8 @@ static int is_const(const HkFunc *f, HkVal v, int64_t c)
 {
     const HkValue *x = hk_value(f, v);
     return x->kind == HK_DEF_INST && x->def->op == HK_OP_CONST &&
-           x->def->cst.n == 1 && x->def->cst.i != NULL &&
-           x->def->cst.i[0] == c;
+           x->def->x->cst.n == 1 && x->def->x->cst.i != NULL &&
+           x->def->x->cst.i[0] == c;
 }
 
 int hk_legal_held(const HkFunc *f, HkVal v, int64_t lo, int64_t hi)
@@ -102,9 +102,9 @@ int hk_legal_held(const HkFunc *f, HkVal v, int64_t lo, int64_t hi)
 
 int hk_legal_trip_end(const HkFunc *f, const HkInst *loop)
 {
-    return !loop->has_count ||
-           (loop->max_trip <= INT64_MAX - loop->lo &&
-            hk_legal_held(f, loop->ops[0], loop->lo, loop->lo + loop->max_trip));
+    return !loop->x->has_count ||
+           (loop->x->max_trip <= INT64_MAX - loop->x->lo &&
+            hk_legal_held(f, loop->ops[0], loop->x->lo, loop->x->lo + loop->x->max_trip));
 }
 
 /* v held to [lo, hi] before at: minimum(maximum(v, lo), hi), the new
@@ -137,9 +137,9 @@ static void legalize_dispatch(HkFunc *f, HkInst *i)
  * INT64_MAX is left for the writers to refuse. */
 static void legalize_trip_end(HkFunc *f, HkInst *i)
 {
-    if (hk_legal_trip_end(f, i) || i->max_trip > INT64_MAX - i->lo)
+    if (hk_legal_trip_end(f, i) || i->x->max_trip > INT64_MAX - i->x->lo)
         return;
-    i->ops[0] = hold(f, i, i->ops[0], i->lo, i->lo + i->max_trip, "first",
+    i->ops[0] = hold(f, i, i->ops[0], i->x->lo, i->x->lo + i->x->max_trip, "first",
                      "stop", "end");
 }
 
@@ -214,7 +214,7 @@ int hk_pass_legalize(HawkPassRun *r, HkFunc *f)
         legalize_index(f, i);
         if (i->op == HK_OP_DISPATCH && i->nops >= 1)
             legalize_dispatch(f, i);
-        if (i->op == HK_OP_LOOP && i->has_count && i->nops >= 1)
+        if (i->op == HK_OP_LOOP && i->x->has_count && i->nops >= 1)
             legalize_trip_end(f, i);
         if (i->nres != 1 || i->type.rank != 0)
             continue;

@@ -155,12 +155,12 @@ static HkVal emit2(Sc *s, HkOp op, HkElem e, HkVal a, HkVal b,
 /* Sets extract x's static indices for flat component k of type t. */
 static void set_index(HkInst *x, HkType t, uint32_t k)
 {
-    x->nimm = t.rank;
+    x->x->nimm = t.rank;
     if (t.rank == 2) {
-        x->imm[0] = k / t.dim[1];
-        x->imm[1] = k % t.dim[1];
+        x->x->imm[0] = k / t.dim[1];
+        x->x->imm[1] = k % t.dim[1];
     } else {
-        x->imm[0] = k;
+        x->x->imm[0] = k;
     }
 }
 
@@ -184,9 +184,9 @@ static int64_t extract_index(const Sc *s, const HkInst *x, HkVal v)
     if (x == NULL || x->op != HK_OP_EXTRACT || x->nops != 1 || x->ops[0] != v)
         return -1;
     HkType t = type_of(s, v);
-    if (x->nimm != t.rank)
+    if (x->x->nimm != t.rank)
         return -1;
-    return hk_flat_index(t, x->imm, x->nimm);
+    return hk_flat_index(t, x->x->imm, x->x->nimm);
 }
 
 /* The instruction after pos, or the first of b when pos is NULL. */
@@ -423,12 +423,12 @@ static void lower_extract(Sc *s, HkInst *i)
     const HkVal *c = comps_of(s, v);
     if (c == NULL)
         return;
-    if (i->nimm == t.rank) {
-        s->repl[i->res[0]] = c[hk_flat_index(t, i->imm, i->nimm)];
+    if (i->x->nimm == t.rank) {
+        s->repl[i->res[0]] = c[hk_flat_index(t, i->x->imm, i->x->nimm)];
         return;
     }
     HkVal *row = new_comps(s, i->res[0]);
-    uint32_t start = hk_flat_index(t, i->imm, i->nimm);
+    uint32_t start = hk_flat_index(t, i->x->imm, i->x->nimm);
     memcpy(row, c + start, t.dim[1] * sizeof *row);
 }
 
@@ -440,7 +440,7 @@ static void lower_insert(Sc *s, HkInst *i)
         return;
     HkVal *n = new_comps(s, i->res[0]);
     memcpy(n, c, hk_components(t) * sizeof *n);
-    n[hk_flat_index(t, i->imm, i->nimm)] = scalar(s, i->ops[1]);
+    n[hk_flat_index(t, i->x->imm, i->x->nimm)] = scalar(s, i->ops[1]);
 }
 
 static void lower_build(Sc *s, HkInst *i)
@@ -469,16 +469,16 @@ static void lower_const(Sc *s, HkInst *i)
     HkVal r = i->res[0];
     HkVal *c = new_comps(s, r);
     for (uint32_t k = 0; k < hk_components(t); k++) {
-        uint32_t from = k < i->cst.n ? k : 0;
+        uint32_t from = k < i->x->cst.n ? k : 0;
         HkInst *x = emit_inst(s, HK_OP_CONST, NULL, 0);
-        x->cst.n = 1;
-        if (i->cst.f != NULL) {
-            x->cst.f = hk_alloc(s->a, sizeof *x->cst.f);
-            x->cst.f[0] = i->cst.f[from];
+        x->x->cst.n = 1;
+        if (i->x->cst.f != NULL) {
+            x->x->cst.f = hk_alloc(s->a, sizeof *x->x->cst.f);
+            x->x->cst.f[0] = i->x->cst.f[from];
         }
-        if (i->cst.i != NULL) {
-            x->cst.i = hk_alloc(s->a, sizeof *x->cst.i);
-            x->cst.i[0] = i->cst.i[from];
+        if (i->x->cst.i != NULL) {
+            x->x->cst.i = hk_alloc(s->a, sizeof *x->x->cst.i);
+            x->x->cst.i[0] = i->x->cst.i[from];
         }
         c[k] = hk_inst_result(s->f, x, hk_scalar(t.elem), comp_name(s, r, k));
     }
@@ -588,7 +588,7 @@ static uint32_t flatten(Sc *s, const HkVal *vals, uint32_t n, HkVal *out)
 /* A loop: inits and carried values split like its results, then its body. */
 static void lower_loop(Sc *s, HkInst *i)
 {
-    uint32_t off = i->has_count ? 1u : 0u;
+    uint32_t off = i->x->has_count ? 1u : 0u;
     uint32_t n = flat_count(s, i->res, i->nres), j = 0;
     HkVal *ops = hk_alloc(s->a, (off + n + 1u) * sizeof *ops);
     HkVal *iters = hk_alloc(s->a, (n + 1u) * sizeof *iters);
@@ -597,14 +597,14 @@ static void lower_loop(Sc *s, HkInst *i)
     if (i->nops > off)
         flatten(s, i->ops + off, i->nops - off, ops + off);
     for (uint32_t k = 0; k < i->nres; k++) {
-        if (is_tensor(type_of(s, i->iters[k])))
-            split_def(s, i, i->iters[k], HK_DEF_ITER, iters, &j);
+        if (is_tensor(type_of(s, i->x->iters[k])))
+            split_def(s, i, i->x->iters[k], HK_DEF_ITER, iters, &j);
         else
-            keep_def(s, i->iters[k], iters, &j);
+            keep_def(s, i->x->iters[k], iters, &j);
     }
     i->ops = ops;
     i->nops = off + n;
-    i->iters = iters;
+    i->x->iters = iters;
     split_results(s, i);
     lower_block(s, &i->regions[0]);
 }

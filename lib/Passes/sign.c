@@ -63,17 +63,17 @@ static double component(const HkInst *c, uint32_t k)
 {
     HkElem e = (HkElem)c->type.elem;
     if (hk_is_float(e)) {
-        double v = c->cst.f ? c->cst.f[k] : 0.0;
+        double v = c->x->cst.f ? c->x->cst.f[k] : 0.0;
         return e == HK_F32 ? (double)(float)v : v;
     }
-    return c->cst.i ? (double)c->cst.i[k] : 0.0;
+    return c->x->cst.i ? (double)c->x->cst.i[k] : 0.0;
 }
 
 /* The one value every component of constant c holds; 0 if they differ. */
 static int uniform_value(const HkInst *c, double *v)
 {
     *v = component(c, 0);
-    for (uint32_t k = 1; k < c->cst.n; k++)
+    for (uint32_t k = 1; k < c->x->cst.n; k++)
         if (component(c, k) != *v)
             return 0;
     return 1;
@@ -101,7 +101,7 @@ static HkSignFact literal_rule(HkArena *a, const HkInst *c)
     int pos = 1, zero = 1;
     if (c->type.elem == HK_I1)
         return unknown;  /* a mask is not a number */
-    for (uint32_t k = 0; k < c->cst.n; k++) {
+    for (uint32_t k = 0; k < c->x->cst.n; k++) {
         double v = component(c, k);
         pos = pos && v > 0.0;    /* NaN fails both */
         zero = zero && v == 0.0;

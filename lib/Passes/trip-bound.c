@@ -49,8 +49,8 @@ static void fill_loop(const HkPositions *p, HkTripResult *res, uint32_t n)
     li->pos = hk_pos(p, loop);
     li->number = n;
     li->parent = p->walk.items[p->order[loop->serial]].loop;
-    li->runtime_count = loop->has_count;
-    li->trip = loop->has_count ? loop->max_trip : loop->hi - loop->lo;
+    li->runtime_count = loop->x->has_count;
+    li->trip = loop->x->has_count ? loop->x->max_trip : loop->x->hi - loop->x->lo;
     li->brk = break_kind(loop);
     int64_t outer = li->parent >= 0 ? res->loops[li->parent].worst : 1;
     li->worst = sat_mul(li->trip, outer);

@@ -96,8 +96,8 @@ static HkVal with_imm(Vjp *v, const HkInst *i, HkOp op, HkVal a, HkVal b,
     HkVal r = b == HK_NOVAL ? hk_diff_emit1(&v->d, op, a, t)
                             : hk_diff_emit2(&v->d, op, a, b, t);
     HkInst *n = hk_value(v->d.f, r)->def;
-    n->nimm = i->nimm;
-    memcpy(n->imm, i->imm, sizeof n->imm);
+    n->x->nimm = i->x->nimm;
+    memcpy(n->x->imm, i->x->imm, sizeof n->x->imm);
     return r;
 }
 
@@ -109,9 +109,9 @@ HkVal hk_vjp_part(Vjp *v, HkVal x, uint32_t k)
         return x;
     HkVal r = hk_diff_emit1(&v->d, HK_OP_EXTRACT, x, hk_scalar(t.elem));
     HkInst *n = hk_value(v->d.f, r)->def;
-    n->nimm = t.rank;
-    n->imm[0] = t.rank == 1 ? (int64_t)k : (int64_t)(k / t.dim[1]);
-    n->imm[1] = t.rank == 1 ? 0 : (int64_t)(k % t.dim[1]);
+    n->x->nimm = t.rank;
+    n->x->imm[0] = t.rank == 1 ? (int64_t)k : (int64_t)(k / t.dim[1]);
+    n->x->imm[1] = t.rank == 1 ? 0 : (int64_t)(k % t.dim[1]);
     return r;
 }
 
@@ -273,8 +273,8 @@ static int structural(Vjp *v, HkInst *i, HkVal R)
         return 1;
     case HK_OP_EXTRACT:
         /* a row of a matrix has no insert to transpose it: a build */
-        if (ta.rank == 2 && i->nimm == 1)
-            hk_vjp_add_adj(v, a, row_into(v, R, (uint32_t)i->imm[0], ta));
+        if (ta.rank == 2 && i->x->nimm == 1)
+            hk_vjp_add_adj(v, a, row_into(v, R, (uint32_t)i->x->imm[0], ta));
         else
             hk_vjp_add_adj(v, a, with_imm(v, i, HK_OP_INSERT, hk_diff_real(d, 0.0, ta), R, ta));
         return 1;
@@ -407,8 +407,8 @@ static HkVal static_row(Vjp *v, HkVal w, int64_t k, HkType rowt)
 {
     HkVal e = hk_diff_emit1(&v->d, HK_OP_EXTRACT, w, rowt);
     HkInst *n = hk_value(v->d.f, e)->def;
-    n->nimm = 1;
-    n->imm[0] = k;
+    n->x->nimm = 1;
+    n->x->imm[0] = k;
     return e;
 }
 
@@ -455,8 +455,8 @@ static HkVal tape_row(Vjp *v, int32_t s, HkVal r, HkType rowt)
     HkVal w = v->tape_w[s];
     HkType wt = type_of(v, w);
     const HkInst *rd = hk_value(f, r)->kind == HK_DEF_INST ? hk_value(f, r)->def : NULL;
-    if (rd != NULL && rd->op == HK_OP_CONST && rd->cst.i != NULL) {
-        int64_t k = rd->cst.i[0];
+    if (rd != NULL && rd->op == HK_OP_CONST && rd->x->cst.i != NULL) {
+        int64_t k = rd->x->cst.i[0];
         k = k < 0 ? 0 : k > (int64_t)wt.dim[0] - 1 ? (int64_t)wt.dim[0] - 1 : k;
         return static_row(v, w, k, rowt);
     }
@@ -571,10 +571,10 @@ void hk_vjp_grow(Vjp *v)
  * with i's own index and carried values. */
 static void mark_inside(const HkInst *i, uint8_t *inside)
 {
-    if (i->ivar != HK_NOVAL)
-        inside[i->ivar] = 1;
-    for (uint32_t k = 0; i->iters != NULL && k < i->nres; k++)
-        inside[i->iters[k]] = 1;
+    if (i->x->ivar != HK_NOVAL)
+        inside[i->x->ivar] = 1;
+    for (uint32_t k = 0; i->x->iters != NULL && k < i->nres; k++)
+        inside[i->x->iters[k]] = 1;
     for (uint32_t r = 0; r < i->nregions; r++)
         for (const HkInst *x = i->regions[r].first; x != NULL; x = x->next) {
             for (uint32_t k = 0; k < x->nres; k++)
@@ -675,13 +675,13 @@ static void copy_inst(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
     HkVal share = x->nres == 1 ? wadj_of(v, x->res[0]) : HK_NOVAL;
     if (share != HK_NOVAL)
         set_wadj(v, c->res[0], hk_valmap_get(map, nmap, share));
-    if (x->ivar != HK_NOVAL)
-        map[x->ivar] = c->ivar = copy_of(v, x->ivar, HK_DEF_IVAR, c, 0);
-    if (x->iters != NULL) {
-        c->iters = hk_alloc(d->a, (x->nres + 1) * sizeof *c->iters);
+    if (x->x->ivar != HK_NOVAL)
+        map[x->x->ivar] = c->x->ivar = copy_of(v, x->x->ivar, HK_DEF_IVAR, c, 0);
+    if (x->x->iters != NULL) {
+        c->x->iters = hk_alloc(d->a, (x->nres + 1) * sizeof *c->x->iters);
         for (uint32_t k = 0; k < x->nres; k++)
-            map[x->iters[k]] = c->iters[k] =
-                copy_of(v, x->iters[k], HK_DEF_ITER, c, k);
+            map[x->x->iters[k]] = c->x->iters[k] =
+                copy_of(v, x->x->iters[k], HK_DEF_ITER, c, k);
     }
     hk_block_append(nb, c);
     if (x->nregions == 0)
@@ -976,7 +976,7 @@ static void reverse_call(Vjp *v, HkInst *i)
         any |= i->res[k] < d->ntan && v->adj[i->res[k]] != HK_NOVAL;
     if (!any || !hk_diff_any_active(d, i, 0))
         return;
-    HkFunc *g = d->f->module->funcs[i->callee];
+    HkFunc *g = d->f->module->funcs[i->x->callee];
     HkFunc *gv = hk_diff_custom(d, g);
     if (gv == NULL)
         gv = vjp_func(v, g);
@@ -994,7 +994,7 @@ static void reverse_call(Vjp *v, HkInst *i)
     }
     HkInst *c = hk_inst_new(d->f, HK_OP_CALL, d->loc);
     hk_inst_set_ops(d->f, c, ops, n + m);
-    c->callee = hk_func_index(d->f->module, gv->name, strlen(gv->name));
+    c->x->callee = hk_func_index(d->f->module, gv->name, strlen(gv->name));
     HkType *types = hk_alloc(d->a, (gv->nrtypes + 1) * sizeof *types);
     const char **names = hk_alloc(d->a, (gv->nrtypes + 1) * sizeof *names);
     HkVal *to = hk_alloc(d->a, (gv->nrtypes + 1) * sizeof *to);
@@ -1285,11 +1285,11 @@ static const char *tape_rule(const HkInst *i, const HkSlot *sl, uint8_t *stored)
     }
     if (L == NULL)
         return NULL;
-    if (i->ops[1] != L->ivar)
+    if (i->ops[1] != L->x->ivar)
         return "a tape row written inside a loop at a row other than the "
                "loop's index, which the trips may write twice";
-    int64_t trips = L->has_count ? L->max_trip : L->hi - L->lo;
-    if (L->lo < 0 || L->lo + trips > (int64_t)sl->type.dim[0])
+    int64_t trips = L->x->has_count ? L->x->max_trip : L->x->hi - L->x->lo;
+    if (L->x->lo < 0 || L->x->lo + trips > (int64_t)sl->type.dim[0])
         return "a tape row the loop's trips may write outside the tape, "
                "clamped onto one row twice";
     return NULL;
@@ -1368,11 +1368,11 @@ static void refuse_in(Vjp *v, HkFunc *g, Refuse *rf)
             why = "a load of an active slot after a store to it";
         if (why != NULL)
             hk_diff_refuse(d, g, i, why);
-        if (i->op == HK_OP_CALL && i->callee < m->nfuncs && !rf->seen[i->callee] &&
-            hk_diff_custom(d, m->funcs[i->callee]) == NULL) {
-            rf->seen[i->callee] = 1;
-            hk_diff_name_free(d, m->funcs[i->callee], "reverse derivative");
-            refuse_in(v, m->funcs[i->callee], rf);
+        if (i->op == HK_OP_CALL && i->x->callee < m->nfuncs && !rf->seen[i->x->callee] &&
+            hk_diff_custom(d, m->funcs[i->x->callee]) == NULL) {
+            rf->seen[i->x->callee] = 1;
+            hk_diff_name_free(d, m->funcs[i->x->callee], "reverse derivative");
+            refuse_in(v, m->funcs[i->x->callee], rf);
         }
     }
 }

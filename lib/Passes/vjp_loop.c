@@ -47,7 +47,7 @@ static int breaks(const HkInst *L)
 /* The loop's static trip bound K. */
 static int64_t bound(const HkInst *L)
 {
-    return L->has_count ? L->max_trip : L->hi - L->lo;
+    return L->x->has_count ? L->x->max_trip : L->x->hi - L->x->lo;
 }
 
 /* Adds to loop L a carried i64 "<base>.bar.c" from LO, yielding its
@@ -57,11 +57,11 @@ static HkVal add_counter(Vjp *v, HkInst *L)
     Diff *d = &v->d;
     HkFunc *f = d->f;
     uint32_t n = L->nres;
-    HkVal init = hk_diff_int(d, L->lo, hk_scalar(HK_I64), NULL, L);
+    HkVal init = hk_diff_int(d, L->x->lo, hk_scalar(HK_I64), NULL, L);
     HkInst *y = L->regions[0].last;
     HkVal one = hk_diff_int(d, 1, hk_scalar(HK_I64), NULL, L);
     HkInst *add = hk_inst_new(f, HK_OP_ADD, y->loc);
-    HkVal ops2[2] = {L->ivar, one};
+    HkVal ops2[2] = {L->x->ivar, one};
     hk_inst_set_ops(f, add, ops2, 2);
     HkVal next = hk_inst_result(f, add, hk_scalar(HK_I64),
                                 hk_asprintf(d->a, "%s.bar.c1", d->base));
@@ -79,7 +79,7 @@ static HkVal add_counter(Vjp *v, HkInst *L)
     HkVal *iters = hk_alloc(d->a, (n + 1) * sizeof *iters);
     HkVal *res = hk_alloc(d->a, (n + 1) * sizeof *res);
     if (n > 0) {
-        memcpy(iters, L->iters, n * sizeof *iters);
+        memcpy(iters, L->x->iters, n * sizeof *iters);
         memcpy(res, L->res, n * sizeof *res);
     }
     iters[n] = hk_value_new(f, hk_scalar(HK_I64),
@@ -88,7 +88,7 @@ static HkVal add_counter(Vjp *v, HkInst *L)
     res[n] = hk_value_new(f, hk_scalar(HK_I64),
                           hk_asprintf(d->a, "%s.bar.n", d->base),
                           HK_DEF_INST, L, n, L->loc);
-    L->iters = iters;
+    L->x->iters = iters;
     L->res = res;
     L->nres = n + 1;
     hk_vjp_grow(v);
@@ -99,7 +99,7 @@ static HkVal add_counter(Vjp *v, HkInst *L)
  * static, else a counter's result. */
 static HkVal trips_end(Vjp *v, HkInst *L)
 {
-    if (!L->has_count && !breaks(L))
+    if (!L->x->has_count && !breaks(L))
         return HK_NOVAL;
     return add_counter(v, L);
 }
@@ -112,29 +112,29 @@ static HkInst *rerun(Vjp *v, const HkInst *L, uint32_t n, HkVal t)
 {
     Diff *d = &v->d;
     HkFunc *f = d->f;
-    uint32_t first = L->has_count ? 1u : 0u;
+    uint32_t first = L->x->has_count ? 1u : 0u;
     HkInst *I = hk_inst_new(f, HK_OP_LOOP, d->loc);
-    I->lo = L->lo;
-    I->has_count = 1;
-    I->max_trip = bound(L);
+    I->x->lo = L->x->lo;
+    I->x->has_count = 1;
+    I->x->max_trip = bound(L);
     HkVal *ops = hk_alloc(d->a, (n + 2) * sizeof *ops);
     ops[0] = t;
     memcpy(ops + 1, L->ops + first, n * sizeof *ops);
     hk_inst_set_ops(f, I, ops, n + 1);
     uint32_t nmap = f->nvalues;
     HkVal *map = hk_valmap_new(f, nmap);
-    const HkValue *iv = hk_value(f, L->ivar);
-    I->ivar = hk_value_new(f, iv->type, hk_asprintf(d->a, "%s.re", iv->name),
+    const HkValue *iv = hk_value(f, L->x->ivar);
+    I->x->ivar = hk_value_new(f, iv->type, hk_asprintf(d->a, "%s.re", iv->name),
                            HK_DEF_IVAR, I, 0, L->loc);
-    map[L->ivar] = I->ivar;
-    I->iters = hk_alloc(d->a, (n + 1) * sizeof *I->iters);
+    map[L->x->ivar] = I->x->ivar;
+    I->x->iters = hk_alloc(d->a, (n + 1) * sizeof *I->x->iters);
     HkType *types = hk_alloc(d->a, (n + 1) * sizeof *types);
     const char **names = hk_alloc(d->a, (n + 1) * sizeof *names);
     for (uint32_t k = 0; k < n; k++) {
-        const HkValue *c = hk_value(f, L->iters[k]);
-        I->iters[k] = hk_value_new(f, c->type, hk_asprintf(d->a, "%s.re", c->name),
+        const HkValue *c = hk_value(f, L->x->iters[k]);
+        I->x->iters[k] = hk_value_new(f, c->type, hk_asprintf(d->a, "%s.re", c->name),
                                    HK_DEF_ITER, I, k, L->loc);
-        map[L->iters[k]] = I->iters[k];
+        map[L->x->iters[k]] = I->x->iters[k];
         types[k] = c->type;
         names[k] = hk_asprintf(d->a, "%s.at", c->name);
     }
@@ -227,7 +227,7 @@ static int use_tape(Vjp *v, const HkInst *L, uint32_t n)
         return 1;
     uint64_t c = 0, bytes = 0;
     for (uint32_t j = 0; j < n; j++) {
-        HkType t = type_of(v, L->iters[j]);
+        HkType t = type_of(v, L->x->iters[j]);
         c += comps_of(t);
         bytes += comps_of(t) * (uint64_t)k * hk_elem_bytes(tape_elem((HkElem)t.elem));
     }
@@ -239,10 +239,10 @@ static int use_tape(Vjp *v, const HkInst *L, uint32_t n)
 static HkVal tape_row(Vjp *v, const HkInst *L, HkVal i)
 {
     Diff *d = &v->d;
-    if (L->lo == 0)
+    if (L->x->lo == 0)
         return i;
     HkType i64 = hk_scalar(HK_I64);
-    return hk_diff_emit2(d, HK_OP_SUB, i, hk_diff_int(d, L->lo, i64, NULL, NULL), i64);
+    return hk_diff_emit2(d, HK_OP_SUB, i, hk_diff_int(d, L->x->lo, i64, NULL, NULL), i64);
 }
 
 /* L's tape: a local "<carried>.tape" (".tape.<c>" per component of a
@@ -257,11 +257,11 @@ static void make_tape(Vjp *v, Rev *rv)
     HkInst *at = d->at;
     HkBlock *blk = d->blk;
     d->at = L->regions[0].first;
-    d->base = hk_value(f, L->ivar)->name;
-    HkVal row = tape_row(v, L, L->ivar);
+    d->base = hk_value(f, L->x->ivar)->name;
+    HkVal row = tape_row(v, L, L->x->ivar);
     rv->tape = hk_alloc(d->a, (rv->n + 1) * sizeof *rv->tape);
     for (uint32_t j = 0; j < rv->n; j++) {
-        HkVal c = L->iters[j];
+        HkVal c = L->x->iters[j];
         HkType t = type_of(v, c);
         uint32_t nc = comps_of(t);
         d->base = hk_value(f, c)->name;
@@ -293,11 +293,11 @@ static HkVal *tape_read(Vjp *v, const Rev *rv, HkVal t)
     Diff *d = &v->d;
     HkFunc *f = d->f;
     const HkInst *L = rv->L;
-    d->base = hk_value(f, L->ivar)->name;
+    d->base = hk_value(f, L->x->ivar)->name;
     HkVal row = tape_row(v, L, t);
     HkVal *start = hk_alloc(d->a, (rv->n + 1) * sizeof *start);
     for (uint32_t j = 0; j < rv->n; j++) {
-        HkVal c = L->iters[j];
+        HkVal c = L->x->iters[j];
         HkType t0 = type_of(v, c);
         uint32_t nc = comps_of(t0);
         HkVal *parts = hk_alloc(d->a, (nc + 1) * sizeof *parts);
@@ -335,12 +335,13 @@ static HkInst *reverse_head(Vjp *v, Rev *rv, HkVal end)
     for (uint32_t k = 0; k < rv->n; k++) {
         if (!rv->need[k])
             continue;
-        const char *c = hk_value(f, L->iters[k])->name;
+        const char *c = hk_value(f, L->x->iters[k])->name;
         d->base = hk_value(f, L->res[k])->name;
         types[j] = type_of(v, L->res[k]);
         ops[first + j] = hk_diff_full(d, v->adj[L->res[k]], types[j]);
         in[j] = hk_asprintf(d->a, "%s.bar", c);
-        out[j++] = hk_asprintf(d->a, "%s.bar.s", hk_value(f, L->ops[(L->has_count ? 1u : 0u) + k])->name);
+        out[j++] = hk_asprintf(d->a, "%s.bar.s",
+                               hk_value(f, L->ops[(L->x->has_count ? 1u : 0u) + k])->name);
     }
     for (uint32_t k = 0; k < rv->o.nvals; k++, j++) {
         const char *nm = hk_value(f, rv->o.vals[k])->name;
@@ -359,21 +360,21 @@ static HkInst *reverse_head(Vjp *v, Rev *rv, HkVal end)
         out[j] = hk_asprintf(d->a, "%s.bar.s", sl->name);
     }
     HkInst *R = hk_inst_new(f, HK_OP_LOOP, d->loc);
-    R->lo = L->lo;
+    R->x->lo = L->x->lo;
     if (end != HK_NOVAL) {
-        R->has_count = 1;
-        R->max_trip = bound(L);
+        R->x->has_count = 1;
+        R->x->max_trip = bound(L);
         ops[0] = end;
     } else {
-        R->hi = L->hi;
+        R->x->hi = L->x->hi;
     }
     hk_inst_set_ops(f, R, ops, first + m);
-    const HkValue *iv = hk_value(f, L->ivar);
-    R->ivar = hk_value_new(f, iv->type, hk_asprintf(d->a, "%s.bar", iv->name),
+    const HkValue *iv = hk_value(f, L->x->ivar);
+    R->x->ivar = hk_value_new(f, iv->type, hk_asprintf(d->a, "%s.bar", iv->name),
                            HK_DEF_IVAR, R, 0, d->loc);
-    R->iters = hk_alloc(d->a, (m + 1) * sizeof *R->iters);
+    R->x->iters = hk_alloc(d->a, (m + 1) * sizeof *R->x->iters);
     for (uint32_t k = 0; k < m; k++)
-        R->iters[k] = hk_value_new(f, types[k], in[k], HK_DEF_ITER, R, k, d->loc);
+        R->x->iters[k] = hk_value_new(f, types[k], in[k], HK_DEF_ITER, R, k, d->loc);
     hk_inst_set_results(f, R, types, out, m);
     hk_inst_add_regions(f, R, 1);
     hk_diff_place(d, R);
@@ -410,9 +411,9 @@ static HkVal trip_copy(Vjp *v, const Rev *rv, HkVal t, int to_break, Trip *tr,
     }
     uint32_t nmap = f->nvalues;
     HkVal *map = hk_valmap_new(f, nmap);
-    map[L->ivar] = t;
+    map[L->x->ivar] = t;
     for (uint32_t k = 0; k < rv->n; k++)
-        map[L->iters[k]] = tr->start[k];
+        map[L->x->iters[k]] = tr->start[k];
     HkVal cond = HK_NOVAL;
     if (to_break)
         cond = hk_vjp_recompute_to_break(v, &L->regions[0], d->blk, map, nmap);
@@ -447,15 +448,15 @@ static HkVal last_writer(Vjp *v, const Rev *rv)
 {
     Diff *d = &v->d;
     HkType i64 = hk_scalar(HK_I64), i1 = hk_scalar(HK_I1);
-    HkVal ops[2] = {rv->R->ivar, hk_diff_int(d, rv->L->lo, i64, NULL, NULL)};
+    HkVal ops[2] = {rv->R->x->ivar, hk_diff_int(d, rv->L->x->lo, i64, NULL, NULL)};
     HkVal first = hk_diff_emit(d, HK_OP_ICMP, ops, 2, i1);
     hk_value(d->f, first)->def->pred = HK_P_EQ;
     if (rv->ran == HK_NOVAL)
         return first;
     HkInst *c = hk_inst_new(d->f, HK_OP_CONST, d->loc);
-    c->cst.n = 1;
-    c->cst.i = hk_alloc(d->a, sizeof *c->cst.i);
-    c->cst.i[0] = 0;
+    c->x->cst.n = 1;
+    c->x->cst.i = hk_alloc(d->a, sizeof *c->x->cst.i);
+    c->x->cst.i[0] = 0;
     HkVal no = hk_inst_result(d->f, c, i1, hk_asprintf(d->a, "%s.bar.k", d->base));
     hk_diff_place(d, c);
     HkVal sel[3] = {rv->ran, no, first};
@@ -474,8 +475,8 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
     HkInst *R = rv->R;
     d->at = NULL;
     d->blk = &R->regions[0];
-    d->base = hk_value(f, L->ivar)->name;
-    HkVal ops2[2] = {last, R->ivar};
+    d->base = hk_value(f, L->x->ivar)->name;
+    HkVal ops2[2] = {last, R->x->ivar};
     HkVal t = hk_diff_emit(d, HK_OP_SUB, ops2, 2, hk_scalar(HK_I64));
     HkVal gate = v->gate;
     if (rv->own)
@@ -492,16 +493,16 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
     HkVal *saved = hk_alloc(d->a, (no + ns + 1) * sizeof *saved);
     for (uint32_t k = 0; k < no; k++) {
         saved[k] = v->adj[rv->o.vals[k]];
-        v->adj[rv->o.vals[k]] = R->iters[nc + k];
+        v->adj[rv->o.vals[k]] = R->x->iters[nc + k];
     }
     for (uint32_t k = 0; k < ns; k++) {
         saved[no + k] = v->sadj[rv->o.slots[k]];
-        v->sadj[rv->o.slots[k]] = R->iters[nc + no + k];
+        v->sadj[rv->o.slots[k]] = R->x->iters[nc + no + k];
     }
     const HkInst *y = hk_block_yield(&L->regions[0]);
     for (uint32_t k = 0, j = 0; k < rv->n; k++)
         if (rv->need[k])
-            hk_vjp_add_adj(v, hk_valmap_get(map, nmap, y->ops[k]), R->iters[j++]);
+            hk_vjp_add_adj(v, hk_valmap_get(map, nmap, y->ops[k]), R->x->iters[j++]);
     for (HkInst *x = last_copy; x != tr.stop; x = x->prev)
         hk_vjp_reverse(v, x);
 
@@ -510,8 +511,8 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
     for (uint32_t k = 0, j = 0; k < rv->n; k++) {
         if (!rv->need[k])
             continue;
-        d->base = hk_value(f, L->iters[k])->name;
-        yops[j++] = hk_diff_full(d, v->adj[tr.start[k]], type_of(v, L->iters[k]));
+        d->base = hk_value(f, L->x->iters[k])->name;
+        yops[j++] = hk_diff_full(d, v->adj[tr.start[k]], type_of(v, L->x->iters[k]));
     }
     for (uint32_t k = 0; k < no; k++) {
         d->base = hk_value(f, rv->o.vals[k])->name;
@@ -563,10 +564,10 @@ static HkVal trips_limit(Vjp *v, const HkInst *L)
 {
     Diff *d = &v->d;
     HkType i64 = hk_scalar(HK_I64);
-    if (!L->has_count)
-        return hk_diff_int(d, L->hi, i64, NULL, NULL);
-    HkVal lo = hk_diff_int(d, L->lo, i64, NULL, NULL);
-    HkVal hi = hk_diff_int(d, L->lo + L->max_trip, i64, NULL, NULL);
+    if (!L->x->has_count)
+        return hk_diff_int(d, L->x->hi, i64, NULL, NULL);
+    HkVal lo = hk_diff_int(d, L->x->lo, i64, NULL, NULL);
+    HkVal hi = hk_diff_int(d, L->x->lo + L->x->max_trip, i64, NULL, NULL);
     HkVal n = hk_diff_emit2(d, HK_OP_MAXIMUM, L->ops[0], lo, i64);
     return hk_diff_emit2(d, HK_OP_MINIMUM, n, hi, i64);
 }
@@ -602,7 +603,7 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
         types[nc + no + k] = f->slots[rv->o.slots[k]].type;
         names[nc + no + k] = hk_asprintf(d->a, "%s.bar.p", f->slots[rv->o.slots[k]].name);
     }
-    d->base = hk_value(f, L->ivar)->name;
+    d->base = hk_value(f, L->x->ivar)->name;
     HkVal ops2[2] = {end, trips_limit(v, L)};
     HkVal ran = hk_diff_emit(d, HK_OP_ICMP, ops2, 2, hk_scalar(HK_I1));
     hk_value(f, ran)->def->pred = HK_P_SLT;
@@ -633,7 +634,7 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
     HkVal *yops = hk_alloc(d->a, (m + 1) * sizeof *yops);
     for (uint32_t k = 0, j = 0; k < rv->n; k++)
         if (rv->need[k])
-            yops[j++] = hk_diff_full(d, v->adj[tr.start[k]], type_of(v, L->iters[k]));
+            yops[j++] = hk_diff_full(d, v->adj[tr.start[k]], type_of(v, L->x->iters[k]));
     for (uint32_t k = 0; k < no; k++) {
         yops[nc + k] = hk_diff_full(d, v->adj[rv->o.vals[k]], types[nc + k]);
         v->adj[rv->o.vals[k]] = outer[k];
@@ -696,13 +697,13 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
     rv.own = own_write(v, L);
     int any = 0;
     for (uint32_t k = 0; k < rv.n; k++) {
-        HkVal c = L->iters[k];
+        HkVal c = L->x->iters[k];
         rv.need[k] = c < d->ntan && d->act[c] && hk_diff_is_real(type_of(v, c));
         rv.nc += rv.need[k];
         any |= rv.need[k] && v->adj[L->res[k]] != HK_NOVAL;
     }
     if (bound(L) <= 0) {  /* no trip runs: each result is its init */
-        uint32_t first = L->has_count ? 1u : 0u;
+        uint32_t first = L->x->has_count ? 1u : 0u;
         for (uint32_t k = 0; k < rv.n; k++)
             if (rv.need[k] && v->adj[L->res[k]] != HK_NOVAL)
                 hk_vjp_add_adj(v, L->ops[first + k], v->adj[L->res[k]]);
@@ -713,19 +714,19 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
         return;
     HkInst *at = d->at;
     HkBlock *blk = d->blk;
-    d->base = L->nres > 0 ? hk_value(f, L->res[0])->name : hk_value(f, L->ivar)->name;
+    d->base = L->nres > 0 ? hk_value(f, L->res[0])->name : hk_value(f, L->x->ivar)->name;
     HkVal end = trips_end(v, L);
     if (use_tape(v, L, rv.n))
         make_tape(v, &rv);
     if (end != HK_NOVAL && writes_before_break(v, L))
         partial_trip(v, &rv, end);
     /* the last trip's index, end - 1 + LO (a constant without a counter) */
-    d->base = hk_value(f, L->ivar)->name;
+    d->base = hk_value(f, L->x->ivar)->name;
     HkVal last;
     if (end == HK_NOVAL) {
-        last = hk_diff_int(d, L->hi - 1 + L->lo, hk_scalar(HK_I64), NULL, NULL);
+        last = hk_diff_int(d, L->x->hi - 1 + L->x->lo, hk_scalar(HK_I64), NULL, NULL);
     } else {
-        HkVal ops2[2] = {end, hk_diff_int(d, L->lo - 1, hk_scalar(HK_I64), NULL, NULL)};
+        HkVal ops2[2] = {end, hk_diff_int(d, L->x->lo - 1, hk_scalar(HK_I64), NULL, NULL)};
         last = hk_diff_emit(d, HK_OP_ADD, ops2, 2, hk_scalar(HK_I64));
     }
     rv.R = reverse_head(v, &rv, end);
@@ -733,7 +734,7 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
     d->at = at;
     d->blk = blk;
     HkInst *R = rv.R;
-    uint32_t first = L->has_count ? 1u : 0u, nc = rv.nc, no = rv.o.nvals;
+    uint32_t first = L->x->has_count ? 1u : 0u, nc = rv.nc, no = rv.o.nvals;
     for (uint32_t k = 0, j = 0; k < rv.n; k++)
         if (rv.need[k])
             hk_vjp_add_adj(v, L->ops[first + k], R->res[j++]);

@@ -87,11 +87,11 @@ static HkInst *literals(B *b, HkFunc *f, HkType t, uint32_t n, int ints,
                         const char *name)
 {
     HkInst *i = inst(b, f, &f->body, HK_OP_CONST, NULL, 0);
-    i->cst.n = n;
+    i->x->cst.n = n;
     if (ints)
-        i->cst.i = hk_alloc(b->m->arena, n * sizeof *i->cst.i);
+        i->x->cst.i = hk_alloc(b->m->arena, n * sizeof *i->x->cst.i);
     else
-        i->cst.f = hk_alloc(b->m->arena, n * sizeof *i->cst.f);
+        i->x->cst.f = hk_alloc(b->m->arena, n * sizeof *i->x->cst.f);
     hk_inst_result(f, i, t, name);
     return i;
 }
@@ -100,7 +100,7 @@ static HkInst *literals(B *b, HkFunc *f, HkType t, uint32_t n, int ints,
 static HkVal cst(B *b, HkFunc *f, double x, const char *name)
 {
     HkInst *i = literals(b, f, F64, 1, 0, name);
-    i->cst.f[0] = x;
+    i->x->cst.f[0] = x;
     return i->res[0];
 }
 
@@ -132,8 +132,8 @@ static void regions(B *b, HkFunc *f, HkInst *i, uint32_t nregions,
 static HkInst *loop(B *b, HkFunc *f, HkType ivt, uint32_t nregions)
 {
     HkInst *l = inst(b, f, &f->body, HK_OP_LOOP, NULL, 0);
-    l->hi = 4;
-    l->ivar = hk_value_new(f, ivt, "i", HK_DEF_IVAR, l, 0, l->loc);
+    l->x->hi = 4;
+    l->x->ivar = hk_value_new(f, ivt, "i", HK_DEF_IVAR, l, 0, l->loc);
     regions(b, f, l, nregions, NULL, 0);
     return l;
 }
@@ -143,12 +143,12 @@ static HkInst *loop(B *b, HkFunc *f, HkType ivt, uint32_t nregions)
 static HkInst *carried(B *b, HkFunc *f, HkVal init, HkType st, HkType rt)
 {
     HkInst *l = inst(b, f, &f->body, HK_OP_LOOP, &init, 1);
-    l->hi = 4;
-    l->ivar = hk_value_new(f, I64, "i", HK_DEF_IVAR, l, 0, l->loc);
-    l->iters = hk_alloc(b->m->arena, sizeof *l->iters);
-    l->iters[0] = hk_value_new(f, st, "s", HK_DEF_ITER, l, 0, l->loc);
+    l->x->hi = 4;
+    l->x->ivar = hk_value_new(f, I64, "i", HK_DEF_IVAR, l, 0, l->loc);
+    l->x->iters = hk_alloc(b->m->arena, sizeof *l->x->iters);
+    l->x->iters[0] = hk_value_new(f, st, "s", HK_DEF_ITER, l, 0, l->loc);
     hk_inst_result(f, l, rt, "r");
-    regions(b, f, l, 1, l->iters, 1);
+    regions(b, f, l, 1, l->x->iters, 1);
     return l;
 }
 
@@ -174,7 +174,7 @@ static void bad_param(B *b)
     HkFunc *k = kernel(b, "k");
     HkVal c = cst(b, k, 1.0, "c");
     HkInst *call = inst(b, k, &k->body, HK_OP_CALL, &c, 1);
-    call->callee = 0;
+    call->x->callee = 0;
     hk_inst_result(k, call, F64, "y");
     ret(b, k, NULL, 0);
 }
@@ -237,7 +237,7 @@ static void const_no_literal(B *b)
 static void const_range(B *b)
 {
     HkFunc *k = kernel(b, "k");
-    literals(b, k, hk_scalar(HK_I32), 1, 1, "c")->cst.i[0] = INT64_C(1) << 40;
+    literals(b, k, hk_scalar(HK_I32), 1, 1, "c")->x->cst.i[0] = INT64_C(1) << 40;
     ret(b, k, NULL, 0);
 }
 
@@ -330,7 +330,7 @@ static void loop_iter_missing(B *b)
 {
     HkFunc *k = kernel(b, "k");
     HkVal c = cst(b, k, 1.0, "c");
-    carried(b, k, c, F64, F64)->iters[0] = 99;
+    carried(b, k, c, F64, F64)->x->iters[0] = 99;
     ret(b, k, NULL, 0);
 }
 
@@ -391,7 +391,7 @@ static void dispatch_no_case(B *b)
 static void call_missing(B *b)
 {
     HkFunc *k = kernel(b, "k");
-    inst(b, k, &k->body, HK_OP_CALL, NULL, 0)->callee = 7;
+    inst(b, k, &k->body, HK_OP_CALL, NULL, 0)->x->callee = 7;
     ret(b, k, NULL, 0);
 }
 

@@ -112,12 +112,12 @@ static HkVal constant(HkFunc *f, HkInst *before, HkType t)
 {
     HkArena *a = f->module->arena;
     HkInst *c = hk_inst_new(f, HK_OP_CONST, before->loc);
-    c->cst.n = 1;
+    c->x->cst.n = 1;
     if (t.elem == HK_F32 || t.elem == HK_F64) {
-        c->cst.f = hk_alloc(a, sizeof *c->cst.f);
-        c->cst.f[0] = 1.0;
+        c->x->cst.f = hk_alloc(a, sizeof *c->x->cst.f);
+        c->x->cst.f[0] = 1.0;
     } else {
-        c->cst.i = hk_alloc(a, sizeof *c->cst.i);
+        c->x->cst.i = hk_alloc(a, sizeof *c->x->cst.i);
     }
     HkVal v = hk_inst_result(f, c, t, NULL);
     hk_insert_before(before, c);
@@ -131,13 +131,13 @@ static int drop_func(HkModule *m, uint32_t k)
     for (uint32_t fi = 0; fi < m->nfuncs; fi++)
         for (HkInst *i = m->funcs[fi]->body.first; i != NULL;
              i = hk_preorder_next(i))
-            if (i->op == HK_OP_CALL && i->callee == k)
+            if (i->op == HK_OP_CALL && i->x->callee == k)
                 return -1;
     for (uint32_t fi = 0; fi < m->nfuncs; fi++)
         for (HkInst *i = m->funcs[fi]->body.first; i != NULL;
              i = hk_preorder_next(i))
-            if (i->op == HK_OP_CALL && i->callee > k)
-                i->callee--;
+            if (i->op == HK_OP_CALL && i->x->callee > k)
+                i->x->callee--;
     const char *gone = m->funcs[k]->name;
     hk_symtab_del(m->fsyms, gone, strlen(gone));
     for (uint32_t fi = k; fi + 1 < m->nfuncs; fi++) {

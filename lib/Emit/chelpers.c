@@ -339,6 +339,25 @@ static const char trunc_text[] =
     "    return (int32_t)low;\n"
     "}\n";
 
+/* bitcast (LangRef): no cast or union of C reads a real's bits, and
+ * memcpy between a real and an integer breaks Rule 21.15; Rule 11.3 lets
+ * any object be read and written through a pointer to a character type,
+ * so the bytes are copied one by one (compilers make one move of it). */
+static const char bitcast_text[] =
+    "/* bitcast (LangRef): the bits of x read as $TO, copied byte by byte\n"
+    " * through character pointers (Rule 11.3's exception). */\n"
+    "static $TO hawk_$A_as_$B($FROM x)\n"
+    "{\n"
+    "    $TO r = $ZERO;\n"
+    "    const uint8_t *const s = (const uint8_t *)&x;\n"
+    "    uint8_t *const d = (uint8_t *)&r;\n"
+    "    uint32_t k;\n"
+    "    for (k = 0U; k < $NU; ++k) {\n"
+    "        d[k] = s[k];\n"
+    "    }\n"
+    "    return r;\n"
+    "}\n";
+
 static const char min_text[] =
     "/* minimum (LangRef): NaN when either operand is NaN (the first one),\n"
     " * else a < b ? a : b, so minimum(-0.0, +0.0) is +0.0. */\n"
@@ -404,6 +423,31 @@ uint32_t hk_ch_int(HkIntType t, HkIntOp op)
     return (uint32_t)HK_CH_INT + (uint32_t)t * HK_IO_COUNT + (uint32_t)op;
 }
 
+/* The pairs of bitcast's helpers, in id order from HK_CH_F64_AS_I64. */
+static const HkElem bitcast_pair[][2] = {
+    {HK_F64, HK_I64}, {HK_I64, HK_F64}, {HK_F32, HK_I32},
+    {HK_I32, HK_F32}, {HK_F32, HK_U32}, {HK_U32, HK_F32},
+};
+#define NBITCAST (sizeof bitcast_pair / sizeof bitcast_pair[0])
+
+uint32_t hk_ch_bitcast(HkElem from, HkElem to)
+{
+    for (uint32_t k = 0; k < NBITCAST; k++)
+        if (bitcast_pair[k][0] == from && bitcast_pair[k][1] == to)
+            return HK_CH_F64_AS_I64 + k;
+    hk_unreachable();  /* the verifier allows no other pair */
+}
+
+/* Whether id is a bitcast helper; sets its pair. */
+static int bitcast_helper(uint32_t id, HkElem *from, HkElem *to)
+{
+    if (id < HK_CH_F64_AS_I64 || id >= HK_CH_F64_AS_I64 + NBITCAST)
+        return 0;
+    *from = bitcast_pair[id - HK_CH_F64_AS_I64][0];
+    *to = bitcast_pair[id - HK_CH_F64_AS_I64][1];
+    return 1;
+}
+
 /* Whether id is an integer helper; sets its type and op. */
 static int int_helper(uint32_t id, HkIntType *t, HkIntOp *op)
 {
@@ -418,8 +462,11 @@ unsigned hk_ch_impl_defined(uint32_t id)
 {
     HkIntType t;
     HkIntOp op;
+    HkElem from, to;
     if (id == HK_CH_I64_TO_I32)
         return HK_IDB_BIT(SIGNED_CONVERSION);
+    if (bitcast_helper(id, &from, &to))  /* binary64 and binary32 bits */
+        return HK_IDB_BIT(IEEE_REALS) | HK_IDB_BIT(REAL_BYTES);
     if (!int_helper(id, &t, &op) || t == HK_IT_U32)
         return 0;
     /* every signed text but these returns ($T) of an unsigned twin */
@@ -432,8 +479,11 @@ const char *hk_ch_name(HkArena *a, uint32_t id)
 {
     HkIntType t;
     HkIntOp op;
+    HkElem from, to;
     if (int_helper(id, &t, &op))
         return hk_asprintf(a, "hawk_%s_%s", int_spell[t].tag, int_op_name[op]);
+    if (bitcast_helper(id, &from, &to))
+        return hk_asprintf(a, "hawk_%s_as_%s", hk_elem_name(from), hk_elem_name(to));
     switch (id) {
     case HK_CH_CLAMP_INDEX: return "hawk_clamp_index";
     case HK_CH_I64_TO_I32: return "hawk_i64_to_i32";
@@ -550,12 +600,33 @@ static void write_to_int(HkBuf *b, uint32_t id)
     expand(b, to_int_text, subs, sizeof subs / sizeof subs[0]);
 }
 
+static void write_bitcast(HkBuf *b, HkElem from, HkElem to)
+{
+    HkElem real = hk_is_float(from) ? from : to;
+    const Subst subs[] = {
+        {"TO", hk_c_elem_type(to)},
+        {"FROM", hk_c_elem_type(from)},
+        {"A", hk_elem_name(from)},
+        {"B", hk_elem_name(to)},
+        {"ZERO", hk_is_float(to) ? (to == HK_F32 ? "0.0F" : "0.0")
+                 : to == HK_I64 ? "INT64_C(0)" : to == HK_I32 ? "INT32_C(0)"
+                                                             : "UINT32_C(0)"},
+        {"NU", real == HK_F64 ? "8U" : "4U"},
+    };
+    expand(b, bitcast_text, subs, sizeof subs / sizeof subs[0]);
+}
+
 void hk_ch_write(HkBuf *b, uint32_t id)
 {
     HkIntType t;
     HkIntOp op;
+    HkElem from, to;
     if (int_helper(id, &t, &op)) {
         write_int(b, t, op);
+        return;
+    }
+    if (bitcast_helper(id, &from, &to)) {
+        write_bitcast(b, from, to);
         return;
     }
     switch (id) {

@@ -21,7 +21,8 @@ const char *hk_c_elem_type(HkElem e);
     X(LAYOUT, "struct layout and enum width")                                \
     X(IEEE_REALS, "IEEE 754 reals")                                          \
     X(SIGNED_CONVERSION, "unsigned-to-signed conversion")                    \
-    X(CONVERSION_ROUNDING, "rounding of inexact conversions")
+    X(CONVERSION_ROUNDING, "rounding of inexact conversions")                \
+    X(REAL_BYTES, "byte order of reals")
 
 typedef enum {
 #define X(e, text) HK_IDB_##e,

@@ -33,6 +33,12 @@ enum {
     HK_CH_CLAMP_INDEX,      /* helpers */
     HK_CH_INT,              /* first of HK_IT_COUNT * HK_IO_COUNT */
     HK_CH_I64_TO_I32 = HK_CH_INT + HK_IT_COUNT * HK_IO_COUNT,
+    HK_CH_F64_AS_I64,       /* bitcast, in chelpers.c's bitcast_pair order */
+    HK_CH_I64_AS_F64,
+    HK_CH_F32_AS_I32,
+    HK_CH_I32_AS_F32,
+    HK_CH_F32_AS_U32,
+    HK_CH_U32_AS_F32,
     HK_CH_F64_MIN,          /* numerics core */
     HK_CH_F64_MAX,
     HK_CH_F32_MIN,
@@ -46,6 +52,9 @@ enum {
 
 /* The helper id of op on integer type t. */
 uint32_t hk_ch_int(HkIntType t, HkIntOp op);
+/* The helper id of bitcast from element from to element to (same width,
+ * real to integer or back). */
+uint32_t hk_ch_bitcast(HkElem from, HkElem to);
 /* The function's C name: "hawk_i64_add". */
 const char *hk_ch_name(HkArena *a, uint32_t id);
 /* Whether id belongs to the numerics core (report key `core`). */

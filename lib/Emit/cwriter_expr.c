@@ -194,6 +194,11 @@ static const char *conversion(HkCW *w, const HkInst *i)
     switch (i->op) {
     case HK_OP_FPTOSI: return fptosi(w, i);
     case HK_OP_ZEXT: return zext(w, i);
+    case HK_OP_BITCAST: {
+        uint32_t id = hk_ch_bitcast(elem_of(w, i->ops[0]), (HkElem)i->type.elem);
+        hk_cw_need(w, id);
+        return hk_asprintf(w->a, "%s(%s)", hk_ch_name(w->a, id), a);
+    }
     case HK_OP_TRUNC:
         if (i->type.elem == HK_I32) {
             hk_cw_need(w, HK_CH_I64_TO_I32);

@@ -172,6 +172,7 @@ LLVMValueRef hk_host_convert(HkHostGen *g, HkOp op, HkElem from, HkElem to,
     case HK_OP_SEXT: return LLVMBuildSExt(g->b, x, t, "");
     case HK_OP_ZEXT: return LLVMBuildZExt(g->b, x, t, "");
     case HK_OP_TRUNC: return LLVMBuildTrunc(g->b, x, t, "");
+    case HK_OP_BITCAST: return LLVMBuildBitCast(g->b, x, t, "");
     default: break;
     }
     hk_host_fail(g, NULL, hk_asprintf(g->a, "'%s' is not a conversion",

@@ -115,6 +115,9 @@ static void conv_sets(HkOp op, unsigned *from, unsigned *to)
         *to = EB(HK_I32) | EB(HK_U32) | EB(HK_I64);
         return;
     case HK_OP_TRUNC: *from = EB(HK_I64); *to = EB(HK_I32) | EB(HK_U32); return;
+    case HK_OP_BITCAST:  /* same width, real to integer or back (below) */
+        *from = *to = EB_F | EB(HK_I32) | EB(HK_U32) | EB(HK_I64);
+        return;
     default: *from = *to = 0; return;
     }
 }
@@ -128,6 +131,10 @@ static int ty_conv(Ver *v, const HkInst *i, HkType *out)
     int ok = (from & EB(a)) && (to & EB(r));
     /* zext must widen: from u32 only i64 is wider. */
     if (i->op == HK_OP_ZEXT && hk_elem_bytes(r) <= hk_elem_bytes(a))
+        ok = 0;
+    /* bitcast keeps the width and crosses between real and integer */
+    if (i->op == HK_OP_BITCAST &&
+        (hk_elem_bytes(r) != hk_elem_bytes(a) || hk_is_float(r) == hk_is_float(a)))
         ok = 0;
     if (!ok) {
         err(v, i->loc, "'%s' cannot convert '%s' to '%s'", mn(i), hk_elem_name(a),

@@ -4,6 +4,7 @@
  * statement), integers wrapping with the defined answers of a zero
  * divisor, MIN / -1 and oversized shifts, saturating conversions. */
 #include <math.h>
+#include <string.h>
 
 #include "interpint.h"
 
@@ -246,6 +247,26 @@ static HkWord to_int(HkElem to, double v)
     return hk_interp_norm(to, (uint64_t)(int64_t)v);
 }
 
+/* bitcast: the same bits read as the other type of the width (an f32's
+ * are the four bytes of f, an i32's or u32's the low half of u). */
+static HkWord bitcast(HkElem from, HkElem to, HkWord x)
+{
+    HkWord w;
+    w.u = 0;
+    if (hk_elem_bytes(from) == 8) {
+        w.u = x.u;  /* f64 and i64 share the word's eight bytes */
+        return w;
+    }
+    uint32_t b;
+    if (from == HK_F32) {
+        memcpy(&b, &x.f, sizeof b);
+        return hk_interp_norm(to, b);
+    }
+    b = (uint32_t)x.u;
+    memcpy(&w.f, &b, sizeof b);
+    return w;
+}
+
 static HkWord convert(HkOp op, HkElem from, HkElem to, HkWord x, int *ok)
 {
     HkWord w;
@@ -269,6 +290,7 @@ static HkWord convert(HkOp op, HkElem from, HkElem to, HkWord x, int *ok)
     case HK_OP_SEXT: return hk_interp_norm(to, x.u);
     case HK_OP_ZEXT: return hk_interp_norm(to, x.u);
     case HK_OP_TRUNC: return hk_interp_norm(to, x.u);
+    case HK_OP_BITCAST: return bitcast(from, to, x);
     default: break;
     }
     *ok = 0;

@@ -539,6 +539,8 @@ const char *hk_diff_refused(const Diff *s, const HkInst *i)
     switch (i->op) {
     case HK_OP_RAW_DEVICE:
         return "this op is not differentiated yet";
+    case HK_OP_BITCAST:
+        return "a value's bits have no derivative";
     case HK_OP_AT:
         if (i->slot >= 0 && s->in[i->slot])
             return "a read of another sample's value is not differentiated";

@@ -213,6 +213,28 @@ static int fold_result(const Facts *F, const HkInst *i, HkIv *r)
     }
 }
 
+/* bitcast of an integer in a to real e: the bits of the non-negative
+ * reals, +0 to +inf, order as the reals do, so such an interval maps
+ * endpoint to endpoint; any other bits may be negative or NaN. */
+static HkIv bits_to_real(HkIv a, HkElem e)
+{
+    double top = e == HK_F64 ? 9218868437227405312.0 : 2139095040.0; /* +inf */
+    if (hk_iv_is_empty(a) || a.lo < 0.0 || a.hi > top)
+        return hk_iv_full();
+    int64_t lo = (int64_t)ceil(a.lo), hi = (int64_t)floor(a.hi);
+    if (e == HK_F32) {
+        uint32_t bl = (uint32_t)lo, bh = (uint32_t)hi;
+        float fl, fh;
+        memcpy(&fl, &bl, sizeof fl);
+        memcpy(&fh, &bh, sizeof fh);
+        return hk_iv((double)fl, (double)fh);
+    }
+    double dl, dh;
+    memcpy(&dl, &lo, sizeof dl);
+    memcpy(&dh, &hi, sizeof dh);
+    return hk_iv(dl, dh);
+}
+
 /* The interval of a real result, before it is fitted to its type. */
 static HkIv real_result(const Facts *F, const HkInst *i, HkElem e)
 {
@@ -239,6 +261,7 @@ static HkIv real_result(const Facts *F, const HkInst *i, HkElem e)
     case HK_OP_UITOFP:
     case HK_OP_FPEXT:
     case HK_OP_FPTRUNC: return a;  /* rounded by the fit */
+    case HK_OP_BITCAST: return bits_to_real(a, e);
     default: return hk_iv_full();  /* loads, gathers, calls, draws */
     }
 }

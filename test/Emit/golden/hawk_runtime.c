@@ -36,6 +36,13 @@ int64_t hawk_i64_add(int64_t a, int64_t b)
     return (int64_t)s;
 }
 
+/* Wrapping subtraction (LangRef), in the unsigned twin. */
+int64_t hawk_i64_sub(int64_t a, int64_t b)
+{
+    const uint64_t s = (uint64_t)a - (uint64_t)b;
+    return (int64_t)s;
+}
+
 /* Wrapping multiplication (LangRef), in the unsigned twin. */
 int64_t hawk_i64_mul(int64_t a, int64_t b)
 {
@@ -85,6 +92,41 @@ int64_t hawk_i64_mod(int64_t a, int64_t b)
     return r;
 }
 
+/* Left shift (LangRef): the bits move in the unsigned twin; a count
+ * outside [0, 64) gives 0. */
+int64_t hawk_i64_shl(int64_t a, int64_t b)
+{
+    int64_t r;
+    if ((b >= INT64_C(0)) && (b < INT64_C(64))) {
+        const uint64_t s = (uint64_t)a << (uint64_t)b;
+        r = (int64_t)s;
+    } else {
+        r = INT64_C(0);
+    }
+    return r;
+}
+
+/* Arithmetic right shift (LangRef): a negative value is complemented
+ * around a logical shift, so the sign fills in; a count outside
+ * [0, 64) gives the sign fill. */
+int64_t hawk_i64_shr(int64_t a, int64_t b)
+{
+    const uint64_t u = (uint64_t)a;
+    uint64_t s;
+    if ((b >= INT64_C(0)) && (b < INT64_C(64))) {
+        if (a < INT64_C(0)) {
+            s = ~((~u) >> (uint64_t)b);
+        } else {
+            s = u >> (uint64_t)b;
+        }
+    } else if (a < INT64_C(0)) {
+        s = ~UINT64_C(0);
+    } else {
+        s = UINT64_C(0);
+    }
+    return (int64_t)s;
+}
+
 /* The smaller of a and b (LangRef minimum on integers). */
 int64_t hawk_i64_min(int64_t a, int64_t b)
 {
@@ -105,6 +147,50 @@ int64_t hawk_i64_max(int64_t a, int64_t b)
         r = a;
     } else {
         r = b;
+    }
+    return r;
+}
+
+/* Bitwise and (LangRef) of the two's complement bits, taken in the
+ * unsigned twin: MISRA C:2012 Rule 10.1 keeps bitwise operators off
+ * signed operands. */
+int64_t hawk_i64_and(int64_t a, int64_t b)
+{
+    const uint64_t s = (uint64_t)a & (uint64_t)b;
+    return (int64_t)s;
+}
+
+/* Bitwise or (LangRef), in the unsigned twin (Rule 10.1). */
+int64_t hawk_i64_or(int64_t a, int64_t b)
+{
+    const uint64_t s = (uint64_t)a | (uint64_t)b;
+    return (int64_t)s;
+}
+
+/* bitcast (LangRef): the bits of x read as int64_t, copied byte by byte
+ * through character pointers (Rule 11.3's exception). */
+int64_t hawk_f64_as_i64(hawk_f64_t x)
+{
+    int64_t r = INT64_C(0);
+    const uint8_t *const s = (const uint8_t *)&x;
+    uint8_t *const d = (uint8_t *)&r;
+    uint32_t k;
+    for (k = 0U; k < 8U; ++k) {
+        d[k] = s[k];
+    }
+    return r;
+}
+
+/* bitcast (LangRef): the bits of x read as hawk_f64_t, copied byte by byte
+ * through character pointers (Rule 11.3's exception). */
+hawk_f64_t hawk_i64_as_f64(int64_t x)
+{
+    hawk_f64_t r = 0.0;
+    const uint8_t *const s = (const uint8_t *)&x;
+    uint8_t *const d = (uint8_t *)&r;
+    uint32_t k;
+    for (k = 0U; k < 8U; ++k) {
+        d[k] = s[k];
     }
     return r;
 }
@@ -558,80 +644,19 @@ hawk_f64_t hawk_cos_f64(hawk_f64_t x)
     hawk_f64_t v_hawk_rem_pio2_ry1;
     hawk_f64_t v_hawk_rem_pio2_rq;
     if (v_hawk_rem_pio2_huge) {
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b512 = 1.3407807929942597e+154;
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g512 = (v_ax >= v_hawk_rem_pio2_hawk_rem_pio2_large_b512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f512 = 7.458340731200207e-155;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d512 = (v_ax * v_hawk_rem_pio2_hawk_rem_pio2_large_f512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m512 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g512 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d512 : v_ax);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n512 = 512.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a512 = (v_zero + v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e512 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g512 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a512 : v_zero);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b256 = 1.157920892373162e+77;
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m512 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f256 = 8.636168555094445e-78;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m512 * v_hawk_rem_pio2_hawk_rem_pio2_large_f256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g256 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d256 : v_hawk_rem_pio2_hawk_rem_pio2_large_m512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n256 = 256.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e512 + v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g256 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a256 : v_hawk_rem_pio2_hawk_rem_pio2_large_e512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b128 = 3.402823669209385e+38;
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m256 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f128 = 2.938735877055719e-39;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m256 * v_hawk_rem_pio2_hawk_rem_pio2_large_f128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g128 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d128 : v_hawk_rem_pio2_hawk_rem_pio2_large_m256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n128 = 128.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e256 + v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g128 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a128 : v_hawk_rem_pio2_hawk_rem_pio2_large_e256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b64 = 1.8446744073709552e+19;
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m128 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f64 = 5.421010862427522e-20;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m128 * v_hawk_rem_pio2_hawk_rem_pio2_large_f64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g64 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d64 : v_hawk_rem_pio2_hawk_rem_pio2_large_m128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n64 = 64.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e128 + v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g64 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a64 : v_hawk_rem_pio2_hawk_rem_pio2_large_e128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b32 = 4294967296.0;
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m64 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f32 = 2.3283064365386963e-10;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m64 * v_hawk_rem_pio2_hawk_rem_pio2_large_f32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g32 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d32 : v_hawk_rem_pio2_hawk_rem_pio2_large_m64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n32 = 32.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e64 + v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g32 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a32 : v_hawk_rem_pio2_hawk_rem_pio2_large_e64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b16 = 65536.0;
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m32 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f16 = 0.0000152587890625;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m32 * v_hawk_rem_pio2_hawk_rem_pio2_large_f16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g16 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d16 : v_hawk_rem_pio2_hawk_rem_pio2_large_m32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n16 = 16.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e32 + v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g16 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a16 : v_hawk_rem_pio2_hawk_rem_pio2_large_e32);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m16 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f8 = 0.00390625;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m16 * v_hawk_rem_pio2_hawk_rem_pio2_large_f8);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g8 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d8 : v_hawk_rem_pio2_hawk_rem_pio2_large_m16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n8 = 8.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e16 + v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g8 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a8 : v_hawk_rem_pio2_hawk_rem_pio2_large_e16);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m8 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f4 = 0.0625;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m8 * v_hawk_rem_pio2_hawk_rem_pio2_large_f4);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d4 : v_hawk_rem_pio2_hawk_rem_pio2_large_m8);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e8 + v_hawk_rem_pio2_four);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a4 : v_hawk_rem_pio2_hawk_rem_pio2_large_e8);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m4 >= v_hawk_rem_pio2_four);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m4 * v_hawk_rem_pio2_quarter);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g2 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d2 : v_hawk_rem_pio2_hawk_rem_pio2_large_m4);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n2 = 2.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e4 + v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g2 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a2 : v_hawk_rem_pio2_hawk_rem_pio2_large_e4);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m2 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f1 = 0.5;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m2 * v_hawk_rem_pio2_hawk_rem_pio2_large_f1);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g1 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d1 : v_hawk_rem_pio2_hawk_rem_pio2_large_m2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n1 = 1.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e2 + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g1 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a1 : v_hawk_rem_pio2_hawk_rem_pio2_large_e2);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b = hawk_f64_as_i64(v_ax);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s52 = INT64_C(52);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m11 = INT64_C(2047);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_bias = INT64_C(1023);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hi = hawk_i64_shr(v_hawk_rem_pio2_hawk_rem_pio2_large_b, v_hawk_rem_pio2_hawk_rem_pio2_large_s52);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ex = hawk_i64_and(v_hawk_rem_pio2_hawk_rem_pio2_large_hi, v_hawk_rem_pio2_hawk_rem_pio2_large_m11);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_eu = hawk_i64_sub(v_hawk_rem_pio2_hawk_rem_pio2_large_ex, v_hawk_rem_pio2_hawk_rem_pio2_large_bias);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e1 = (hawk_f64_t)v_hawk_rem_pio2_hawk_rem_pio2_large_eu;
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_frac = INT64_C(4503599627370495);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_one_ = INT64_C(4607182418800017408);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mb0 = hawk_i64_and(v_hawk_rem_pio2_hawk_rem_pio2_large_b, v_hawk_rem_pio2_hawk_rem_pio2_large_frac);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m1b = hawk_i64_or(v_hawk_rem_pio2_hawk_rem_pio2_large_mb0, v_hawk_rem_pio2_hawk_rem_pio2_large_one_);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m1 = hawk_i64_as_f64(v_hawk_rem_pio2_hawk_rem_pio2_large_m1b);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_spli = 100663296.0;
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mb = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 + v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mh = (v_hawk_rem_pio2_hawk_rem_pio2_large_mb - v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
@@ -642,588 +667,544 @@ hawk_f64_t hawk_cos_f64(hawk_f64_t x)
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jq = (v_hawk_rem_pio2_hawk_rem_pio2_large_eo / v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jqs = (v_hawk_rem_pio2_hawk_rem_pio2_large_jq + v_hawk_rem_pio2_shift);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j0 = (v_hawk_rem_pio2_hawk_rem_pio2_large_jqs - v_hawk_rem_pio2_shift);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j0 - v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_two = 2.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j0 - v_hawk_rem_pio2_hawk_rem_pio2_large_two);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_jneg = (v_hawk_rem_pio2_hawk_rem_pio2_large_j2 < v_zero);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js = (v_hawk_rem_pio2_hawk_rem_pio2_large_jneg ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_j2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_unit = 1.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js + v_hawk_rem_pio2_hawk_rem_pio2_large_unit);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_w24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js1 * v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_sk = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_w24);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk = (v_hawk_rem_pio2_hawk_rem_pio2_large_sk < v_zero);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 = -v_hawk_rem_pio2_hawk_rem_pio2_large_sk;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 : v_hawk_rem_pio2_hawk_rem_pio2_large_sk);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 - v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = (v_hawk_rem_pio2_hawk_rem_pio2_large_n1 * v_hawk_rem_pio2_hawk_rem_pio2_large_b512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 : v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 - v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 * v_hawk_rem_pio2_hawk_rem_pio2_large_b256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 - v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 * v_hawk_rem_pio2_hawk_rem_pio2_large_b128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 - v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 * v_hawk_rem_pio2_hawk_rem_pio2_large_b64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 - v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 * v_hawk_rem_pio2_hawk_rem_pio2_large_b32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 - v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 * v_hawk_rem_pio2_hawk_rem_pio2_large_b16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 - v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 * v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 >= v_hawk_rem_pio2_four);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 - v_hawk_rem_pio2_four);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 * v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 - v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 * v_hawk_rem_pio2_four);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 * v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 = (v_hawk_rem_pio2_hawk_rem_pio2_large_n1 / v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk = hawk_f64_to_i64(v_hawk_rem_pio2_hawk_rem_pio2_large_sk);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 = hawk_i64_add(v_hawk_rem_pio2_hawk_rem_pio2_large_hawk, v_hawk_rem_pio2_hawk_rem_pio2_large_bias);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 = hawk_i64_shl(v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2, v_hawk_rem_pio2_hawk_rem_pio2_large_s52);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 = hawk_i64_as_f64(v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3);
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_zero;
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_zero;
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_zero;
-        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53;
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4;
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_js;
         int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_i;
         for (v_hawk_rem_pio2_hawk_rem_pio2_large_i = INT64_C(0); v_hawk_rem_pio2_hawk_rem_pio2_large_i < INT64_C(11); ++v_hawk_rem_pio2_hawk_rem_pio2_large_i) {
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54 = 25.0;
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54);
-            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56;
-            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55) {
-                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 = 12.0;
-                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57);
-                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59;
-                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58) {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60 = 6.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 = 3.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64) {
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68 = 10680707.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 = 25.0;
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5);
+            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7;
+            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6) {
+                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 = 12.0;
+                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8);
+                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10;
+                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9) {
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 = 6.0;
+                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11);
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13;
+                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12) {
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 = 3.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15) {
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_unit);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 = 10680707.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19;
                             } else {
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71 = 7228996.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_two);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 = 7228996.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72 = 1387004.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 = 1387004.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18;
                         } else {
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_four);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75 = 2578385.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_four);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 = 2578385.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76 = 5.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = 16069853.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 = 5.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 = 16069853.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80 = 12639074.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 = 12639074.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25;
                         }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16;
                     } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81 = 9.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84 = 7.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87 = 9804092.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 = 9.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 = 7.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 = 9804092.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38;
                             } else {
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90 = 4427841.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 = 8.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 = 4427841.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = 16666979.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 = 16666979.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37;
                         } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92 = 10.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95 = 11263675.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 = 10.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 = 11263675.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96 = 11.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96);
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 = 11.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51 = 12935607.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51;
+                                } else {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 = 2387514.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52;
+                                }
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50;
+                            }
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46;
+                        }
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34;
+                    }
+                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13;
+                } else {
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 = 18.0;
+                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53);
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55;
+                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54) {
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = 15.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59 = 13.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62 = 4345298.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
+                            } else {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 = 14.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 = 14681673.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66;
+                                } else {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67 = 3074569.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
+                                }
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
+                            }
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61;
+                        } else {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68 = 16.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71 = 13734428.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71;
+                            } else {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72 = 17.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75 = 16653803.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75;
+                                } else {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76 = 1880361.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76;
+                                }
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
+                            }
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
+                        }
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58;
+                    } else {
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77 = 21.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80 = 19.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83 = 10960616.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83;
+                            } else {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84 = 20.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87 = 8533493.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87;
+                                } else {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88 = 3062596.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88;
+                                }
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
+                            }
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82;
+                        } else {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89 = 23.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92 = 22.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95 = 8710556.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95;
+                                } else {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96 = 7349940.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96;
+                                }
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
+                            } else {
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
                                 hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99 = 12935607.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99 = 6258241.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100 = 2387514.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100 = 3772886.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91;
                         }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83;
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79;
                     }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
-                } else {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101 = 18.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104 = 15.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107 = 13.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110 = 4345298.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111 = 14.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114 = 14681673.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115 = 3074569.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
-                        } else {
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118 = 13734428.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119 = 17.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122 = 16653803.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123 = 1880361.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
-                    } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124 = 21.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127 = 19.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = 10960616.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131 = 20.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134 = 8533493.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135 = 3062596.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136 = 23.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139 = 22.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = 8710556.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143 = 7349940.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141;
-                            } else {
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = 6258241.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147 = 3772886.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126;
-                    }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
+                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55;
                 }
-                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59;
+                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10;
             } else {
-                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148 = 37.0;
-                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148);
-                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150;
-                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149) {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = 31.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = 28.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = 26.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160 = 3769171.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160;
+                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101 = 37.0;
+                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101);
+                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
+                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102) {
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104 = 31.0;
+                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104);
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
+                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105) {
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107 = 28.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110 = 26.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113 = 3769171.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = 27.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164 = 3798172.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114 = 27.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117 = 3798172.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165 = 8675211.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118 = 8675211.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112;
                         } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = 29.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169 = 12450088.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119 = 29.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122 = 12450088.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = 30.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173 = 3874808.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123 = 30.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126 = 3874808.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174 = 9961438.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127 = 9961438.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
                         }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156;
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
                     } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = 34.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176) {
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180 = 366607.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128 = 34.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131 = 32.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134 = 366607.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181 = 33.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184 = 15675153.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135 = 33.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138 = 15675153.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185 = 9132554.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139 = 9132554.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
                         } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186 = 35.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189 = 7151469.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140 = 35.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143 = 7151469.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = 36.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193 = 3571407.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144 = 36.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147 = 3571407.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194 = 2607881.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148 = 2607881.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142;
                         }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177;
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130;
                     }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153;
+                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
                 } else {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = 43.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 = 40.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 = 38.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 = 12013382.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204;
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149 = 43.0;
+                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149);
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151;
+                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150) {
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152 = 40.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155 = 38.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158 = 12013382.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205 = 39.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208 = 4155038.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159 = 39.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162 = 4155038.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 = 6285869.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163 = 6285869.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157;
                         } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210 = 41.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213 = 7677882.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164 = 41.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167 = 7677882.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 = 42.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 = 13102053.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168 = 42.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171 = 13102053.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 = 15825725.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172 = 15825725.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166;
                         }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200;
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154;
                     } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 = 46.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 = 44.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 = 473591.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173 = 46.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176 = 44.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179 = 473591.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226 = 45.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 = 9065106.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180 = 45.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183 = 9065106.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230 = 15363067.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184 = 15363067.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178;
                         } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231 = 48.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234 = 47.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 = 6271263.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185 = 48.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188 = 47.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191 = 6271263.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238 = 9264392.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192 = 9264392.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 = 49.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242 = 5636912.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193 = 49.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196 = 5636912.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 = 4652155.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197 = 4652155.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187;
                         }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221;
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175;
                     }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197;
+                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151;
                 }
-                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150;
+                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
             }
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pa = (v_hawk_rem_pio2_hawk_rem_pio2_large_mh * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pa = (v_hawk_rem_pio2_hawk_rem_pio2_large_mh * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7);
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ta = (v_hawk_rem_pio2_hawk_rem_pio2_large_pa * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pb = (v_hawk_rem_pio2_hawk_rem_pio2_large_ml * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pb = (v_hawk_rem_pio2_hawk_rem_pio2_large_ml * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7);
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_tb = (v_hawk_rem_pio2_hawk_rem_pio2_large_pb * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 = 4503599627370496.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 = -4503599627370496.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253 = 18014398509481984.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 = -18014398509481984.0;
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259 = 6.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_269 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_270 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_269);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_271 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_272 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_273 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_271 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_272);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_274 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_273 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_270);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_lhc);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_277 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_278 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_277);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_279 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_280 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_278 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_279);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_281 = (v_hawk_rem_pio2_hawk_rem_pio2_large_llc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_280);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_283 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_283 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_285 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_286 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_285 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_287 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_286 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_288 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_287);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_289 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_290 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_291 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_289 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_290);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_291 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_288);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_293 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_293 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_274 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_298 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_298 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_300 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_301 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_300 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_302 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_301 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_303 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_302);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_304 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_305 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_306 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_304 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_305);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_307 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_306 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_303);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_310 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_311 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_310);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_312 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_313 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_311 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_312);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_314 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_281 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_313);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta * v_hawk_rem_pio2_quarter);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 < v_zero);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200 = 4503599627370496.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 = -4503599627370496.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207 = 18014398509481984.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208 = -18014398509481984.0;
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213 = 6.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 * v_hawk_rem_pio2_quarter);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 < v_zero);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 - v_hawk_rem_pio2_hawk_rem_pio2_large_lhc);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235 = (v_hawk_rem_pio2_hawk_rem_pio2_large_llc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb * v_hawk_rem_pio2_quarter);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 < v_zero);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 * v_hawk_rem_pio2_quarter);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 < v_zero);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267);
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_step = 5.9604644775390625e-08;
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_s * v_hawk_rem_pio2_hawk_rem_pio2_large_step);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jn1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-            v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_307;
-            v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308;
-            v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_314;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jn1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j + v_hawk_rem_pio2_hawk_rem_pio2_large_unit);
+            v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261;
+            v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262;
+            v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268;
             v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_s1;
             v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_jn1;
         }
@@ -1424,73 +1405,12 @@ hawk_f64_t hawk_exp_f64(hawk_f64_t x)
     const hawk_f64_t v_hawk_exp_x2_kdown = (v_hawk_exp_x2_hawk_exp_core_kf - v_hawk_exp_x2_hawk_exp_core_unit);
     const hawk_f64_t v_hawk_exp_x2_kh = (v_hawk_exp_x2_high ? v_hawk_exp_x2_kdown : v_hawk_exp_x2_hawk_exp_core_kf);
     const hawk_f64_t v_hawk_exp_x2_ks = (v_hawk_exp_x2_low ? v_hawk_exp_x2_kup : v_hawk_exp_x2_kh);
-    const bool v_hawk_exp_x2_hawk_pow2_neg = (v_hawk_exp_x2_ks < v_zero);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_nk = -v_hawk_exp_x2_ks;
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_a = (v_hawk_exp_x2_hawk_pow2_neg ? v_hawk_exp_x2_hawk_pow2_nk : v_hawk_exp_x2_ks);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_d9 = 512.0;
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_up9 = 1.3407807929942597e+154;
-    const bool v_hawk_exp_x2_hawk_pow2_has9 = (v_hawk_exp_x2_hawk_pow2_a >= v_hawk_exp_x2_hawk_pow2_d9);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_ad9 = (v_hawk_exp_x2_hawk_pow2_a - v_hawk_exp_x2_hawk_pow2_d9);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_a9 = (v_hawk_exp_x2_hawk_pow2_has9 ? v_hawk_exp_x2_hawk_pow2_ad9 : v_hawk_exp_x2_hawk_pow2_a);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_m9 = (v_hawk_exp_x2_hawk_exp_core_unit * v_hawk_exp_x2_hawk_pow2_up9);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_acc9 = (v_hawk_exp_x2_hawk_pow2_has9 ? v_hawk_exp_x2_hawk_pow2_m9 : v_hawk_exp_x2_hawk_exp_core_unit);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_d8 = 256.0;
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_up8 = 1.157920892373162e+77;
-    const bool v_hawk_exp_x2_hawk_pow2_has8 = (v_hawk_exp_x2_hawk_pow2_a9 >= v_hawk_exp_x2_hawk_pow2_d8);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_ad8 = (v_hawk_exp_x2_hawk_pow2_a9 - v_hawk_exp_x2_hawk_pow2_d8);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_a8 = (v_hawk_exp_x2_hawk_pow2_has8 ? v_hawk_exp_x2_hawk_pow2_ad8 : v_hawk_exp_x2_hawk_pow2_a9);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_m8 = (v_hawk_exp_x2_hawk_pow2_acc9 * v_hawk_exp_x2_hawk_pow2_up8);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_acc8 = (v_hawk_exp_x2_hawk_pow2_has8 ? v_hawk_exp_x2_hawk_pow2_m8 : v_hawk_exp_x2_hawk_pow2_acc9);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_d7 = 128.0;
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_up7 = 3.402823669209385e+38;
-    const bool v_hawk_exp_x2_hawk_pow2_has7 = (v_hawk_exp_x2_hawk_pow2_a8 >= v_hawk_exp_x2_hawk_pow2_d7);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_ad7 = (v_hawk_exp_x2_hawk_pow2_a8 - v_hawk_exp_x2_hawk_pow2_d7);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_a7 = (v_hawk_exp_x2_hawk_pow2_has7 ? v_hawk_exp_x2_hawk_pow2_ad7 : v_hawk_exp_x2_hawk_pow2_a8);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_m7 = (v_hawk_exp_x2_hawk_pow2_acc8 * v_hawk_exp_x2_hawk_pow2_up7);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_acc7 = (v_hawk_exp_x2_hawk_pow2_has7 ? v_hawk_exp_x2_hawk_pow2_m7 : v_hawk_exp_x2_hawk_pow2_acc8);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_d6 = 64.0;
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_up6 = 1.8446744073709552e+19;
-    const bool v_hawk_exp_x2_hawk_pow2_has6 = (v_hawk_exp_x2_hawk_pow2_a7 >= v_hawk_exp_x2_hawk_pow2_d6);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_ad6 = (v_hawk_exp_x2_hawk_pow2_a7 - v_hawk_exp_x2_hawk_pow2_d6);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_a6 = (v_hawk_exp_x2_hawk_pow2_has6 ? v_hawk_exp_x2_hawk_pow2_ad6 : v_hawk_exp_x2_hawk_pow2_a7);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_m6 = (v_hawk_exp_x2_hawk_pow2_acc7 * v_hawk_exp_x2_hawk_pow2_up6);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_acc6 = (v_hawk_exp_x2_hawk_pow2_has6 ? v_hawk_exp_x2_hawk_pow2_m6 : v_hawk_exp_x2_hawk_pow2_acc7);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_d5 = 32.0;
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_up5 = 4294967296.0;
-    const bool v_hawk_exp_x2_hawk_pow2_has5 = (v_hawk_exp_x2_hawk_pow2_a6 >= v_hawk_exp_x2_hawk_pow2_d5);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_ad5 = (v_hawk_exp_x2_hawk_pow2_a6 - v_hawk_exp_x2_hawk_pow2_d5);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_a5 = (v_hawk_exp_x2_hawk_pow2_has5 ? v_hawk_exp_x2_hawk_pow2_ad5 : v_hawk_exp_x2_hawk_pow2_a6);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_m5 = (v_hawk_exp_x2_hawk_pow2_acc6 * v_hawk_exp_x2_hawk_pow2_up5);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_acc5 = (v_hawk_exp_x2_hawk_pow2_has5 ? v_hawk_exp_x2_hawk_pow2_m5 : v_hawk_exp_x2_hawk_pow2_acc6);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_d4 = 16.0;
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_up4 = 65536.0;
-    const bool v_hawk_exp_x2_hawk_pow2_has4 = (v_hawk_exp_x2_hawk_pow2_a5 >= v_hawk_exp_x2_hawk_pow2_d4);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_ad4 = (v_hawk_exp_x2_hawk_pow2_a5 - v_hawk_exp_x2_hawk_pow2_d4);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_a4 = (v_hawk_exp_x2_hawk_pow2_has4 ? v_hawk_exp_x2_hawk_pow2_ad4 : v_hawk_exp_x2_hawk_pow2_a5);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_m4 = (v_hawk_exp_x2_hawk_pow2_acc5 * v_hawk_exp_x2_hawk_pow2_up4);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_acc4 = (v_hawk_exp_x2_hawk_pow2_has4 ? v_hawk_exp_x2_hawk_pow2_m4 : v_hawk_exp_x2_hawk_pow2_acc5);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_d3 = 8.0;
-    const bool v_hawk_exp_x2_hawk_pow2_has3 = (v_hawk_exp_x2_hawk_pow2_a4 >= v_hawk_exp_x2_hawk_pow2_d3);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_ad3 = (v_hawk_exp_x2_hawk_pow2_a4 - v_hawk_exp_x2_hawk_pow2_d3);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_a3 = (v_hawk_exp_x2_hawk_pow2_has3 ? v_hawk_exp_x2_hawk_pow2_ad3 : v_hawk_exp_x2_hawk_pow2_a4);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_m3 = (v_hawk_exp_x2_hawk_pow2_acc4 * v_hawk_exp_x2_hawk_pow2_d8);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_acc3 = (v_hawk_exp_x2_hawk_pow2_has3 ? v_hawk_exp_x2_hawk_pow2_m3 : v_hawk_exp_x2_hawk_pow2_acc4);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_d2 = 4.0;
-    const bool v_hawk_exp_x2_hawk_pow2_has2 = (v_hawk_exp_x2_hawk_pow2_a3 >= v_hawk_exp_x2_hawk_pow2_d2);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_ad2 = (v_hawk_exp_x2_hawk_pow2_a3 - v_hawk_exp_x2_hawk_pow2_d2);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_a2 = (v_hawk_exp_x2_hawk_pow2_has2 ? v_hawk_exp_x2_hawk_pow2_ad2 : v_hawk_exp_x2_hawk_pow2_a3);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_m2 = (v_hawk_exp_x2_hawk_pow2_acc3 * v_hawk_exp_x2_hawk_pow2_d4);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_acc2 = (v_hawk_exp_x2_hawk_pow2_has2 ? v_hawk_exp_x2_hawk_pow2_m2 : v_hawk_exp_x2_hawk_pow2_acc3);
-    const bool v_hawk_exp_x2_hawk_pow2_has1 = (v_hawk_exp_x2_hawk_pow2_a2 >= v_hawk_exp_x2_hawk_exp_core_two);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_ad1 = (v_hawk_exp_x2_hawk_pow2_a2 - v_hawk_exp_x2_hawk_exp_core_two);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_a1 = (v_hawk_exp_x2_hawk_pow2_has1 ? v_hawk_exp_x2_hawk_pow2_ad1 : v_hawk_exp_x2_hawk_pow2_a2);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_m1 = (v_hawk_exp_x2_hawk_pow2_acc2 * v_hawk_exp_x2_hawk_pow2_d2);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_acc1 = (v_hawk_exp_x2_hawk_pow2_has1 ? v_hawk_exp_x2_hawk_pow2_m1 : v_hawk_exp_x2_hawk_pow2_acc2);
-    const bool v_hawk_exp_x2_hawk_pow2_has0 = (v_hawk_exp_x2_hawk_pow2_a1 >= v_hawk_exp_x2_hawk_exp_core_unit);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_m0 = (v_hawk_exp_x2_hawk_pow2_acc1 * v_hawk_exp_x2_hawk_exp_core_two);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_acc0 = (v_hawk_exp_x2_hawk_pow2_has0 ? v_hawk_exp_x2_hawk_pow2_m0 : v_hawk_exp_x2_hawk_pow2_acc1);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_inv = (v_hawk_exp_x2_hawk_exp_core_unit / v_hawk_exp_x2_hawk_pow2_acc0);
-    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_p = (v_hawk_exp_x2_hawk_pow2_neg ? v_hawk_exp_x2_hawk_pow2_inv : v_hawk_exp_x2_hawk_pow2_acc0);
+    const int64_t v_hawk_exp_x2_hawk_pow2_ki = hawk_f64_to_i64(v_hawk_exp_x2_ks);
+    const int64_t v_hawk_exp_x2_hawk_pow2_bias = INT64_C(1023);
+    const int64_t v_hawk_exp_x2_hawk_pow2_e = hawk_i64_add(v_hawk_exp_x2_hawk_pow2_ki, v_hawk_exp_x2_hawk_pow2_bias);
+    const int64_t v_hawk_exp_x2_hawk_pow2_s52 = INT64_C(52);
+    const int64_t v_hawk_exp_x2_hawk_pow2_bits = hawk_i64_shl(v_hawk_exp_x2_hawk_pow2_e, v_hawk_exp_x2_hawk_pow2_s52);
+    const hawk_f64_t v_hawk_exp_x2_hawk_pow2_p = hawk_i64_as_f64(v_hawk_exp_x2_hawk_pow2_bits);
     const hawk_f64_t v_hawk_exp_x2_tiny = 9.332636185032189e-302;
     const hawk_f64_t v_hawk_exp_x2_post_h = (v_hawk_exp_x2_high ? v_hawk_exp_x2_hawk_exp_core_two : v_hawk_exp_x2_hawk_exp_core_unit);
     const hawk_f64_t v_hawk_exp_x2_post = (v_hawk_exp_x2_low ? v_hawk_exp_x2_tiny : v_hawk_exp_x2_post_h);
@@ -1590,80 +1510,19 @@ hawk_f64_t hawk_sin_f64(hawk_f64_t x)
     hawk_f64_t v_hawk_rem_pio2_ry1;
     hawk_f64_t v_hawk_rem_pio2_rq;
     if (v_hawk_rem_pio2_huge) {
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b512 = 1.3407807929942597e+154;
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g512 = (v_ax >= v_hawk_rem_pio2_hawk_rem_pio2_large_b512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f512 = 7.458340731200207e-155;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d512 = (v_ax * v_hawk_rem_pio2_hawk_rem_pio2_large_f512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m512 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g512 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d512 : v_ax);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n512 = 512.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a512 = (v_zero + v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e512 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g512 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a512 : v_zero);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b256 = 1.157920892373162e+77;
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m512 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f256 = 8.636168555094445e-78;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m512 * v_hawk_rem_pio2_hawk_rem_pio2_large_f256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g256 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d256 : v_hawk_rem_pio2_hawk_rem_pio2_large_m512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n256 = 256.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e512 + v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g256 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a256 : v_hawk_rem_pio2_hawk_rem_pio2_large_e512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b128 = 3.402823669209385e+38;
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m256 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f128 = 2.938735877055719e-39;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m256 * v_hawk_rem_pio2_hawk_rem_pio2_large_f128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g128 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d128 : v_hawk_rem_pio2_hawk_rem_pio2_large_m256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n128 = 128.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e256 + v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g128 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a128 : v_hawk_rem_pio2_hawk_rem_pio2_large_e256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b64 = 1.8446744073709552e+19;
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m128 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f64 = 5.421010862427522e-20;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m128 * v_hawk_rem_pio2_hawk_rem_pio2_large_f64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g64 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d64 : v_hawk_rem_pio2_hawk_rem_pio2_large_m128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n64 = 64.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e128 + v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g64 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a64 : v_hawk_rem_pio2_hawk_rem_pio2_large_e128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b32 = 4294967296.0;
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m64 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f32 = 2.3283064365386963e-10;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m64 * v_hawk_rem_pio2_hawk_rem_pio2_large_f32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g32 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d32 : v_hawk_rem_pio2_hawk_rem_pio2_large_m64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n32 = 32.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e64 + v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g32 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a32 : v_hawk_rem_pio2_hawk_rem_pio2_large_e64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b16 = 65536.0;
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m32 >= v_hawk_rem_pio2_hawk_rem_pio2_large_b16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f16 = 0.0000152587890625;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m32 * v_hawk_rem_pio2_hawk_rem_pio2_large_f16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g16 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d16 : v_hawk_rem_pio2_hawk_rem_pio2_large_m32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n16 = 16.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e32 + v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g16 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a16 : v_hawk_rem_pio2_hawk_rem_pio2_large_e32);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m16 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f8 = 0.00390625;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m16 * v_hawk_rem_pio2_hawk_rem_pio2_large_f8);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g8 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d8 : v_hawk_rem_pio2_hawk_rem_pio2_large_m16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n8 = 8.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e16 + v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g8 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a8 : v_hawk_rem_pio2_hawk_rem_pio2_large_e16);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m8 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f4 = 0.0625;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m8 * v_hawk_rem_pio2_hawk_rem_pio2_large_f4);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d4 : v_hawk_rem_pio2_hawk_rem_pio2_large_m8);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e8 + v_hawk_rem_pio2_four);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a4 : v_hawk_rem_pio2_hawk_rem_pio2_large_e8);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m4 >= v_hawk_rem_pio2_four);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m4 * v_hawk_rem_pio2_quarter);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g2 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d2 : v_hawk_rem_pio2_hawk_rem_pio2_large_m4);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n2 = 2.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e4 + v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g2 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a2 : v_hawk_rem_pio2_hawk_rem_pio2_large_e4);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_g1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m2 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f1 = 0.5;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_m2 * v_hawk_rem_pio2_hawk_rem_pio2_large_f1);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g1 ? v_hawk_rem_pio2_hawk_rem_pio2_large_d1 : v_hawk_rem_pio2_hawk_rem_pio2_large_m2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n1 = 1.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_a1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e2 + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_g1 ? v_hawk_rem_pio2_hawk_rem_pio2_large_a1 : v_hawk_rem_pio2_hawk_rem_pio2_large_e2);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_b = hawk_f64_as_i64(v_ax);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s52 = INT64_C(52);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m11 = INT64_C(2047);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_bias = INT64_C(1023);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hi = hawk_i64_shr(v_hawk_rem_pio2_hawk_rem_pio2_large_b, v_hawk_rem_pio2_hawk_rem_pio2_large_s52);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ex = hawk_i64_and(v_hawk_rem_pio2_hawk_rem_pio2_large_hi, v_hawk_rem_pio2_hawk_rem_pio2_large_m11);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_eu = hawk_i64_sub(v_hawk_rem_pio2_hawk_rem_pio2_large_ex, v_hawk_rem_pio2_hawk_rem_pio2_large_bias);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e1 = (hawk_f64_t)v_hawk_rem_pio2_hawk_rem_pio2_large_eu;
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_frac = INT64_C(4503599627370495);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_one_ = INT64_C(4607182418800017408);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mb0 = hawk_i64_and(v_hawk_rem_pio2_hawk_rem_pio2_large_b, v_hawk_rem_pio2_hawk_rem_pio2_large_frac);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m1b = hawk_i64_or(v_hawk_rem_pio2_hawk_rem_pio2_large_mb0, v_hawk_rem_pio2_hawk_rem_pio2_large_one_);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_m1 = hawk_i64_as_f64(v_hawk_rem_pio2_hawk_rem_pio2_large_m1b);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_spli = 100663296.0;
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mb = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 + v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mh = (v_hawk_rem_pio2_hawk_rem_pio2_large_mb - v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
@@ -1674,588 +1533,544 @@ hawk_f64_t hawk_sin_f64(hawk_f64_t x)
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jq = (v_hawk_rem_pio2_hawk_rem_pio2_large_eo / v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jqs = (v_hawk_rem_pio2_hawk_rem_pio2_large_jq + v_hawk_rem_pio2_shift);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j0 = (v_hawk_rem_pio2_hawk_rem_pio2_large_jqs - v_hawk_rem_pio2_shift);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j0 - v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_two = 2.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j0 - v_hawk_rem_pio2_hawk_rem_pio2_large_two);
         const bool v_hawk_rem_pio2_hawk_rem_pio2_large_jneg = (v_hawk_rem_pio2_hawk_rem_pio2_large_j2 < v_zero);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js = (v_hawk_rem_pio2_hawk_rem_pio2_large_jneg ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_j2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_unit = 1.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js + v_hawk_rem_pio2_hawk_rem_pio2_large_unit);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_w24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js1 * v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_sk = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_w24);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk = (v_hawk_rem_pio2_hawk_rem_pio2_large_sk < v_zero);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 = -v_hawk_rem_pio2_hawk_rem_pio2_large_sk;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 : v_hawk_rem_pio2_hawk_rem_pio2_large_sk);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 - v_hawk_rem_pio2_hawk_rem_pio2_large_n512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = (v_hawk_rem_pio2_hawk_rem_pio2_large_n1 * v_hawk_rem_pio2_hawk_rem_pio2_large_b512);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 : v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 - v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 * v_hawk_rem_pio2_hawk_rem_pio2_large_b256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 - v_hawk_rem_pio2_hawk_rem_pio2_large_n128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 * v_hawk_rem_pio2_hawk_rem_pio2_large_b128);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 - v_hawk_rem_pio2_hawk_rem_pio2_large_n64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 * v_hawk_rem_pio2_hawk_rem_pio2_large_b64);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 - v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 * v_hawk_rem_pio2_hawk_rem_pio2_large_b32);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 - v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 * v_hawk_rem_pio2_hawk_rem_pio2_large_b16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 - v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 * v_hawk_rem_pio2_hawk_rem_pio2_large_n256);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 >= v_hawk_rem_pio2_four);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 - v_hawk_rem_pio2_four);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 * v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 - v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 * v_hawk_rem_pio2_four);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 >= v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 * v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 = (v_hawk_rem_pio2_hawk_rem_pio2_large_n1 / v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk = hawk_f64_to_i64(v_hawk_rem_pio2_hawk_rem_pio2_large_sk);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 = hawk_i64_add(v_hawk_rem_pio2_hawk_rem_pio2_large_hawk, v_hawk_rem_pio2_hawk_rem_pio2_large_bias);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 = hawk_i64_shl(v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2, v_hawk_rem_pio2_hawk_rem_pio2_large_s52);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 = hawk_i64_as_f64(v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3);
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_zero;
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_zero;
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_zero;
-        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53;
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4;
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_js;
         int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_i;
         for (v_hawk_rem_pio2_hawk_rem_pio2_large_i = INT64_C(0); v_hawk_rem_pio2_hawk_rem_pio2_large_i < INT64_C(11); ++v_hawk_rem_pio2_hawk_rem_pio2_large_i) {
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54 = 25.0;
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54);
-            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56;
-            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55) {
-                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 = 12.0;
-                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57);
-                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59;
-                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58) {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60 = 6.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 = 3.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64) {
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68 = 10680707.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 = 25.0;
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5);
+            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7;
+            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6) {
+                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 = 12.0;
+                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8);
+                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10;
+                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9) {
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 = 6.0;
+                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11);
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13;
+                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12) {
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 = 3.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15) {
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_unit);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 = 10680707.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19;
                             } else {
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n2);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71 = 7228996.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_two);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 = 7228996.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72 = 1387004.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 = 1387004.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18;
                         } else {
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_four);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75 = 2578385.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_four);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 = 2578385.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76 = 5.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = 16069853.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 = 5.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 = 16069853.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80 = 12639074.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 = 12639074.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25;
                         }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16;
                     } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81 = 9.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84 = 7.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87 = 9804092.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 = 9.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 = 7.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 = 9804092.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38;
                             } else {
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n8);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90 = 4427841.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 = 8.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 = 4427841.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = 16666979.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 = 16666979.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37;
                         } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92 = 10.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95 = 11263675.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 = 10.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 = 11263675.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96 = 11.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96);
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 = 11.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51 = 12935607.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51;
+                                } else {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 = 2387514.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52;
+                                }
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50;
+                            }
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46;
+                        }
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34;
+                    }
+                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13;
+                } else {
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 = 18.0;
+                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53);
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55;
+                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54) {
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = 15.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59 = 13.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62 = 4345298.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
+                            } else {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 = 14.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 = 14681673.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66;
+                                } else {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67 = 3074569.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
+                                }
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
+                            }
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61;
+                        } else {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68 = 16.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71 = 13734428.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71;
+                            } else {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72 = 17.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75 = 16653803.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75;
+                                } else {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76 = 1880361.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76;
+                                }
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
+                            }
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
+                        }
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58;
+                    } else {
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77 = 21.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80 = 19.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83 = 10960616.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83;
+                            } else {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84 = 20.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87 = 8533493.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87;
+                                } else {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88 = 3062596.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88;
+                                }
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
+                            }
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82;
+                        } else {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89 = 23.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92 = 22.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95 = 8710556.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95;
+                                } else {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96 = 7349940.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96;
+                                }
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
+                            } else {
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
                                 hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
                                 if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99 = 12935607.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99 = 6258241.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100 = 2387514.0;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100 = 3772886.0;
                                     v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91;
                         }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83;
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79;
                     }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
-                } else {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101 = 18.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104 = 15.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107 = 13.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110 = 4345298.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111 = 14.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114 = 14681673.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115 = 3074569.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
-                        } else {
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n16);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118 = 13734428.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119 = 17.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122 = 16653803.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123 = 1880361.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
-                    } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124 = 21.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127 = 19.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = 10960616.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131 = 20.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134 = 8533493.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135 = 3062596.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136 = 23.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139 = 22.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = 8710556.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143 = 7349940.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141;
-                            } else {
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = 6258241.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147 = 3772886.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126;
-                    }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
+                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55;
                 }
-                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59;
+                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10;
             } else {
-                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148 = 37.0;
-                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148);
-                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150;
-                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149) {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = 31.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = 28.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = 26.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160 = 3769171.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160;
+                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101 = 37.0;
+                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101);
+                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
+                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102) {
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104 = 31.0;
+                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104);
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
+                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105) {
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107 = 28.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110 = 26.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113 = 3769171.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = 27.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164 = 3798172.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114 = 27.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117 = 3798172.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165 = 8675211.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118 = 8675211.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112;
                         } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = 29.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169 = 12450088.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119 = 29.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122 = 12450088.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = 30.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173 = 3874808.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123 = 30.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126 = 3874808.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174 = 9961438.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127 = 9961438.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
                         }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156;
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
                     } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = 34.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176) {
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_n32);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180 = 366607.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128 = 34.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131 = 32.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134 = 366607.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181 = 33.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184 = 15675153.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135 = 33.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138 = 15675153.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185 = 9132554.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139 = 9132554.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
                         } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186 = 35.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189 = 7151469.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140 = 35.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143 = 7151469.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = 36.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193 = 3571407.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144 = 36.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147 = 3571407.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194 = 2607881.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148 = 2607881.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142;
                         }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177;
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130;
                     }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153;
+                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
                 } else {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = 43.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 = 40.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 = 38.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 = 12013382.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204;
+                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149 = 43.0;
+                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149);
+                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151;
+                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150) {
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152 = 40.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155 = 38.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158 = 12013382.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205 = 39.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208 = 4155038.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159 = 39.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162 = 4155038.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 = 6285869.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163 = 6285869.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157;
                         } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210 = 41.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213 = 7677882.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164 = 41.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167 = 7677882.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 = 42.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 = 13102053.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168 = 42.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171 = 13102053.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 = 15825725.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172 = 15825725.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166;
                         }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200;
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154;
                     } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 = 46.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 = 44.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 = 473591.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225;
+                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173 = 46.0;
+                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173);
+                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175;
+                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174) {
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176 = 44.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179 = 473591.0;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226 = 45.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 = 9065106.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180 = 45.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183 = 9065106.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230 = 15363067.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184 = 15363067.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178;
                         } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231 = 48.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234 = 47.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 = 6271263.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237;
+                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185 = 48.0;
+                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185);
+                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187;
+                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186) {
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188 = 47.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191 = 6271263.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238 = 9264392.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192 = 9264392.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190;
                             } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 = 49.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242 = 5636912.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242;
+                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193 = 49.0;
+                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193);
+                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195;
+                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194) {
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196 = 5636912.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196;
                                 } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 = 4652155.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243;
+                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197 = 4652155.0;
+                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197;
                                 }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241;
+                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195;
                             }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233;
+                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187;
                         }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221;
+                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175;
                     }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197;
+                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151;
                 }
-                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150;
+                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
             }
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pa = (v_hawk_rem_pio2_hawk_rem_pio2_large_mh * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pa = (v_hawk_rem_pio2_hawk_rem_pio2_large_mh * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7);
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ta = (v_hawk_rem_pio2_hawk_rem_pio2_large_pa * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pb = (v_hawk_rem_pio2_hawk_rem_pio2_large_ml * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pb = (v_hawk_rem_pio2_hawk_rem_pio2_large_ml * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7);
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_tb = (v_hawk_rem_pio2_hawk_rem_pio2_large_pb * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 = 4503599627370496.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 = -4503599627370496.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253 = 18014398509481984.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 = -18014398509481984.0;
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259 = 6.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_269 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_270 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_269);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_271 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_272 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_273 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_271 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_272);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_274 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_273 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_270);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_lhc);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_277 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_278 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_277);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_279 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_276);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_280 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_278 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_279);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_281 = (v_hawk_rem_pio2_hawk_rem_pio2_large_llc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_280);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_283 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_283 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_285 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_282 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_286 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_285 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_284);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_287 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_286 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_288 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_287);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_289 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_290 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_291 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_289 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_290);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_291 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_288);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_293 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_293 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_292 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_274 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_294);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_298 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_298 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_300 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_297 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_301 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_300 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_299);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_302 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_301 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_303 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_302);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_304 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_305 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_296 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_306 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_304 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_305);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_307 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_306 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_303);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_310 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_311 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_275 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_310);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_312 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_295 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_309);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_313 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_311 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_312);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_314 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_281 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_313);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta * v_hawk_rem_pio2_quarter);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 < v_zero);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200 = 4503599627370496.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 = -4503599627370496.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207 = 18014398509481984.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208 = -18014398509481984.0;
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213 = 6.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 * v_hawk_rem_pio2_quarter);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 < v_zero);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 - v_hawk_rem_pio2_hawk_rem_pio2_large_lhc);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235 = (v_hawk_rem_pio2_hawk_rem_pio2_large_llc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb * v_hawk_rem_pio2_quarter);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 < v_zero);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 * v_hawk_rem_pio2_quarter);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 < v_zero);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267);
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_step = 5.9604644775390625e-08;
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_s * v_hawk_rem_pio2_hawk_rem_pio2_large_step);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jn1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j + v_hawk_rem_pio2_hawk_rem_pio2_large_n1);
-            v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_307;
-            v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_308;
-            v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_314;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jn1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j + v_hawk_rem_pio2_hawk_rem_pio2_large_unit);
+            v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261;
+            v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262;
+            v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268;
             v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_s1;
             v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_jn1;
         }

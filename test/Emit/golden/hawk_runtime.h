@@ -3,7 +3,7 @@
  * linking them has one definition of each: the types and status codes,
  * and the functions the units call, defined in hawk_runtime.c
  * (always written: link it with the units).
- * Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals, unsigned-to-signed conversion, rounding of inexact conversions.
+ * Relies on implementation-defined behaviour (Directive 1.1; see docs/EmbeddedC.md): exact-width integer types, struct layout and enum width, IEEE 754 reals, unsigned-to-signed conversion, rounding of inexact conversions, byte order of reals.
  * UNITS, each with the runtime functions it calls:
  *   unit complementary_filter: hawk_atan2_f32 hawk_hypot_f32
  *   unit drag:
@@ -45,6 +45,9 @@ int64_t hawk_clamp_index(int64_t k, int64_t len);
  * overflow is defined, then read back as two's complement. */
 int64_t hawk_i64_add(int64_t a, int64_t b);
 
+/* Wrapping subtraction (LangRef), in the unsigned twin. */
+int64_t hawk_i64_sub(int64_t a, int64_t b);
+
 /* Wrapping multiplication (LangRef), in the unsigned twin. */
 int64_t hawk_i64_mul(int64_t a, int64_t b);
 
@@ -58,11 +61,36 @@ int64_t hawk_i64_floordiv(int64_t a, int64_t b);
  * is undefined). */
 int64_t hawk_i64_mod(int64_t a, int64_t b);
 
+/* Left shift (LangRef): the bits move in the unsigned twin; a count
+ * outside [0, 64) gives 0. */
+int64_t hawk_i64_shl(int64_t a, int64_t b);
+
+/* Arithmetic right shift (LangRef): a negative value is complemented
+ * around a logical shift, so the sign fills in; a count outside
+ * [0, 64) gives the sign fill. */
+int64_t hawk_i64_shr(int64_t a, int64_t b);
+
 /* The smaller of a and b (LangRef minimum on integers). */
 int64_t hawk_i64_min(int64_t a, int64_t b);
 
 /* The larger of a and b (LangRef maximum on integers). */
 int64_t hawk_i64_max(int64_t a, int64_t b);
+
+/* Bitwise and (LangRef) of the two's complement bits, taken in the
+ * unsigned twin: MISRA C:2012 Rule 10.1 keeps bitwise operators off
+ * signed operands. */
+int64_t hawk_i64_and(int64_t a, int64_t b);
+
+/* Bitwise or (LangRef), in the unsigned twin (Rule 10.1). */
+int64_t hawk_i64_or(int64_t a, int64_t b);
+
+/* bitcast (LangRef): the bits of x read as int64_t, copied byte by byte
+ * through character pointers (Rule 11.3's exception). */
+int64_t hawk_f64_as_i64(hawk_f64_t x);
+
+/* bitcast (LangRef): the bits of x read as hawk_f64_t, copied byte by byte
+ * through character pointers (Rule 11.3's exception). */
+hawk_f64_t hawk_i64_as_f64(int64_t x);
 
 /* minimum (LangRef): NaN when either operand is NaN (the first one),
  * else a < b ? a : b, so minimum(-0.0, +0.0) is +0.0. */

@@ -205,12 +205,13 @@ uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n)
     return live(e) ? e->id : UINT32_MAX;
 }
 
-/* Doubles the table; the entries are placed by their kept hashes. */
-static void sym_rehash(HkSymtab *t)
+/* Moves the table to cap entries (a power of two, more than twice the
+ * names); the entries are placed by their kept hashes. */
+static void sym_rehash(HkSymtab *t, uint32_t cap)
 {
     SymEntry *old = t->e;
     uint32_t ocap = t->cap;
-    t->cap *= 2;
+    t->cap = cap;
     t->e = hk_alloc(t->arena, t->cap * sizeof *t->e);
     t->used = 0;
     for (uint32_t i = 0; i < ocap; i++)
@@ -224,6 +225,15 @@ static void sym_rehash(HkSymtab *t)
     hk_release(t->arena, old, ocap * sizeof *old);
 }
 
+void hk_symtab_reserve(HkSymtab *t, uint32_t n)
+{
+    uint32_t cap = t->cap;
+    while (cap < (1u << 30) && (uint64_t)n * 2 > cap)
+        cap *= 2;
+    if (cap > t->cap)
+        sym_rehash(t, cap);
+}
+
 /* Puts name -> id, keyed by a copy of name or (copy 0) by name itself,
  * which the caller gives NUL-terminated at n; 0 when name is there
  * already. */
@@ -231,7 +241,7 @@ static int sym_put(HkSymtab *t, const char *name, size_t n, uint32_t id,
                    int copy)
 {
     if ((t->used + 1) * 2 > t->cap)
-        sym_rehash(t);
+        sym_rehash(t, t->cap * 2);
     uint32_t h = hash_str(name, n);
     SymEntry *e = sym_find(t, name, n, h);
     if (live(e))

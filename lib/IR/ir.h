@@ -506,6 +506,10 @@ uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n);
 void hk_symtab_prefetch(const HkSymtab *t, const char *name, size_t n);
 /* Inserts name -> id; returns 0 if the name was already present. */
 int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id);
+/* Makes room for n names in all without growing again: one table, not
+ * the doubling series of tables putting them one by one would clear and
+ * fill. */
+void hk_symtab_reserve(HkSymtab *t, uint32_t n);
 void hk_symtab_del(HkSymtab *t, const char *name, size_t n);
 /* hk_symtab_put keeping name itself as the key, not a copy: name must
  * be NUL-terminated at n and live as long as the table (an arena

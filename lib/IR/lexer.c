@@ -193,6 +193,20 @@ size_t hk_lex_peek_def(const HkLexer *lx, const char **name)
     return (size_t)(q - *name);
 }
 
+uint32_t hk_lex_defs_to_close(const HkLexer *lx)
+{
+    uint32_t n = 0;
+    const char *q = lx->p;
+    while (n < UINT32_MAX && (q = memchr(q, '\n', (size_t)(lx->end - q))) != NULL) {
+        while (++q < lx->end && *q == ' ')
+            ;
+        if (q >= lx->end || (*q == '}' && q[-1] == '\n'))
+            break;
+        n += *q == '%';
+    }
+    return n;
+}
+
 /* Line and column of p, which is on the lexer's current line. */
 static HkLoc loc_of(const HkLexer *lx, const char *p)
 {

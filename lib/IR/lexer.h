@@ -54,6 +54,12 @@ typedef struct {
  * '//'.  Returns 0, or 1 after appending one error. */
 int hk_lex_check(const HkSource *src, HkDiags *d);
 
+/* The lines that start with a local name ('%', after blanks) from the
+ * lexer's position to the next line that starts with '}' (a function's
+ * closing brace, as the printer writes it) or the end: how many names a
+ * body is likely to define, a hint that costs one scan of its bytes. */
+uint32_t hk_lex_defs_to_close(const HkLexer *lx);
+
 /* Starts lexing src at its first byte. */
 void hk_lex_init(HkLexer *lx, const HkSource *src, HkDiags *d);
 

@@ -1222,6 +1222,8 @@ static int parse_func_name(P *p, int is_kernel)
 static int parse_body(P *p, uint32_t begin)
 {
     HkLoc close;
+    /* most names are defined at a line's start: the table is made once */
+    hk_symtab_reserve(p->f->syms, hk_lex_defs_to_close(&p->lx));
     if (!parse_block(p, &p->f->body, &close, "expected '{' to open the body"))
         return 0;
     p->f->src_begin = begin;

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -89,6 +91,42 @@ int tool_read_file(const char *tool, const char *path, ToolBuf *out)
         return tool_error(tool, "cannot read '%s': %s",
                           is_stdin ? "<stdin>" : path, strerror(err));
     return 0;
+}
+
+int tool_text_read(const char *tool, const char *path, ToolText *t)
+{
+    memset(t, 0, sizeof *t);
+    if (strcmp(path, "-") != 0) {
+        int fd = open(path, O_RDONLY);
+        if (fd < 0)
+            return tool_error(tool, "cannot open '%s': %s", path, strerror(errno));
+        struct stat st;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+            (uintmax_t)st.st_size >= TOOL_MAP_MIN && (uintmax_t)st.st_size <= SIZE_MAX) {
+            void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+            if (m != MAP_FAILED) {
+                close(fd);
+                t->map = m;
+                t->data = m;
+                t->len = (size_t)st.st_size;
+                return 0;
+            }
+        }
+        close(fd);  /* not mappable: read as a stream below */
+    }
+    if (tool_read_file(tool, path, &t->buf) != 0)
+        return 1;
+    t->data = t->buf.data;
+    t->len = t->buf.len;
+    return 0;
+}
+
+void tool_text_free(ToolText *t)
+{
+    if (t->map != NULL)
+        munmap(t->map, t->len);
+    tool_buf_free(&t->buf);
+    memset(t, 0, sizeof *t);
 }
 
 int tool_write_file(const char *tool, const char *path, const char *data,

@@ -24,6 +24,25 @@ void tool_buf_free(ToolBuf *b);
  * Returns 0, or 1 after "tool: error: cannot open 'path': reason". */
 int tool_read_file(const char *tool, const char *path, ToolBuf *out);
 
+/* An input's text, read only: a regular file of TOOL_MAP_MIN bytes or
+ * more is mapped (its pages are the page cache's: nothing is copied or
+ * cleared, where reading it would first clear as many fresh pages);
+ * stdin, a pipe and a small file are read into buf.  data is not
+ * NUL-terminated when mapped: take it with its length. */
+typedef struct {
+    const char *data;
+    size_t len;
+    void *map;             /* the mapping, or NULL */
+    ToolBuf buf;
+} ToolText;
+
+#define TOOL_MAP_MIN ((size_t)1 << 16)
+
+/* Opens path ("-" is stdin) as *t.  Returns 0, or 1 after the same
+ * errors as tool_read_file.  The file must not change while mapped. */
+int tool_text_read(const char *tool, const char *path, ToolText *t);
+void tool_text_free(ToolText *t);
+
 /* Writes data to path ("-" is stdout) whole: through a temporary file in
  * the same directory renamed over path, so a failure leaves path untouched
  * and no temporary behind.  Returns 0, or 1 after an error message. */

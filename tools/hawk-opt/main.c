@@ -126,7 +126,7 @@ static int setup_pipeline(OptRun *r)
 static int run(OptRun *r)
 {
     const OptConfig *cfg = r->cfg;
-    if (setup_pipeline(r) != 0 || tool_read_file(OPT_TOOL, r->name, &r->in) != 0)
+    if (setup_pipeline(r) != 0 || tool_text_read(OPT_TOOL, r->name, &r->in) != 0)
         return 1;
     int rc = opt_for_each_chunk(r, r->in.data, r->in.len, cfg->split_input,
                                 handle_chunk);
@@ -174,7 +174,7 @@ int main(int argc, char **argv)
         free(r.reports);
         free(r.seconds);
         hawk_context_destroy(r.ctx);
-        tool_buf_free(&r.in);
+        tool_text_free(&r.in);
     }
     opt_config_free(&cfg);
     return rc;

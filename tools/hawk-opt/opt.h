@@ -39,7 +39,7 @@ typedef struct {
     const char *name;          /* the input's name in diagnostics */
     double *seconds;           /* per pipeline entry, summed over chunks */
     size_t out_flushed;        /* print<name> text already written */
-    ToolBuf in;                /* the input, which the modules point into
+    ToolText in;               /* the input, which the modules point into
                                   (hawk_parse_view): freed after ctx */
     ToolBuf out;               /* the printed module(s) */
     const char **reports;      /* -analysis-report: one per kernel, owned

@@ -503,7 +503,9 @@ uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n);
 /* Asks the cache for the entry name would take, ahead of its put: in a
  * large table most puts miss the cache, and the parser knows the next
  * name a line defines before it reads the line in between. */
-void hk_symtab_prefetch(const HkSymtab *t, const char *name, size_t n);
+uint32_t hk_symtab_prefetch(const HkSymtab *t, const char *name, size_t n);
+/* The hash the table keys name by (what hk_symtab_prefetch returns). */
+uint32_t hk_symtab_hash(const char *name, size_t n);
 /* Inserts name -> id; returns 0 if the name was already present. */
 int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id);
 /* Makes room for n names in all without growing again: one table, not
@@ -515,6 +517,14 @@ void hk_symtab_del(HkSymtab *t, const char *name, size_t n);
  * be NUL-terminated at n and live as long as the table (an arena
  * string). */
 int hk_symtab_put_ref(HkSymtab *t, const char *name, size_t n, uint32_t id);
+/* hk_symtab_put_ref of a name whose hash the caller has (hk_symtab_hash),
+ * which also gives the entry's place, for hk_symtab_set_at. */
+int hk_symtab_put_ref_at(HkSymtab *t, const char *name, size_t n, uint32_t id,
+                         uint32_t hash, uint32_t *at);
+/* hk_symtab_set of a name put by hk_symtab_put_ref_at at place at: no
+ * probe while the entry is still there (the table has not grown since),
+ * else hk_symtab_set. */
+void hk_symtab_set_at(HkSymtab *t, uint32_t at, const char *name, uint32_t id);
 /* name -> id, whether name is there or not. */
 void hk_symtab_set(HkSymtab *t, const char *name, size_t n, uint32_t id);
 
@@ -533,10 +543,11 @@ HkVal hk_value_new(HkFunc *f, HkType t, const char *name, HkDefKind k,
 HkVal hk_value_slot(HkFunc *f);
 /* hk_value_new for a name the caller reserved in f->syms (the parser
  * names a result before it reads its instruction): name, an arena string
- * the value keeps, is taken as it is and its entry given the new value. */
+ * the value keeps, is taken as it is and its entry (at place at, from
+ * hk_symtab_put_ref_at) given the new value. */
 HkVal hk_value_new_reserved(HkFunc *f, HkType t, const char *name,
                             HkDefKind k, HkInst *def, uint32_t index,
-                            HkLoc loc);
+                            HkLoc loc, uint32_t at);
 int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
                     HkLoc loc);  /* -1 if the name is taken */
 

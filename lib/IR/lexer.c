@@ -207,6 +207,11 @@ uint32_t hk_lex_defs_to_close(const HkLexer *lx)
     return n;
 }
 
+void hk_lex_skip_to(HkLexer *lx, const char *q)
+{
+    lx->p = q;
+}
+
 /* Line and column of p, which is on the lexer's current line. */
 static HkLoc loc_of(const HkLexer *lx, const char *p)
 {

@@ -60,6 +60,10 @@ int hk_lex_check(const HkSource *src, HkDiags *d);
  * body is likely to define, a hint that costs one scan of its bytes. */
 uint32_t hk_lex_defs_to_close(const HkLexer *lx);
 
+/* Moves the lexer on to q, later on its current line (past a token the
+ * caller recognised by its bytes). */
+void hk_lex_skip_to(HkLexer *lx, const char *q);
+
 /* Starts lexing src at its first byte. */
 void hk_lex_init(HkLexer *lx, const HkSource *src, HkDiags *d);
 

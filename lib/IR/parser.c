@@ -40,7 +40,13 @@ typedef struct {
     uint32_t nvals, cap_vals;
     HkTok *res;            /* reserved names (text: an arena copy, the
                               value's name to be); id RES_BASE + index */
-    uint32_t nres, cap_res;
+    uint32_t *res_at;      /* and each one's place in the name table */
+    uint32_t nres, cap_res, cap_res_at;
+
+    /* the name the next line defines, hashed when it was prefetched */
+    const char *next_name;
+    size_t next_len;
+    uint32_t next_hash;
     HkTok *lits;
     uint32_t nlits, cap_lits;
     HkType *types;
@@ -48,6 +54,12 @@ typedef struct {
 
     PendingCall *calls;
     uint32_t ncalls, cap_calls;
+
+    /* the tensor type read last and its text, '<' to '>': a program's
+     * types repeat, and a repeat is known by its bytes */
+    const char *type_text;
+    size_t type_len;
+    HkType type;
 } P;
 
 /* ---- tokens and diagnostics ------------------------------------------- */
@@ -210,18 +222,27 @@ static void prefetch_next_result(P *p)
 {
     const char *name;
     size_t n = hk_lex_peek_def(&p->lx, &name);
-    if (n > 0)
-        hk_symtab_prefetch(p->f->syms, name, n);
+    if (n > 0) {
+        p->next_hash = hk_symtab_prefetch(p->f->syms, name, n);
+        p->next_name = name;
+        p->next_len = n;
+    }
 }
 
 /* Reserves the name of the current %name token; returns its index. */
 static int reserve(P *p, uint32_t *k)
 {
     p->res = hk_grow(p->a, p->res, &p->cap_res, p->nres + 1, sizeof *p->res);
+    p->res_at = hk_grow(p->a, p->res_at, &p->cap_res_at, p->nres + 1,
+                        sizeof *p->res_at);
     /* one probe of the table: the put finds a taken name, which
      * check_free then reports; the key is the name the value will keep */
     const char *name = tok_str(p, p->tok);
-    if (!hk_symtab_put_ref(p->f->syms, name, p->tok.len, RES_BASE + p->nres))
+    uint32_t h = p->tok.text == p->next_name && p->tok.len == p->next_len
+                     ? p->next_hash
+                     : hk_symtab_hash(p->tok.text, p->tok.len);
+    if (!hk_symtab_put_ref_at(p->f->syms, name, p->tok.len, RES_BASE + p->nres,
+                              h, &p->res_at[p->nres]))
         return check_free(p, p->tok);
     *k = p->nres;
     p->res[p->nres] = p->tok;
@@ -236,7 +257,8 @@ static HkVal define(P *p, uint32_t k, HkType t, HkDefKind kind, HkInst *def,
                     uint32_t index)
 {
     HkTok n = p->res[k];  /* its text is the arena copy reserve made */
-    return hk_value_new_reserved(p->f, t, n.text, kind, def, index, n.loc);
+    return hk_value_new_reserved(p->f, t, n.text, kind, def, index, n.loc,
+                                 p->res_at[k]);
 }
 
 /* value ::= '%' name, naming a value already defined. */
@@ -378,7 +400,7 @@ static int parse_dim(P *p, uint32_t rank, uint32_t *dim)
 }
 
 /* '<' dim 'x' [dim 'x'] elem '>', after the '<'. */
-static int parse_tensor(P *p, HkLoc open, HkType *t)
+static int parse_tensor(P *p, HkLoc open, HkType *t, const char **end)
 {
     uint32_t dim[2], rank = 0;
     for (;;) {
@@ -398,6 +420,7 @@ static int parse_tensor(P *p, HkLoc open, HkType *t)
     if (e < 0)
         return syntax(p, "unknown type '%.*s'", TOK(p->tok));
     next(p);
+    *end = p->tok.text + p->tok.len;
     if (!expect(p, HK_TK_RANGLE, "expected '>' to close the tensor type"))
         return 0;
     *t = rank == 1 ? hk_vec((HkElem)e, dim[0]) : hk_mat((HkElem)e, dim[0], dim[1]);
@@ -418,10 +441,24 @@ static int parse_type(P *p, HkType *t)
         next(p);
         return 1;
     }
+    const char *start = p->tok.text, *end = start;
+    if (is(p, HK_TK_LANGLE) && p->type_len > 0 &&
+        (size_t)(p->lx.end - start) >= p->type_len &&
+        memcmp(start, p->type_text, p->type_len) == 0) {
+        *t = p->type;
+        hk_lex_skip_to(&p->lx, start + p->type_len);
+        next(p);
+        return 1;
+    }
     HkLoc open = p->tok.loc;
     if (!accept(p, HK_TK_LANGLE))
         return syntax(p, "expected type");
-    return parse_tensor(p, open, t);
+    if (!parse_tensor(p, open, t, &end))
+        return 0;
+    p->type_text = start;
+    p->type_len = (size_t)(end - start);
+    p->type = *t;
+    return 1;
 }
 
 /* type (',' type)*, pushed on the type stack. */

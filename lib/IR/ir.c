@@ -15,6 +15,7 @@ const HkOpInfo hk_ops[HK_OP_COUNT] = {
 #define FOLD HK_F_FOLD
 #define SIDE HK_F_SIDE
 #define EXACT HK_F_EXACT
+#define EXT HK_F_EXT
 #define IDIV HK_IS_IDIV
 #define IUB HK_IS_IUB
 #include "ops.def"
@@ -28,6 +29,7 @@ const HkOpInfo hk_ops[HK_OP_COUNT] = {
 #undef FOLD
 #undef SIDE
 #undef EXACT
+#undef EXT
 #undef OP
 };
 
@@ -440,17 +442,6 @@ int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
 
 const HkInstExt hk_inst_ext_none = {.ivar = HK_NOVAL};
 
-int hk_op_has_ext(HkOp op)
-{
-    switch (op) {
-    case HK_OP_CONST: case HK_OP_EXTRACT: case HK_OP_INSERT: case HK_OP_CALL:
-    case HK_OP_RAW_DEVICE: case HK_OP_LOOP:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 HkInst *hk_inst_new(HkFunc *f, HkOp op, HkLoc loc)
 {
     HkInst *i = hk_alloc(f->module->arena, sizeof *i);
@@ -461,7 +452,8 @@ HkInst *hk_inst_new(HkFunc *f, HkOp op, HkLoc loc)
     /* the shared record is const: a write to it for an op without fields
      * of its own faults at once instead of reaching every instruction */
     i->x = (HkInstExt *)&hk_inst_ext_none;
-    if (hk_op_has_ext(op)) {
+    /* (an op past ops.def is the verifier's to refuse: built, not read) */
+    if (op < HK_OP_COUNT && (hk_ops[op].flags & HK_F_EXT)) {
         i->x = hk_alloc(f->module->arena, sizeof *i->x);
         i->x->ivar = HK_NOVAL;
     }

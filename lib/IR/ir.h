@@ -192,6 +192,7 @@ enum {
     HK_F_SIDE = 1u << 6,    /* writes a plane or has another effect */
     HK_F_EXACT = 1u << 7,   /* its libm function is exactly rounded (IEEE
                                754): every libm gives the same bits */
+    HK_F_EXT = 1u << 8,     /* has fields of its own (HkInstExt) */
 };
 
 typedef enum {
@@ -377,7 +378,7 @@ struct HkInst {
     uint32_t nregions;
     HkBlock *regions;
 
-    /* the op's own fields: the instruction's if hk_op_has_ext(op), else
+    /* the op's own fields: the instruction's if op has HK_F_EXT, else
      * &hk_inst_ext_none (read only) */
     HkInstExt *x;
 };
@@ -552,8 +553,6 @@ int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
                     HkLoc loc);  /* -1 if the name is taken */
 
 HkInst *hk_inst_new(HkFunc *f, HkOp op, HkLoc loc);
-/* Whether an instruction of op has fields of its own (HkInstExt). */
-int hk_op_has_ext(HkOp op);
 /* A copy of i's own fields (op, type, slot, predicate, immediates, the
  * constant payload, loop bounds, callee, ...), deep where they point,
  * with the given serial and no operands, results, carried values,

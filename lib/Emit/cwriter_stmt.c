@@ -141,6 +141,29 @@ static void emit_gather(HkCW *w, const HkInst *i)
                                            hk_cw_val(w, i->ops[i->nops - 1]))));
 }
 
+/* table %k, [...]: the entries as a block-scope static const array
+ * (read-only data, MISRA C:2012 Rule 8.9), four to a line, and the read
+ * at the index legalize held inside them. */
+static void emit_table(HkCW *w, const HkInst *i)
+{
+    HkVal v = i->res[0];
+    HkElem e = (HkElem)type_of(w, v).elem;
+    const char *t = hk_cw_name_value(w, v, "_table");
+    uint32_t n = i->x->cst.n;
+    hk_cw_line(w, "static const %s %s[%u] = {", ctype_of(w, v), t, n);
+    for (uint32_t k = 0; k < n; k += 4) {
+        HkBuf b;
+        hk_buf_init(&b, w->a);
+        for (uint32_t j = k; j < n && j < k + 4; j++)
+            hk_buf_printf(&b, "%s%s%s", j > k ? " " : "    ",
+                          hk_cw_literal(w, &i->x->cst, j, e), j + 1 < n ? "," : "");
+        hk_cw_line(w, "%s", hk_buf_cstr(&b));
+    }
+    hk_cw_line(w, "};");
+    hk_cw_line(w, "const %s %s = %s[%s];", ctype_of(w, v), hk_cw_val(w, v), t,
+               hk_cw_val(w, i->ops[0]));
+}
+
 /* clamp_index (LangRef "Index clamping"): the index, or the sample's own
  * position, held to [0, len - 1] of a runtime-length plane or to a tape's
  * rows. */
@@ -474,6 +497,7 @@ static void emit_inst(HkCW *w, const HkInst *i)
     case HK_OP_EXTRACT: emit_extract(w, i); return;
     case HK_OP_BUILD: return;  /* spelled by the write that takes it */
     case HK_OP_GATHER: emit_gather(w, i); return;
+    case HK_OP_TABLE: emit_table(w, i); return;
     case HK_OP_CLAMP_INDEX: emit_clamp_index(w, i); return;
     case HK_OP_STORE:
     case HK_OP_ACCUM: emit_write(w, i); return;

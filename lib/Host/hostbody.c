@@ -208,6 +208,27 @@ static void lower_build(HkHostGen *g, HkInst *i)
     g->vals[i->res[0]] = c;
 }
 
+/* table %k, [...]: a private constant array and a load at the index
+ * legalize held inside it (the C unit's static const array). */
+static void lower_table(HkHostGen *g, HkInst *i)
+{
+    HkElem e = (HkElem)hk_host_type(g, i->res[0]).elem;
+    LLVMTypeRef et = hk_host_elem(g, e);
+    uint32_t n = i->x->cst.n;
+    LLVMValueRef *c = hk_alloc(g->a, (n + 1u) * sizeof *c);
+    for (uint32_t k = 0; k < n; k++)
+        c[k] = hk_host_const(g, i, e, k);
+    LLVMTypeRef at = LLVMArrayType(et, n);
+    LLVMValueRef gv = LLVMAddGlobal(g->mod, at, "hawk.table");
+    LLVMSetInitializer(gv, LLVMConstArray(et, c, n));
+    LLVMSetGlobalConstant(gv, 1);
+    LLVMSetLinkage(gv, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddr(gv, 1);
+    LLVMValueRef idx[2] = {hk_host_i64(g, 0), hk_host_comp(g, i->ops[0], 0)};
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, at, gv, idx, 2, "");
+    hk_host_bind1(g, i->res[0], LLVMBuildLoad2(g->b, et, p, ""));
+}
+
 /* ---- the walk -------------------------------------------------------------- */
 
 /* Lowers one instruction at the builder. */
@@ -217,6 +238,7 @@ static void lower_inst(HkHostGen *g, HkInst *i)
     case HK_OP_CONST: lower_const(g, i); return;
     case HK_OP_EXTRACT: lower_extract(g, i); return;
     case HK_OP_BUILD: lower_build(g, i); return;
+    case HK_OP_TABLE: lower_table(g, i); return;
     case HK_OP_LOAD: hk_host_load(g, i); return;
     case HK_OP_GATHER: hk_host_gather(g, i); return;
     case HK_OP_CLAMP_INDEX: hk_host_clamp_index_op(g, i); return;

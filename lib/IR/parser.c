@@ -642,6 +642,45 @@ static int parse_const(P *p, Inst *in)
     return 1;
 }
 
+/* table ::= 'table' value ',' '[' literal (',' literal)* ']' ':' type: the
+ * entries are held as a constant of N components, the result is one. */
+static int parse_table(P *p, Inst *in)
+{
+    uint32_t base = p->nvals, lbase = p->nlits;
+    if (!want_results(p, in, 1))
+        return 0;
+    HkVal k;
+    if (!use_value(p, &k) ||
+        !expect(p, HK_TK_COMMA, "expected ',' after the index"))
+        return 0;
+    push_val(p, k);
+    take_ops(p, in->i, base);
+    HkLoc at = p->tok.loc;
+    if (!expect(p, HK_TK_LBRACKET, "expected '[' before the table's entries"))
+        return 0;
+    do {
+        if (!parse_literal(p))
+            return 0;
+    } while (accept(p, HK_TK_COMMA));
+    if (!expect(p, HK_TK_RBRACKET, "expected ',' or ']' in the table's entries") ||
+        !expect(p, HK_TK_COLON, "expected ':' before the result type"))
+        return 0;
+    HkLoc tloc = p->tok.loc;
+    HkType t;
+    if (!parse_type(p, &t))
+        return 0;
+    if (t.rank != 0)
+        return err_at(p, tloc, "a table's entries have a rank-0 type");
+    HkType all = t;
+    all.rank = 1;
+    all.dim[0] = p->nlits - lbase;
+    if (!fill_const(p, in->i, lbase, all, at))
+        return 0;
+    push_type(p, t);
+    define_results(p, in, p->ntypes - 1);
+    return 1;
+}
+
 /* ',' integer [',' integer]: the static indices of extract/insert. */
 static int parse_imms(P *p, HkInst *i)
 {
@@ -989,6 +1028,7 @@ static int parse_op_body(P *p, Inst *in)
     switch (hk_ops[in->i->op].rule) {
     case HK_R_FCMP: case HK_R_ICMP: return parse_cmp(p, in);
     case HK_R_CONST: return parse_const(p, in);
+    case HK_R_TABLE: return parse_table(p, in);
     case HK_R_EXTRACT: case HK_R_INSERT: return parse_extract(p, in);
     case HK_R_LOAD: return parse_load(p, in);
     case HK_R_GATHER: case HK_R_AT: return parse_gather(p, in);

@@ -407,6 +407,24 @@ static void put_dispatch(HkBuf *b, const HkFunc *f, const HkInst *i, int indent)
     hk_buf_puts(b, "}");
 }
 
+/* "%c = table %k, [1.0, 2.0, 4.0] : f64": every entry written, equal
+ * ones too (a table's size is its list's). */
+static void put_table(HkBuf *b, const HkFunc *f, const HkInst *i)
+{
+    HkElem e = (HkElem)result_type(f, i).elem;
+    put_results(b, f, i);
+    hk_buf_puts(b, "table ");
+    put_vals(b, f, i->ops, i->nops);
+    hk_buf_puts(b, ", [");
+    for (uint32_t k = 0; k < i->x->cst.n; k++) {
+        if (k)
+            hk_buf_puts(b, ", ");
+        put_literal(b, &i->x->cst, k, e);
+    }
+    hk_buf_puts(b, "]");
+    put_result_type(b, f, i);
+}
+
 /* The text of i without indent or newline; regions at indent + 1. */
 static void put_inst(HkBuf *b, const HkFunc *f, const HkInst *i, int indent)
 {
@@ -419,6 +437,7 @@ static void put_inst(HkBuf *b, const HkFunc *f, const HkInst *i, int indent)
         put_result_type(b, f, i);
         return;
     case HK_R_EXTRACT: case HK_R_INSERT: put_indexed(b, f, i); return;
+    case HK_R_TABLE: put_table(b, f, i); return;
     case HK_R_LOAD: put_load(b, f, i); return;
     case HK_R_GATHER: case HK_R_AT: case HK_R_CLAMPIDX:
         put_slot_index(b, f, i);

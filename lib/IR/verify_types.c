@@ -600,6 +600,34 @@ static int ty_clamp_index(Ver *v, const HkInst *i, HkType *out)
     return 1;
 }
 
+/* table %k, [e0, ..., eN-1] : T: an i64 index, N >= 1 entries of a
+ * rank-0 real or integer T, each fitting it. */
+static int ty_table(Ver *v, const HkInst *i, HkType *out)
+{
+    HkType t = st(v, i);
+    HkElem e = (HkElem)t.elem;
+    if (!check_index(v, i, 0))
+        return 0;
+    if (t.rank != 0 || !e_num(e)) {
+        err(v, i->loc, "'table' needs a rank-0 real or integer type, not '%s'",
+            ts(v, t));
+        return 0;
+    }
+    if (i->x->cst.n == 0 ||
+        (hk_is_float(e) ? i->x->cst.f == NULL : i->x->cst.i == NULL)) {
+        err(v, i->loc, "'table' of type '%s' has no entries", ts(v, t));
+        return 0;
+    }
+    for (uint32_t k = 0; !hk_is_float(e) && k < i->x->cst.n; k++)
+        if (!int_fits(e, i->x->cst.i[k])) {
+            err(v, i->loc, "integer literal %" PRId64 " does not fit '%s'",
+                i->x->cst.i[k], hk_elem_name(e));
+            return 0;
+        }
+    *out = t;
+    return 1;
+}
+
 /* The value written by a store or accum has the type the slot takes. */
 static void check_written(Ver *v, const HkInst *i, const HkSlot *s, HkType want)
 {
@@ -769,6 +797,7 @@ void hk_verify_types(Ver *v, const HkInst *i)
     case HK_R_LOAD: ok = ty_load(v, i, &t); break;
     case HK_R_GATHER: case HK_R_AT: ok = ty_slot_index(v, i, &t); break;
     case HK_R_CLAMPIDX: ok = ty_clamp_index(v, i, &t); break;
+    case HK_R_TABLE: ok = ty_table(v, i, &t); break;
     case HK_R_LANE: t = ot(v, i, 0); ok = 1; break;
     case HK_R_RANDOM:
         t = st(v, i);

@@ -368,35 +368,47 @@ static void elementwise(HkInterp *ip, const HkInst *i)
 
 /* ---- moves ------------------------------------------------------------------- */
 
+/* Component k of i's constant payload as a word of element type e. */
+static HkWord const_word(const HkInst *i, uint32_t k, HkElem e)
+{
+    HkWord w;
+    w.u = 0;
+    if (e == HK_F64 || e == HK_F32) {
+        double v = hk_const_real(&i->x->cst, k, e);
+        if (e == HK_F32)
+            w.f = (float)v;
+        else
+            w.d = v;
+        /* a NaN is the C's NAN: positive, quiet, no payload */
+        if (isnan(v)) {
+            if (e == HK_F32) {
+                uint32_t b = 0x7fc00000u;
+                memcpy(&w.f, &b, sizeof b);
+            } else {
+                w.u = 0x7ff8000000000000ull;
+            }
+        }
+        return w;
+    }
+    return hk_interp_norm(e, (uint64_t)hk_const_int(&i->x->cst, k));
+}
+
 static void constant(HkInterp *ip, const HkInst *i)
 {
     HkType t = type_of(ip, i->res[0]);
-    HkElem e = (HkElem)t.elem;
     uint32_t n = comps_of(t);
     HkWord *out = dest(ip, i->res[0]);
-    for (uint32_t k = 0; k < n; k++) {
-        HkWord w;
-        w.u = 0;
-        if (e == HK_F64 || e == HK_F32) {
-            double v = hk_const_real(&i->x->cst, k, e);
-            if (e == HK_F32)
-                w.f = (float)v;
-            else
-                w.d = v;
-            /* a NaN is the C's NAN: positive, quiet, no payload */
-            if (isnan(v)) {
-                if (e == HK_F32) {
-                    uint32_t b = 0x7fc00000u;
-                    memcpy(&w.f, &b, sizeof b);
-                } else {
-                    w.u = 0x7ff8000000000000ull;
-                }
-            }
-        } else {
-            w = hk_interp_norm(e, (uint64_t)hk_const_int(&i->x->cst, k));
-        }
-        out[k] = w;
-    }
+    for (uint32_t k = 0; k < n; k++)
+        out[k] = const_word(i, k, (HkElem)t.elem);
+}
+
+/* table %k, [...]: entry clamp(k, 0, N - 1) (LangRef "Tables"). */
+static void table(HkInterp *ip, const HkInst *i)
+{
+    int64_t k = comp(ip, i->ops[0], 0).i, last = (int64_t)i->x->cst.n - 1;
+    k = k < 0 ? 0 : k > last ? last : k;
+    dest(ip, i->res[0])[0] =
+        const_word(i, (uint32_t)k, (HkElem)type_of(ip, i->res[0]).elem);
 }
 
 static void extract(HkInterp *ip, const HkInst *i)
@@ -492,6 +504,7 @@ static void run_inst(HkInterp *ip, const HkInst *i)
 {
     switch (i->op) {
     case HK_OP_CONST: constant(ip, i); return;
+    case HK_OP_TABLE: table(ip, i); return;
     case HK_OP_EXTRACT: extract(ip, i); return;
     case HK_OP_BUILD: build(ip, i); return;
     case HK_OP_LOAD: load(ip, i); return;

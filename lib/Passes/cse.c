@@ -100,7 +100,8 @@ static int same_inst(const HkInst *x, const HkInst *y)
     for (uint32_t k = 0; k < x->x->nimm && k < 2; k++)
         if (x->x->imm[k] != y->x->imm[k])
             return 0;
-    return x->op != HK_OP_CONST || same_const(&x->x->cst, &y->x->cst);
+    return (x->op != HK_OP_CONST && x->op != HK_OP_TABLE) ||
+           same_const(&x->x->cst, &y->x->cst);
 }
 
 /* The table slot holding an instruction equal to i, or the empty slot. */

@@ -71,6 +71,7 @@ static int act_inst(Diff *s, const HkInst *i)
                 ch |= mark(s, i->res[k]);
         return ch;
     case HK_OP_CONST:
+    case HK_OP_TABLE:
     case HK_OP_SITOFP:
     case HK_OP_UITOFP:
     case HK_OP_RANDOM:

@@ -399,6 +399,7 @@ HkVal hk_diff_rule(Diff *s, HkInst *i)
     HkVal tb = b != HK_NOVAL ? hk_diff_tan(s, b) : HK_NOVAL;
     switch (i->op) {
     case HK_OP_CONST:
+    case HK_OP_TABLE:
     case HK_OP_SITOFP:
     case HK_OP_UITOFP:
     case HK_OP_RANDOM:

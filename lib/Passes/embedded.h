@@ -122,7 +122,7 @@ typedef enum { HK_IDX_PROVEN, HK_IDX_CLAMPED } HkIndexStatus;
 typedef struct {
     const HkInst *inst;
     const char *pos;
-    const char *slot;         /* the plane indexed */
+    const char *slot;         /* the plane indexed; a table read's result */
     HkIndexStatus status;
     const char *reason;       /* "loop index 0..7 inside extent 8", ... */
 } HkIndexSite;

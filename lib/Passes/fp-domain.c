@@ -161,7 +161,7 @@ static HkIv int_result(const Facts *F, const HkInst *i, HkElem e)
 {
     const HkIv *iv = F->iv;
     HkIv r, a = i->nops > 0 ? iv[i->ops[0]] : hk_iv_full();
-    if (i->op == HK_OP_CONST)
+    if (i->op == HK_OP_CONST || i->op == HK_OP_TABLE)  /* a table: any entry */
         return const_iv(i, 0, i->x->cst.n ? i->x->cst.n : 1);
     if (structural(F, i, &r))
         return r;
@@ -241,7 +241,7 @@ static HkIv real_result(const Facts *F, const HkInst *i, HkElem e)
     const HkIv *iv = F->iv;
     HkIv r, a = i->nops > 0 ? iv[i->ops[0]] : hk_iv_full();
     HkIv b = i->nops > 1 ? iv[i->ops[1]] : hk_iv_full();
-    if (i->op == HK_OP_CONST)
+    if (i->op == HK_OP_CONST || i->op == HK_OP_TABLE)  /* a table: any entry */
         return const_iv(i, 0, i->x->cst.n ? i->x->cst.n : 1);
     if (structural(F, i, &r) || fold_result(F, i, &r))
         return r;
@@ -566,7 +566,8 @@ static void add_specials(Lists *L, HkArena *a, const HkPositions *p,
     static const char *const names[3] = {"NAN", "INFINITY", "-INFINITY"};
     int seen[3] = {0, 0, 0};
     HkElem e = (HkElem)i->type.elem;
-    if (i->op != HK_OP_CONST || !hk_is_float(e) || i->x->cst.f == NULL)
+    if ((i->op != HK_OP_CONST && i->op != HK_OP_TABLE) || !hk_is_float(e) ||
+        i->x->cst.f == NULL)
         return;
     for (uint32_t k = 0; k < i->x->cst.n; k++) {
         /* the value the writers spell (an f32 literal rounded) */

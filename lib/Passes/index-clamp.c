@@ -1,5 +1,6 @@
 /* index-clamp.c -- the index-clamp analysis: every runtime index site of a
- * kernel (gather, indexed store, indexed accum, a local's row load) is proven inside its
+ * kernel (gather, indexed store, indexed accum, a local's row load, a
+ * table read) is proven inside its
  * extent or clamped, with the reason; the writers clamp every site not
  * proven, and index-policy=refuse refuses the clamped ones (index.unproven).
  * docs/Passes.md "index-clamp" lists the rules. */
@@ -92,9 +93,77 @@ static HkIndexStatus classify_rows(HkArena *a, const HkFunc *f, HkVal v,
     return HK_IDX_CLAMPED;
 }
 
+/* v & c for a constant c in [0, last]: the result lies in [0, c]. */
+static int masked_within(const HkFunc *f, const HkInst *d, int64_t last,
+                         int64_t *c)
+{
+    if (d == NULL || d->op != HK_OP_AND || d->nops != 2)
+        return 0;
+    for (uint32_t k = 0; k < 2; k++) {
+        const HkValue *m = hk_value(f, d->ops[k]);
+        if (m->kind == HK_DEF_INST && m->def->op == HK_OP_CONST &&
+            m->def->x->cst.n == 1 && m->def->x->cst.i != NULL &&
+            m->def->x->cst.i[0] >= 0 && m->def->x->cst.i[0] <= last) {
+            *c = m->def->x->cst.i[0];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Classifies the index of table read i into its N entries: a constant or
+ * a loop index inside them, a mask by a constant inside them, or the
+ * hold legalize writes; anything else is clamped. */
+static HkIndexStatus classify_table(HkArena *a, const HkFunc *f,
+                                    const HkInst *i, const char **why)
+{
+    int64_t last = (int64_t)i->x->cst.n - 1, c;
+    const HkValue *val = hk_value(f, i->ops[0]);
+    const HkInst *d = val->kind == HK_DEF_INST ? val->def : NULL;
+    if (val->kind == HK_DEF_IVAR && val->def != NULL) {
+        const HkInst *l = val->def;
+        int64_t trip = l->x->has_count ? l->x->max_trip : l->x->hi - l->x->lo;
+        int64_t end = trip - 1 > INT64_MAX - l->x->lo ? INT64_MAX
+                                                       : l->x->lo + (trip - 1);
+        if (trip <= 0 || (l->x->lo >= 0 && end <= last)) {
+            *why = hk_asprintf(a, "loop index %%%s inside entries [0, %" PRId64 "]",
+                               val->name, last);
+            return HK_IDX_PROVEN;
+        }
+        *why = hk_asprintf(a, "loop index %%%s in [%" PRId64 ", %" PRId64
+                              "] not inside entries [0, %" PRId64 "]: clamped",
+                           val->name, l->x->lo, end, last);
+        return HK_IDX_CLAMPED;
+    }
+    if (d != NULL && d->op == HK_OP_CONST && d->x->cst.n == 1 &&
+        d->x->cst.i != NULL) {
+        int64_t k = d->x->cst.i[0];
+        int in = k >= 0 && k <= last;
+        *why = hk_asprintf(a, "constant %" PRId64 " %s entries [0, %" PRId64 "]%s",
+                           k, in ? "inside" : "outside", last, in ? "" : ": clamped");
+        return in ? HK_IDX_PROVEN : HK_IDX_CLAMPED;
+    }
+    if (masked_within(f, d, last, &c)) {
+        *why = hk_asprintf(a, "%%%s = x & %" PRId64 " inside entries [0, %" PRId64 "]",
+                           val->name, c, last);
+        return HK_IDX_PROVEN;
+    }
+    if (hk_legal_held(f, i->ops[0], 0, last)) {
+        *why = hk_asprintf(a, "%%%s held to entries [0, %" PRId64 "]", val->name,
+                           last);
+        return HK_IDX_PROVEN;
+    }
+    *why = hk_asprintf(a, "runtime index into entries [0, %" PRId64
+                          "]: clamped to [0, %" PRId64 "]",
+                       last, last);
+    return HK_IDX_CLAMPED;
+}
+
 HkIndexStatus hk_index_classify(HkArena *a, const HkFunc *f, const HkInst *i,
                                 const char **why)
 {
+    if (i->op == HK_OP_TABLE)
+        return classify_table(a, f, i, why);
     const HkSlot *slot = &f->slots[i->slot];
     if (slot->type.rank == 0 || slot->type.dim[0] == HK_DYN) {
         /* a dynamic plane: its length is known only at run time */
@@ -146,11 +215,13 @@ int hk_pass_index_clamp(HawkPassRun *r, HkFunc *f)
                                  sizeof *res->sites);
     for (uint32_t k = 0; k < pos->walk.n; k++) {
         const HkInst *i = pos->walk.items[k].inst;
-        if (hk_index_operand(i) == HK_NOVAL)
+        int table = i->op == HK_OP_TABLE && i->nops == 1;
+        if (!table && hk_index_operand(i) == HK_NOVAL)
             continue;
         HkIndexSite *s = &res->sites[res->nsites++];
         s->inst = i;
-        s->slot = f->slots[i->slot].name;
+        /* a table read names the value it reads */
+        s->slot = table ? hk_value(f, i->res[0])->name : f->slots[i->slot].name;
         s->status = hk_index_classify(a, f, i, &s->reason);
         s->pos = hk_pos(pos, i);
     }

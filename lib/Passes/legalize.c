@@ -13,6 +13,9 @@
  *                        max K: the end at which clamp(n - lo, 0, K)
  *                        trips have run, so a writer counts from lo to the
  *                        end as it is and nothing subtracts
+ *   table %k, [...]  ->  table minimum(maximum(%k, 0), N - 1), [...]:
+ *                        the entry LangRef reads, unless the IR already
+ *                        shows the index inside the N entries
  *   gather %p, %k    ->  gather %p, clamp_index %p, %k: every plane index
  *                        the index-clamp rule does not prove (also indexed
  *                        stores and accums; an own-position write into a
@@ -133,6 +136,22 @@ static void legalize_dispatch(HkFunc *f, HkInst *i)
     i->ops[0] = hold(f, i, s, 0, last, "zero", "last", "case");
 }
 
+int hk_legal_table(const HkFunc *f, const HkInst *i)
+{
+    const char *why;
+    return i->op != HK_OP_TABLE || i->nops != 1 ||
+           hk_index_classify(f->module->arena, f, i, &why) == HK_IDX_PROVEN;
+}
+
+/* table %k of N entries: its index held to [0, N - 1]. */
+static void legalize_table(HkFunc *f, HkInst *i)
+{
+    if (hk_legal_table(f, i))
+        return;
+    i->ops[0] = hold(f, i, i->ops[0], 0, (int64_t)i->x->cst.n - 1, "first",
+                     "last", "entry");
+}
+
 /* A runtime-count loop: its count held to [lo, lo + K].  A bound past
  * INT64_MAX is left for the writers to refuse. */
 static void legalize_trip_end(HkFunc *f, HkInst *i)
@@ -214,6 +233,7 @@ int hk_pass_legalize(HawkPassRun *r, HkFunc *f)
         legalize_index(f, i);
         if (i->op == HK_OP_DISPATCH && i->nops >= 1)
             legalize_dispatch(f, i);
+        legalize_table(f, i);
         if (i->op == HK_OP_LOOP && i->x->has_count && i->nops >= 1)
             legalize_trip_end(f, i);
         if (i->nres != 1 || i->type.rank != 0)

@@ -169,6 +169,11 @@ int hk_legal_trip_end(const HkFunc *f, const HkInst *loop);
  * own plane, or a tape row the index-clamp analysis proves
  * (hk_index_classify).  Any other instruction is. */
 int hk_legal_index(const HkFunc *f, const HkInst *i);
+/* Whether i, when it is a table read, has an index the index-clamp rule
+ * proves inside its N entries (hk_index_classify: a constant or a loop
+ * index there, `and x, c` of a constant c there, or held to [0, N - 1] by
+ * legalize).  Any other instruction is legal. */
+int hk_legal_table(const HkFunc *f, const HkInst *i);
 
 /* ---- scalar-form.c ---------------------------------------------------------- */
 

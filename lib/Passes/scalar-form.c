@@ -57,6 +57,8 @@ static const char *why_not(const HkFunc *f, const HkInst *i)
         return "a selector legalize did not hold to [0, K - 1]";
     if (i->op == HK_OP_LOOP && !hk_legal_trip_end(f, i))
         return "a runtime count legalize did not hold to [lo, lo + K]";
+    if (!hk_legal_table(f, i))
+        return "a table index legalize did not hold to [0, N - 1]";
     if (!hk_legal_index(f, i))
         return "a plane index legalize did not clamp";
     return NULL;

@@ -7,6 +7,7 @@ the HIR math.hir holds, so a reviewer can regenerate and compare them:
                                            # hawk_log_f64's log(c)
     python3 scripts/mathtables.py log2     # hawk_log2_f64's log2(c)
     python3 scripts/mathtables.py log10    # hawk_log10_f64's log10(c)
+    python3 scripts/mathtables.py logdd    # hawk_log_dd's tables (pow)
 
 z = x 2^-k in [0x1.6p-1, 0x1.6p0) falls in one of 128 subintervals,
 numbered by the top 7 bits of bits(z) - bits(0x1.6p-1); c is the
@@ -16,7 +17,9 @@ is exact for every exponent k) and on the 2^-42 grid for log2 and log10
 (k log_b(2)hi + hi exact), lo the double nearest the rest.  r = (z - c)
 invc is below 0x1.fe02p-9 in magnitude; (log1p(r) - r) / (r^2 ln b) is a
 near-minimax degree-4 polynomial there (Chebyshev fit, mpmath.chebyfit),
-each coefficient rounded to a double.  1/ln b is split into a high part
+each coefficient rounded to a double; near 1 (r = x - 1 within
+[-2^-4, 0x1.09p-4)) the same quotient is a degree-11 polynomial in r.
+1/ln b (1 for log) is split into a high part
 of at most 32 bits (a 21-bit r times it is exact) and the rest.
 """
 import struct
@@ -68,14 +71,81 @@ def poly(lnb, rmax):
     return [float(a) for a in reversed(p)], err * bound**2
 
 
+def near_poly(lnb):
+    """(log1p(r) - r) / (r^2 ln b) on r = x - 1 for x near 1, where log
+    and log2 and log10 take no table: 12 coefficients, the error relative
+    to log_b(1 + r) (about r / ln b) returned too."""
+    lo = mpmath.mpf(-0.0625) * mpmath.mpf('1.01')
+    hi = mpmath.mpf(float.fromhex('0x1.09p-4')) * mpmath.mpf('1.01')
+
+    def g(r):
+        if r == 0:
+            return mpmath.mpf(-0.5) / lnb
+        return (mpmath.log1p(r) - r) / (r**2 * lnb)
+
+    p, err = mpmath.chebyfit(g, [lo, hi], 12, error=True)
+    return [float(a) for a in reversed(p)], err * hi * lnb
+
+
 def table(name, values):
     return '  %%%s = table %%i, [%s] : f64' % (
         name, ', '.join(hexf(v) for v in values))
 
 
+DD_OFF = 0x3fe6955500000000
+
+
+def logdd():
+    """hawk_log_dd's tables (glibc's pow log): z in [0x1.69555p-1,
+    0x1.69555p0) in 128 subintervals by the top 7 bits of bits(z) -
+    bits(0x1.69555p-1); invc = round(N/centre)/N below 1, round(2N/centre)
+    /2N above (8 bits, so z invc - 1 is exact in two parts), log(1/invc)
+    = logc + logctail with logc on the 2^-43 grid; (log1p(r) - r + r^2/2)
+    / r^3 of degree 5, scaled as the evaluation in powers of -r^2/2 reads
+    it."""
+    inv, lc, lt, rmax = [], [], [], mpmath.mpf(0)
+    for i in range(N):
+        lo = as_double(DD_OFF + (i << 45))
+        hi = as_double(DD_OFF + ((i + 1) << 45))
+        centre = (mpmath.mpf(lo) + mpmath.mpf(hi)) / 2
+        if centre < 1:
+            ic = float(mpmath.nint(N / centre) / N)
+        else:
+            ic = float(mpmath.nint(2 * N / centre) / (2 * N))
+        h, t = on_grid(-mpmath.log(mpmath.mpf(ic)), 43)
+        inv.append(ic)
+        lc.append(h)
+        lt.append(t)
+        for z in (lo, hi):
+            rmax = max(rmax, abs(mpmath.mpf(z) * ic - 1))
+    bound = rmax * mpmath.mpf('1.0001')
+
+    def g(r):
+        if r == 0:
+            return mpmath.mpf(1) / 3
+        return (mpmath.log1p(r) - r + r * r / 2) / r**3
+
+    p = mpmath.chebyfit(g, [-bound, bound], 6)
+    c = [float(a) for a in reversed(p)]
+    err = max(abs(mpmath.polyval(p, bound * k / 400) - g(bound * k / 400))
+              * (bound * k / 400)**2 for k in range(-400, 401) if k)
+    scale = [-2, -2, 4, 4, -8, -8]
+    print('; |r| <= %s; the polynomial within %s of log1p(r) relative to it'
+          % (hexf(rmax), mpmath.nstr(err, 3)))
+    print(table('invc', inv))
+    print(table('logc', lc))
+    print(table('logct', lt))
+    print('  %%a0 = const %s : f64' % hexf(-0.5))
+    for k, (a, m) in enumerate(zip(c, scale)):
+        print('  %%a%d = const %s : f64' % (k + 1, hexf(a * m)))
+
+
 def main():
+    if sys.argv[1:] == ['logdd']:
+        logdd()
+        return
     if len(sys.argv) != 2 or sys.argv[1] not in BASES:
-        sys.exit('usage: mathtables.py log|log2|log10')
+        sys.exit('usage: mathtables.py log|log2|log10|logdd')
     fn = sys.argv[1]
     base, grid = BASES[fn]
     lnb = mpmath.log(base)
@@ -91,10 +161,15 @@ def main():
     print(table('lclo', [l for _, l in parts]))
     for k, a in enumerate(coeffs):
         print('  %%a%d = const %s : f64' % (k, hexf(a)))
+    near, nerr = near_poly(lnb)
+    print('; near 1, r = x - 1 in [-2^-4, 0x1.09p-4): r^2 (b0 + ... + b11 r^11)'
+          ' within %s of log_b(1 + r) - r/ln b relative to it' % mpmath.nstr(nerr, 3))
+    for k, b in enumerate(near):
+        print('  %%b%d = const %s : f64' % (k, hexf(b)))
+    ihi, ilo = on_grid(1 / lnb, 31)
+    print('  %%ihi = const %s : f64\n  %%ilo = const %s : f64' % (hexf(ihi), hexf(ilo)))
     if fn != 'log':
-        ihi, ilo = on_grid(1 / lnb, 31)
         khi, klo = on_grid(mpmath.log(2) / lnb, 42)
-        print('  %%ihi = const %s : f64\n  %%ilo = const %s : f64' % (hexf(ihi), hexf(ilo)))
         print('  %%khi = const %s : f64\n  %%klo = const %s : f64' % (hexf(khi), hexf(klo)))
 
 

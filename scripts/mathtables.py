@@ -8,6 +8,7 @@ the HIR math.hir holds, so a reviewer can regenerate and compare them:
     python3 scripts/mathtables.py log2     # hawk_log2_f64's log2(c)
     python3 scripts/mathtables.py log10    # hawk_log10_f64's log10(c)
     python3 scripts/mathtables.py logdd    # hawk_log_dd's tables (pow)
+    python3 scripts/mathtables.py exp      # hawk_exp_x2's tables
 
 z = x 2^-k in [0x1.6p-1, 0x1.6p0) falls in one of 128 subintervals,
 numbered by the top 7 bits of bits(z) - bits(0x1.6p-1); c is the
@@ -140,12 +141,47 @@ def logdd():
         print('  %%a%d = const %s : f64' % (k + 1, hexf(a * m)))
 
 
+def exp_tables():
+    """hawk_exp_x2's tables (glibc's exp): 2^(j/128) = s_j (1 + tail_j)
+    with s_j the double nearest it; sbits_j = bits(s_j) - j 2^45, so
+    that adding k 2^45 (k = 128 e + j) to it builds 2^e s_j; ln2/128 in
+    two parts, the high one on the 2^-43 grid (k ln2hi/128 exact for
+    |k| < 2^17); (exp(r) - 1 - r)/r^2 of degree 3 on |r| <= ln2/256."""
+    tails, sbits = [], []
+    for j in range(N):
+        v = mpmath.mpf(2) ** (mpmath.mpf(j) / N)
+        sj = float(v)
+        tails.append(float((v - sj) / sj))
+        sbits.append(struct.unpack('<q', struct.pack('<d', sj))[0] - (j << 45))
+    bound = mpmath.log(2) / (2 * N) * mpmath.mpf('1.02')
+
+    def g(r):
+        return (mpmath.exp(r) - 1 - r) / r**2 if r != 0 else mpmath.mpf(0.5)
+
+    p = mpmath.chebyfit(g, [-bound, bound], 4)
+    err = max(abs(mpmath.polyval(p, bound * k / 400) - g(bound * k / 400))
+              * (bound * k / 400)**2 for k in range(-400, 401) if k)
+    hi, lo = on_grid(mpmath.log(2) / N, 43)
+    print('; |r| <= ln2/256; r + r^2 (c2 + ... + c5 r^3) within %s of exp(r) - 1'
+          % mpmath.nstr(err, 3))
+    print(table('tail', tails).replace('table %i', 'table %j'))
+    print('  %%sbits = table %%j, [%s] : i64' % ', '.join(str(b) for b in sbits))
+    for k, c in enumerate(reversed(p)):
+        print('  %%c%d = const %s : f64' % (k + 2, hexf(c)))
+    print('  %%invln2n = const %s : f64' % hexf(N / mpmath.log(2)))
+    print('  %%nln2hin = const %s : f64' % hexf(-hi))
+    print('  %%nln2lon = const %s : f64' % hexf(-lo))
+
+
 def main():
     if sys.argv[1:] == ['logdd']:
         logdd()
         return
+    if sys.argv[1:] == ['exp']:
+        exp_tables()
+        return
     if len(sys.argv) != 2 or sys.argv[1] not in BASES:
-        sys.exit('usage: mathtables.py log|log2|log10|logdd')
+        sys.exit('usage: mathtables.py log|log2|log10|logdd|exp')
     fn = sys.argv[1]
     base, grid = BASES[fn]
     lnb = mpmath.log(base)

@@ -610,6 +610,17 @@ static int fill_const(P *p, HkInst *i, uint32_t base, HkType t, HkLoc at)
     return 1;
 }
 
+/* literal (',' literal)* ']', after a '[': the literals pushed; missing
+ * the close is the error missing. */
+static int parse_literal_list(P *p, const char *missing)
+{
+    do {
+        if (!parse_literal(p))
+            return 0;
+    } while (accept(p, HK_TK_COMMA));
+    return expect(p, HK_TK_RBRACKET, missing);
+}
+
 /* const ::= 'const' literal ':' type | 'const' '[' literal (',' literal)* ']' ':' type */
 static int parse_const(P *p, Inst *in)
 {
@@ -618,11 +629,7 @@ static int parse_const(P *p, Inst *in)
     if (!want_results(p, in, 1))
         return 0;
     if (accept(p, HK_TK_LBRACKET)) {
-        do {
-            if (!parse_literal(p))
-                return 0;
-        } while (accept(p, HK_TK_COMMA));
-        if (!expect(p, HK_TK_RBRACKET, "expected ',' or ']' in constant list"))
+        if (!parse_literal_list(p, "expected ',' or ']' in constant list"))
             return 0;
     } else if (!parse_literal(p)) {
         return 0;
@@ -658,11 +665,7 @@ static int parse_table(P *p, Inst *in)
     HkLoc at = p->tok.loc;
     if (!expect(p, HK_TK_LBRACKET, "expected '[' before the table's entries"))
         return 0;
-    do {
-        if (!parse_literal(p))
-            return 0;
-    } while (accept(p, HK_TK_COMMA));
-    if (!expect(p, HK_TK_RBRACKET, "expected ',' or ']' in the table's entries") ||
+    if (!parse_literal_list(p, "expected ',' or ']' in the table's entries") ||
         !expect(p, HK_TK_COLON, "expected ':' before the result type"))
         return 0;
     HkLoc tloc = p->tok.loc;

@@ -177,6 +177,18 @@ static int same_literal(const HkConst *c, uint32_t j, uint32_t k, HkElem e)
 }
 
 /* "1.5" or "[1.0, 2.0]"; a list of equal components prints as one. */
+/* "[l0, l1, ...]": every literal of c. */
+static void put_list(HkBuf *b, const HkConst *c, HkElem e)
+{
+    hk_buf_puts(b, "[");
+    for (uint32_t k = 0; k < c->n; k++) {
+        if (k)
+            hk_buf_puts(b, ", ");
+        put_literal(b, c, k, e);
+    }
+    hk_buf_puts(b, "]");
+}
+
 static void put_const(HkBuf *b, const HkConst *c, HkElem e)
 {
     uint32_t k = 1;
@@ -186,13 +198,7 @@ static void put_const(HkBuf *b, const HkConst *c, HkElem e)
         put_literal(b, c, 0, e);
         return;
     }
-    hk_buf_puts(b, "[");
-    for (k = 0; k < c->n; k++) {
-        if (k)
-            hk_buf_puts(b, ", ");
-        put_literal(b, c, k, e);
-    }
-    hk_buf_puts(b, "]");
+    put_list(b, c, e);
 }
 
 /* A double-quoted string on one line: '"', '\\', newline and tab escaped
@@ -415,13 +421,8 @@ static void put_table(HkBuf *b, const HkFunc *f, const HkInst *i)
     put_results(b, f, i);
     hk_buf_puts(b, "table ");
     put_vals(b, f, i->ops, i->nops);
-    hk_buf_puts(b, ", [");
-    for (uint32_t k = 0; k < i->x->cst.n; k++) {
-        if (k)
-            hk_buf_puts(b, ", ");
-        put_literal(b, &i->x->cst, k, e);
-    }
-    hk_buf_puts(b, "]");
+    hk_buf_puts(b, ", ");
+    put_list(b, &i->x->cst, e);
     put_result_type(b, f, i);
 }
 

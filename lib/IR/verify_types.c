@@ -157,10 +157,28 @@ static int int_fits(HkElem e, int64_t x)
 }
 
 /* const: one literal, or one per component, each fitting the type. */
+/* The literals of a const or table i of element type t: present, and
+ * each integer one fitting t ("has no <noun>" otherwise). */
+static int payload_fits(Ver *v, const HkInst *i, HkType t, const char *noun)
+{
+    HkElem e = (HkElem)t.elem;
+    if (i->x->cst.n == 0 ||
+        (hk_is_float(e) ? i->x->cst.f == NULL : i->x->cst.i == NULL)) {
+        err(v, i->loc, "'%s' of type '%s' has no %s", mn(i), ts(v, t), noun);
+        return 0;
+    }
+    for (uint32_t k = 0; !hk_is_float(e) && k < i->x->cst.n; k++)
+        if (!int_fits(e, i->x->cst.i[k])) {
+            err(v, i->loc, "integer literal %" PRId64 " does not fit '%s'", i->x->cst.i[k],
+                hk_elem_name(e));
+            return 0;
+        }
+    return 1;
+}
+
 static int ty_const(Ver *v, const HkInst *i, HkType *out)
 {
     HkType t = st(v, i);
-    HkElem e = (HkElem)t.elem;
     uint32_t n = hk_components(t);
     if (i->x->cst.n != 1 && i->x->cst.n != n) {
         if (n == 1)
@@ -171,16 +189,8 @@ static int ty_const(Ver *v, const HkInst *i, HkType *out)
                 ts(v, t), n, i->x->cst.n);
         return 0;
     }
-    if (hk_is_float(e) ? i->x->cst.f == NULL : i->x->cst.i == NULL) {
-        err(v, i->loc, "'const' of type '%s' has no literal", ts(v, t));
+    if (!payload_fits(v, i, t, "literal"))
         return 0;
-    }
-    for (uint32_t k = 0; !hk_is_float(e) && k < i->x->cst.n; k++)
-        if (!int_fits(e, i->x->cst.i[k])) {
-            err(v, i->loc, "integer literal %" PRId64 " does not fit '%s'", i->x->cst.i[k],
-                hk_elem_name(e));
-            return 0;
-        }
     *out = t;
     return 1;
 }
@@ -613,17 +623,8 @@ static int ty_table(Ver *v, const HkInst *i, HkType *out)
             ts(v, t));
         return 0;
     }
-    if (i->x->cst.n == 0 ||
-        (hk_is_float(e) ? i->x->cst.f == NULL : i->x->cst.i == NULL)) {
-        err(v, i->loc, "'table' of type '%s' has no entries", ts(v, t));
+    if (!payload_fits(v, i, t, "entries"))
         return 0;
-    }
-    for (uint32_t k = 0; !hk_is_float(e) && k < i->x->cst.n; k++)
-        if (!int_fits(e, i->x->cst.i[k])) {
-            err(v, i->loc, "integer literal %" PRId64 " does not fit '%s'",
-                i->x->cst.i[k], hk_elem_name(e));
-            return 0;
-        }
     *out = t;
     return 1;
 }

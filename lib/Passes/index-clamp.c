@@ -28,20 +28,27 @@ HkVal hk_index_operand(const HkInst *i)
     }
 }
 
+/* The trips of loop l (at most, for a runtime count) and, through last,
+ * the last value its index takes (saturated: a huge runtime-count bound
+ * must not wrap). */
+static int64_t ivar_range(const HkInst *l, int64_t *last)
+{
+    int64_t trip = l->x->has_count ? l->x->max_trip : l->x->hi - l->x->lo;
+    *last = trip - 1 > INT64_MAX - l->x->lo ? INT64_MAX : l->x->lo + (trip - 1);
+    return trip;
+}
+
 /* Classifies a loop index %iv of loop l into k static rows. */
 static HkIndexStatus classify_ivar(HkArena *a, const HkValue *iv,
                                    const HkInst *l, int64_t k,
                                    const char **why)
 {
-    int64_t trip = l->x->has_count ? l->x->max_trip : l->x->hi - l->x->lo;
+    int64_t last, trip = ivar_range(l, &last);
     if (trip <= 0) {
         *why = hk_asprintf(a, "tape ordinal: loop index %%%s of a loop that "
                               "runs no trip", iv->name);
         return HK_IDX_PROVEN;
     }
-    /* saturate: a huge runtime-count bound must not wrap */
-    int64_t last =
-        trip - 1 > INT64_MAX - l->x->lo ? INT64_MAX : l->x->lo + (trip - 1);
     if (l->x->lo >= 0 && last <= k - 1) {
         *why = hk_asprintf(a,
                            "tape ordinal: loop index %%%s in [%" PRId64
@@ -122,9 +129,7 @@ static HkIndexStatus classify_table(HkArena *a, const HkFunc *f,
     const HkInst *d = val->kind == HK_DEF_INST ? val->def : NULL;
     if (val->kind == HK_DEF_IVAR && val->def != NULL) {
         const HkInst *l = val->def;
-        int64_t trip = l->x->has_count ? l->x->max_trip : l->x->hi - l->x->lo;
-        int64_t end = trip - 1 > INT64_MAX - l->x->lo ? INT64_MAX
-                                                       : l->x->lo + (trip - 1);
+        int64_t end, trip = ivar_range(l, &end);
         if (trip <= 0 || (l->x->lo >= 0 && end <= last)) {
             *why = hk_asprintf(a, "loop index %%%s inside entries [0, %" PRId64 "]",
                                val->name, last);

@@ -415,21 +415,24 @@ static void args_hypot(real *y, real *x, int64_t n)
 }
 
 /* sin, cos, tan: a dense grid over [-8, 8], every binade of either sign (the
- * Payne-Hanek reduction from 2^19 pi/2 on), and the doubles nearest to
+ * Payne-Hanek reduction from 2^26 pi/2 on), and the doubles nearest to
  * multiples of pi/2 up to 2^22 of them, where the reduction cancels most:
  * n pi/2 rounded, and its neighbours. */
 static void args_trig(real *x, int64_t n)
 {
 #ifdef HAWK_F32
     static const real hard[] = {0x1p-149f, 0x1.fffffep127f, 0x1.921fb6p0f,
-                                0x1.921fb6p19f, 0x1.921fb6p20f};
+                                0x1.921fb6p19f, 0x1.921fb6p20f, 0x1.921fb6p26f,
+                                0x1.921fb4p26f};
 #else
     /* the doubles nearest to a multiple of pi/2 (x - n pi/2 cancels 61
      * bits at 0x1.6ac5b262ca1ffp849), the largest, and the breakpoints */
     static const real hard[] = {0x1.6ac5b262ca1ffp849, 0x1.8a33b4a3b3a8cp805,
                                 0x1.fffffffffffffp1023, 0x1p-1074,
                                 0x1.921fb54442d18p0, 0x1.921fb54442d18p19,
-                                0x1.921fb54442d17p19, 0x1.921fb54442d18p20};
+                                0x1.921fb54442d17p19, 0x1.921fb54442d18p20,
+                                0x1.921fb54442d18p26, 0x1.921fb54442d17p26,
+                                0x1.921fb54442d19p26};
 #endif
     for (int64_t i = 0; i < n; i++) {
         switch (i % 4) {

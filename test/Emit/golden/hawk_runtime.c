@@ -606,26 +606,41 @@ hawk_f64_t hawk_cos_f64(hawk_f64_t x)
     const hawk_f64_t v_hawk_rem_pio2_shift = 6755399441055744.0;
     const hawk_f64_t v_hawk_rem_pio2_ts = (v_hawk_rem_pio2_t + v_hawk_rem_pio2_shift);
     const hawk_f64_t v_hawk_rem_pio2_fn = (v_hawk_rem_pio2_ts - v_hawk_rem_pio2_shift);
-    const hawk_f64_t v_hawk_rem_pio2_pio2_1 = 1.5707963267341256;
-    const hawk_f64_t v_hawk_rem_pio2_pio2_2 = 6.077100506303966e-11;
-    const hawk_f64_t v_hawk_rem_pio2_pio2_3 = 2.0222662487111665e-21;
-    const hawk_f64_t v_hawk_rem_pio2_pio2_3t = 8.4784276603689e-32;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_1 = 1.5707963407039642;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_2 = -1.3909067675399456e-08;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_3 = 6.123233932053594e-17;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_4 = 6.368317178484799e-25;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_5 = -1.4973849048591698e-33;
     const hawk_f64_t v_hawk_rem_pio2_w1 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_1);
     const hawk_f64_t v_hawk_rem_pio2_r1 = (v_ax - v_hawk_rem_pio2_w1);
     const hawk_f64_t v_hawk_rem_pio2_w2 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_2);
-    const hawk_f64_t v_hawk_rem_pio2_r2 = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_w2);
-    const hawk_f64_t v_hawk_rem_pio2_d2 = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_r2);
-    const hawk_f64_t v_hawk_rem_pio2_d2b = (v_hawk_rem_pio2_d2 - v_hawk_rem_pio2_w2);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_s = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_w2);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_bv = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_hawk_rem_pio2_step_s);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_av = (v_hawk_rem_pio2_hawk_rem_pio2_step_s + v_hawk_rem_pio2_hawk_rem_pio2_step_bv);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_da = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_hawk_rem_pio2_step_av);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_db = (v_hawk_rem_pio2_hawk_rem_pio2_step_bv - v_hawk_rem_pio2_w2);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_e = (v_hawk_rem_pio2_hawk_rem_pio2_step_da + v_hawk_rem_pio2_hawk_rem_pio2_step_db);
     const hawk_f64_t v_hawk_rem_pio2_w3 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_3);
-    const hawk_f64_t v_hawk_rem_pio2_r3 = (v_hawk_rem_pio2_r2 - v_hawk_rem_pio2_w3);
-    const hawk_f64_t v_hawk_rem_pio2_d3 = (v_hawk_rem_pio2_r2 - v_hawk_rem_pio2_r3);
-    const hawk_f64_t v_hawk_rem_pio2_d3b = (v_hawk_rem_pio2_d3 - v_hawk_rem_pio2_w3);
-    const hawk_f64_t v_hawk_rem_pio2_w3t = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_3t);
-    const hawk_f64_t v_hawk_rem_pio2_c3a = (v_hawk_rem_pio2_w3t - v_hawk_rem_pio2_d3b);
-    const hawk_f64_t v_hawk_rem_pio2_c3 = (v_hawk_rem_pio2_c3a - v_hawk_rem_pio2_d2b);
-    const hawk_f64_t v_hawk_rem_pio2_y0 = (v_hawk_rem_pio2_r3 - v_hawk_rem_pio2_c3);
-    const hawk_f64_t v_hawk_rem_pio2_y1a = (v_hawk_rem_pio2_r3 - v_hawk_rem_pio2_y0);
-    const hawk_f64_t v_hawk_rem_pio2_y1 = (v_hawk_rem_pio2_y1a - v_hawk_rem_pio2_c3);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_s_1 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s - v_hawk_rem_pio2_w3);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_bv_2 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s - v_hawk_rem_pio2_hawk_rem_pio2_step_s_1);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_av_3 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_1 + v_hawk_rem_pio2_hawk_rem_pio2_step_bv_2);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_da_4 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s - v_hawk_rem_pio2_hawk_rem_pio2_step_av_3);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_db_5 = (v_hawk_rem_pio2_hawk_rem_pio2_step_bv_2 - v_hawk_rem_pio2_w3);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_e_6 = (v_hawk_rem_pio2_hawk_rem_pio2_step_da_4 + v_hawk_rem_pio2_hawk_rem_pio2_step_db_5);
+    const hawk_f64_t v_hawk_rem_pio2_w4 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_4);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_s_7 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_1 - v_hawk_rem_pio2_w4);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_bv_8 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_1 - v_hawk_rem_pio2_hawk_rem_pio2_step_s_7);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_av_9 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_7 + v_hawk_rem_pio2_hawk_rem_pio2_step_bv_8);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_da_10 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_1 - v_hawk_rem_pio2_hawk_rem_pio2_step_av_9);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_db_11 = (v_hawk_rem_pio2_hawk_rem_pio2_step_bv_8 - v_hawk_rem_pio2_w4);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_e_12 = (v_hawk_rem_pio2_hawk_rem_pio2_step_da_10 + v_hawk_rem_pio2_hawk_rem_pio2_step_db_11);
+    const hawk_f64_t v_hawk_rem_pio2_w5 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_5);
+    const hawk_f64_t v_hawk_rem_pio2_e23 = (v_hawk_rem_pio2_hawk_rem_pio2_step_e + v_hawk_rem_pio2_hawk_rem_pio2_step_e_6);
+    const hawk_f64_t v_hawk_rem_pio2_e234 = (v_hawk_rem_pio2_e23 + v_hawk_rem_pio2_hawk_rem_pio2_step_e_12);
+    const hawk_f64_t v_hawk_rem_pio2_low = (v_hawk_rem_pio2_e234 - v_hawk_rem_pio2_w5);
+    const hawk_f64_t v_hawk_rem_pio2_y0 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_7 + v_hawk_rem_pio2_low);
+    const hawk_f64_t v_hawk_rem_pio2_y1a = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_7 - v_hawk_rem_pio2_y0);
+    const hawk_f64_t v_hawk_rem_pio2_y1 = (v_hawk_rem_pio2_y1a + v_hawk_rem_pio2_low);
     const hawk_f64_t v_hawk_rem_pio2_quarter = 0.25;
     const hawk_f64_t v_hawk_rem_pio2_f4 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_quarter);
     const hawk_f64_t v_hawk_rem_pio2_eighths = 0.375;
@@ -635,7 +650,7 @@ hawk_f64_t hawk_cos_f64(hawk_f64_t x)
     const hawk_f64_t v_hawk_rem_pio2_four = 4.0;
     const hawk_f64_t v_hawk_rem_pio2_fl16 = (v_hawk_rem_pio2_fl4 * v_hawk_rem_pio2_four);
     const hawk_f64_t v_hawk_rem_pio2_q = (v_hawk_rem_pio2_fn - v_hawk_rem_pio2_fl16);
-    const hawk_f64_t v_hawk_rem_pio2_lim = 823549.6645826427;
+    const hawk_f64_t v_hawk_rem_pio2_lim = 105414357.06657827;
     const hawk_f64_t v_hawk_rem_pio2_inf = (hawk_f64_t)INFINITY;
     const bool v_hawk_rem_pio2_ge = (v_ax >= v_hawk_rem_pio2_lim);
     const bool v_hawk_rem_pio2_fin = (v_ax < v_hawk_rem_pio2_inf);
@@ -651,7 +666,6 @@ hawk_f64_t hawk_cos_f64(hawk_f64_t x)
         const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hi = hawk_i64_shr(v_hawk_rem_pio2_hawk_rem_pio2_large_b, v_hawk_rem_pio2_hawk_rem_pio2_large_s52);
         const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ex = hawk_i64_and(v_hawk_rem_pio2_hawk_rem_pio2_large_hi, v_hawk_rem_pio2_hawk_rem_pio2_large_m11);
         const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_eu = hawk_i64_sub(v_hawk_rem_pio2_hawk_rem_pio2_large_ex, v_hawk_rem_pio2_hawk_rem_pio2_large_bias);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e1 = (hawk_f64_t)v_hawk_rem_pio2_hawk_rem_pio2_large_eu;
         const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_frac = INT64_C(4503599627370495);
         const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_one_ = INT64_C(4607182418800017408);
         const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mb0 = hawk_i64_and(v_hawk_rem_pio2_hawk_rem_pio2_large_b, v_hawk_rem_pio2_hawk_rem_pio2_large_frac);
@@ -661,560 +675,137 @@ hawk_f64_t hawk_cos_f64(hawk_f64_t x)
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mb = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 + v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mh = (v_hawk_rem_pio2_hawk_rem_pio2_large_mb - v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ml = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 - v_hawk_rem_pio2_hawk_rem_pio2_large_mh);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_off = 39.5;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_eo = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_off);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d24 = 24.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jq = (v_hawk_rem_pio2_hawk_rem_pio2_large_eo / v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jqs = (v_hawk_rem_pio2_hawk_rem_pio2_large_jq + v_hawk_rem_pio2_shift);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j0 = (v_hawk_rem_pio2_hawk_rem_pio2_large_jqs - v_hawk_rem_pio2_shift);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_two = 2.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j0 - v_hawk_rem_pio2_hawk_rem_pio2_large_two);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_jneg = (v_hawk_rem_pio2_hawk_rem_pio2_large_j2 < v_zero);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js = (v_hawk_rem_pio2_hawk_rem_pio2_large_jneg ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_j2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_unit = 1.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js + v_hawk_rem_pio2_hawk_rem_pio2_large_unit);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_w24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js1 * v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_sk = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_w24);
-        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk = hawk_f64_to_i64(v_hawk_rem_pio2_hawk_rem_pio2_large_sk);
-        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 = hawk_i64_add(v_hawk_rem_pio2_hawk_rem_pio2_large_hawk, v_hawk_rem_pio2_hawk_rem_pio2_large_bias);
-        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 = hawk_i64_shl(v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2, v_hawk_rem_pio2_hawk_rem_pio2_large_s52);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 = hawk_i64_as_f64(v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_c54 = INT64_C(54);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ea = hawk_i64_sub(v_hawk_rem_pio2_hawk_rem_pio2_large_eu, v_hawk_rem_pio2_hawk_rem_pio2_large_c54);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_c273 = INT64_C(2731);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s16 = INT64_C(16);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_eam = hawk_i64_mul(v_hawk_rem_pio2_hawk_rem_pio2_large_ea, v_hawk_rem_pio2_hawk_rem_pio2_large_c273);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j0 = hawk_i64_shr(v_hawk_rem_pio2_hawk_rem_pio2_large_eam, v_hawk_rem_pio2_hawk_rem_pio2_large_s16);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_izer = INT64_C(0);
+        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_jneg = (v_hawk_rem_pio2_hawk_rem_pio2_large_j0 < v_hawk_rem_pio2_hawk_rem_pio2_large_izer);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js = (v_hawk_rem_pio2_hawk_rem_pio2_large_jneg ? v_hawk_rem_pio2_hawk_rem_pio2_large_izer : v_hawk_rem_pio2_hawk_rem_pio2_large_j0);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_c24 = INT64_C(24);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js24 = hawk_i64_mul(v_hawk_rem_pio2_hawk_rem_pio2_large_js, v_hawk_rem_pio2_hawk_rem_pio2_large_c24);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_sk0 = hawk_i64_sub(v_hawk_rem_pio2_hawk_rem_pio2_large_eu, v_hawk_rem_pio2_hawk_rem_pio2_large_js24);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_c999 = INT64_C(999);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_skb = hawk_i64_add(v_hawk_rem_pio2_hawk_rem_pio2_large_sk0, v_hawk_rem_pio2_hawk_rem_pio2_large_c999);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s0b = hawk_i64_shl(v_hawk_rem_pio2_hawk_rem_pio2_large_skb, v_hawk_rem_pio2_hawk_rem_pio2_large_s52);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s0 = hawk_i64_as_f64(v_hawk_rem_pio2_hawk_rem_pio2_large_s0b);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ione = INT64_C(1);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_four = INT64_C(4);
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_zero;
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_zero;
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_zero;
-        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4;
-        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_js;
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_s0;
+        int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_js;
         int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_i;
-        for (v_hawk_rem_pio2_hawk_rem_pio2_large_i = INT64_C(0); v_hawk_rem_pio2_hawk_rem_pio2_large_i < INT64_C(11); ++v_hawk_rem_pio2_hawk_rem_pio2_large_i) {
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 = 25.0;
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5);
-            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7;
-            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6) {
-                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 = 12.0;
-                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8);
-                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10;
-                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9) {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 = 6.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 = 3.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15) {
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_unit);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 = 10680707.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19;
-                            } else {
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_two);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 = 7228996.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 = 1387004.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18;
-                        } else {
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_four);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 = 2578385.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 = 5.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 = 16069853.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 = 12639074.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16;
-                    } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 = 9.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 = 7.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 = 9804092.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 = 8.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 = 4427841.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 = 16666979.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 = 10.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 = 11263675.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 = 11.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51 = 12935607.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 = 2387514.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34;
-                    }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13;
-                } else {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 = 18.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = 15.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59 = 13.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62 = 4345298.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 = 14.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 = 14681673.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67 = 3074569.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68 = 16.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71 = 13734428.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72 = 17.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75 = 16653803.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76 = 1880361.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58;
-                    } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77 = 21.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80 = 19.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83 = 10960616.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84 = 20.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87 = 8533493.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88 = 3062596.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89 = 23.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92 = 22.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95 = 8710556.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96 = 7349940.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
-                            } else {
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99 = 6258241.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100 = 3772886.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79;
-                    }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55;
-                }
-                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10;
-            } else {
-                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101 = 37.0;
-                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101);
-                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
-                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102) {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104 = 31.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107 = 28.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110 = 26.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113 = 3769171.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114 = 27.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117 = 3798172.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118 = 8675211.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119 = 29.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122 = 12450088.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123 = 30.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126 = 3874808.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127 = 9961438.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
-                    } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128 = 34.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131 = 32.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134 = 366607.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135 = 33.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138 = 15675153.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139 = 9132554.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140 = 35.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143 = 7151469.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144 = 36.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147 = 3571407.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148 = 2607881.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130;
-                    }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
-                } else {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149 = 43.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152 = 40.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155 = 38.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158 = 12013382.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159 = 39.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162 = 4155038.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163 = 6285869.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164 = 41.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167 = 7677882.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168 = 42.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171 = 13102053.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172 = 15825725.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154;
-                    } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173 = 46.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176 = 44.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179 = 473591.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180 = 45.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183 = 9065106.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184 = 15363067.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185 = 48.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188 = 47.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191 = 6271263.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192 = 9264392.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193 = 49.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196 = 5636912.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197 = 4652155.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175;
-                    }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151;
-                }
-                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
-            }
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pa = (v_hawk_rem_pio2_hawk_rem_pio2_large_mh * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7);
+        for (v_hawk_rem_pio2_hawk_rem_pio2_large_i = INT64_C(0); v_hawk_rem_pio2_hawk_rem_pio2_large_i < INT64_C(9); ++v_hawk_rem_pio2_hawk_rem_pio2_large_i) {
+            const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j_la = INT64_C(49);
+            const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j_lo = hawk_i64_max(v_hawk_rem_pio2_hawk_rem_pio2_large_j, v_hawk_rem_pio2_hawk_rem_pio2_large_izer);
+            const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j_en = hawk_i64_min(v_hawk_rem_pio2_hawk_rem_pio2_large_j_lo, v_hawk_rem_pio2_hawk_rem_pio2_large_j_la);
+            static const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk[50] = {
+                10680707.0, 7228996.0, 1387004.0, 2578385.0,
+                16069853.0, 12639074.0, 9804092.0, 4427841.0,
+                16666979.0, 11263675.0, 12935607.0, 2387514.0,
+                4345298.0, 14681673.0, 3074569.0, 13734428.0,
+                16653803.0, 1880361.0, 10960616.0, 8533493.0,
+                3062596.0, 8710556.0, 7349940.0, 6258241.0,
+                3772886.0, 3769171.0, 3798172.0, 8675211.0,
+                12450088.0, 3874808.0, 9961438.0, 366607.0,
+                15675153.0, 9132554.0, 7151469.0, 3571407.0,
+                2607881.0, 12013382.0, 4155038.0, 6285869.0,
+                7677882.0, 13102053.0, 15825725.0, 473591.0,
+                9065106.0, 15363067.0, 6271263.0, 9264392.0,
+                5636912.0, 4652155.0
+            };
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk[v_hawk_rem_pio2_hawk_rem_pio2_large_j_en];
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pa = (v_hawk_rem_pio2_hawk_rem_pio2_large_mh * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2);
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ta = (v_hawk_rem_pio2_hawk_rem_pio2_large_pa * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pb = (v_hawk_rem_pio2_hawk_rem_pio2_large_ml * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pb = (v_hawk_rem_pio2_hawk_rem_pio2_large_ml * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2);
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_tb = (v_hawk_rem_pio2_hawk_rem_pio2_large_pb * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200 = 4503599627370496.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 = -4503599627370496.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207 = 18014398509481984.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208 = -18014398509481984.0;
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213 = 6.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 - v_hawk_rem_pio2_hawk_rem_pio2_large_lhc);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235 = (v_hawk_rem_pio2_hawk_rem_pio2_large_llc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_high = (v_hawk_rem_pio2_hawk_rem_pio2_large_i < v_hawk_rem_pio2_hawk_rem_pio2_large_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta * v_hawk_rem_pio2_quarter);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 < v_zero);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 = 4503599627370496.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 = -4503599627370496.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 = 18014398509481984.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = -18014398509481984.0;
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb * v_hawk_rem_pio2_quarter);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 < v_zero);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ua = (v_hawk_rem_pio2_hawk_rem_pio2_large_high ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 : v_hawk_rem_pio2_hawk_rem_pio2_large_ta);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ub = (v_hawk_rem_pio2_hawk_rem_pio2_large_high ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 : v_hawk_rem_pio2_hawk_rem_pio2_large_tb);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = 192.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ua + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ua - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 - v_hawk_rem_pio2_hawk_rem_pio2_large_lhc);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 = (v_hawk_rem_pio2_hawk_rem_pio2_large_llc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ub + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ub - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50);
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_step = 5.9604644775390625e-08;
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_s * v_hawk_rem_pio2_hawk_rem_pio2_large_step);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jn1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j + v_hawk_rem_pio2_hawk_rem_pio2_large_unit);
-            v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261;
-            v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262;
-            v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268;
+            const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jn1 = hawk_i64_add(v_hawk_rem_pio2_hawk_rem_pio2_large_j, v_hawk_rem_pio2_hawk_rem_pio2_large_ione);
+            v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44;
+            v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45;
+            v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51;
             v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_s1;
             v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_jn1;
         }
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_h = v_hawk_rem_pio2_hawk_rem_pio2_large_hc;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ha = v_hawk_rem_pio2_hawk_rem_pio2_large_hc;
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_lh = v_hawk_rem_pio2_hawk_rem_pio2_large_lhc;
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ll = v_hawk_rem_pio2_hawk_rem_pio2_large_llc;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hs = (v_hawk_rem_pio2_hawk_rem_pio2_large_h + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ha * v_hawk_rem_pio2_quarter);
+        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 < v_zero);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54 = 4503599627370496.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = -4503599627370496.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 * v_hawk_rem_pio2_four);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ha - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = 18014398509481984.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62 = -18014398509481984.0;
+        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ha >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61);
+        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ha <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62);
+        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hs = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ns = (v_hawk_rem_pio2_hawk_rem_pio2_large_hs + v_hawk_rem_pio2_shift);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n = (v_hawk_rem_pio2_hawk_rem_pio2_large_ns - v_hawk_rem_pio2_shift);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fr = (v_hawk_rem_pio2_hawk_rem_pio2_large_h - v_hawk_rem_pio2_hawk_rem_pio2_large_n);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fr = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 - v_hawk_rem_pio2_hawk_rem_pio2_large_n);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f = (v_hawk_rem_pio2_hawk_rem_pio2_large_fr + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fb = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fr);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fa = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fb);
@@ -1223,8 +814,6 @@ hawk_f64_t hawk_cos_f64(hawk_f64_t x)
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fe = (v_hawk_rem_pio2_hawk_rem_pio2_large_fda + v_hawk_rem_pio2_hawk_rem_pio2_large_fdb);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fe + v_hawk_rem_pio2_hawk_rem_pio2_large_ll);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1 = 1.5707963267948966;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1h = 1.5707963407039642;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1l = -1.3909067675399456e-08;
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p2 = 6.123233995736766e-17;
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_velt = 134217729.0;
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fc = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_velt);
@@ -1232,10 +821,10 @@ hawk_f64_t hawk_cos_f64(hawk_f64_t x)
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fc - v_hawk_rem_pio2_hawk_rem_pio2_large_fcd);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_flo = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fh);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_p1);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_hawk_rem_pio2_large_p1h);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_hawk_rem_pio2_large_p1l);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_hawk_rem_pio2_large_p1h);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_ll = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_hawk_rem_pio2_large_p1l);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_pio2_1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_pio2_2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_pio2_1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_ll = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_pio2_2);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh - v_hawk_rem_pio2_hawk_rem_pio2_large_p);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x1 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x2 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh);
@@ -1589,26 +1178,41 @@ hawk_f64_t hawk_sin_f64(hawk_f64_t x)
     const hawk_f64_t v_hawk_rem_pio2_shift = 6755399441055744.0;
     const hawk_f64_t v_hawk_rem_pio2_ts = (v_hawk_rem_pio2_t + v_hawk_rem_pio2_shift);
     const hawk_f64_t v_hawk_rem_pio2_fn = (v_hawk_rem_pio2_ts - v_hawk_rem_pio2_shift);
-    const hawk_f64_t v_hawk_rem_pio2_pio2_1 = 1.5707963267341256;
-    const hawk_f64_t v_hawk_rem_pio2_pio2_2 = 6.077100506303966e-11;
-    const hawk_f64_t v_hawk_rem_pio2_pio2_3 = 2.0222662487111665e-21;
-    const hawk_f64_t v_hawk_rem_pio2_pio2_3t = 8.4784276603689e-32;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_1 = 1.5707963407039642;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_2 = -1.3909067675399456e-08;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_3 = 6.123233932053594e-17;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_4 = 6.368317178484799e-25;
+    const hawk_f64_t v_hawk_rem_pio2_pio2_5 = -1.4973849048591698e-33;
     const hawk_f64_t v_hawk_rem_pio2_w1 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_1);
     const hawk_f64_t v_hawk_rem_pio2_r1 = (v_ax - v_hawk_rem_pio2_w1);
     const hawk_f64_t v_hawk_rem_pio2_w2 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_2);
-    const hawk_f64_t v_hawk_rem_pio2_r2 = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_w2);
-    const hawk_f64_t v_hawk_rem_pio2_d2 = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_r2);
-    const hawk_f64_t v_hawk_rem_pio2_d2b = (v_hawk_rem_pio2_d2 - v_hawk_rem_pio2_w2);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_s = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_w2);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_bv = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_hawk_rem_pio2_step_s);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_av = (v_hawk_rem_pio2_hawk_rem_pio2_step_s + v_hawk_rem_pio2_hawk_rem_pio2_step_bv);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_da = (v_hawk_rem_pio2_r1 - v_hawk_rem_pio2_hawk_rem_pio2_step_av);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_db = (v_hawk_rem_pio2_hawk_rem_pio2_step_bv - v_hawk_rem_pio2_w2);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_e = (v_hawk_rem_pio2_hawk_rem_pio2_step_da + v_hawk_rem_pio2_hawk_rem_pio2_step_db);
     const hawk_f64_t v_hawk_rem_pio2_w3 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_3);
-    const hawk_f64_t v_hawk_rem_pio2_r3 = (v_hawk_rem_pio2_r2 - v_hawk_rem_pio2_w3);
-    const hawk_f64_t v_hawk_rem_pio2_d3 = (v_hawk_rem_pio2_r2 - v_hawk_rem_pio2_r3);
-    const hawk_f64_t v_hawk_rem_pio2_d3b = (v_hawk_rem_pio2_d3 - v_hawk_rem_pio2_w3);
-    const hawk_f64_t v_hawk_rem_pio2_w3t = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_3t);
-    const hawk_f64_t v_hawk_rem_pio2_c3a = (v_hawk_rem_pio2_w3t - v_hawk_rem_pio2_d3b);
-    const hawk_f64_t v_hawk_rem_pio2_c3 = (v_hawk_rem_pio2_c3a - v_hawk_rem_pio2_d2b);
-    const hawk_f64_t v_hawk_rem_pio2_y0 = (v_hawk_rem_pio2_r3 - v_hawk_rem_pio2_c3);
-    const hawk_f64_t v_hawk_rem_pio2_y1a = (v_hawk_rem_pio2_r3 - v_hawk_rem_pio2_y0);
-    const hawk_f64_t v_hawk_rem_pio2_y1 = (v_hawk_rem_pio2_y1a - v_hawk_rem_pio2_c3);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_s_1 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s - v_hawk_rem_pio2_w3);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_bv_2 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s - v_hawk_rem_pio2_hawk_rem_pio2_step_s_1);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_av_3 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_1 + v_hawk_rem_pio2_hawk_rem_pio2_step_bv_2);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_da_4 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s - v_hawk_rem_pio2_hawk_rem_pio2_step_av_3);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_db_5 = (v_hawk_rem_pio2_hawk_rem_pio2_step_bv_2 - v_hawk_rem_pio2_w3);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_e_6 = (v_hawk_rem_pio2_hawk_rem_pio2_step_da_4 + v_hawk_rem_pio2_hawk_rem_pio2_step_db_5);
+    const hawk_f64_t v_hawk_rem_pio2_w4 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_4);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_s_7 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_1 - v_hawk_rem_pio2_w4);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_bv_8 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_1 - v_hawk_rem_pio2_hawk_rem_pio2_step_s_7);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_av_9 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_7 + v_hawk_rem_pio2_hawk_rem_pio2_step_bv_8);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_da_10 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_1 - v_hawk_rem_pio2_hawk_rem_pio2_step_av_9);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_db_11 = (v_hawk_rem_pio2_hawk_rem_pio2_step_bv_8 - v_hawk_rem_pio2_w4);
+    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_step_e_12 = (v_hawk_rem_pio2_hawk_rem_pio2_step_da_10 + v_hawk_rem_pio2_hawk_rem_pio2_step_db_11);
+    const hawk_f64_t v_hawk_rem_pio2_w5 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_pio2_5);
+    const hawk_f64_t v_hawk_rem_pio2_e23 = (v_hawk_rem_pio2_hawk_rem_pio2_step_e + v_hawk_rem_pio2_hawk_rem_pio2_step_e_6);
+    const hawk_f64_t v_hawk_rem_pio2_e234 = (v_hawk_rem_pio2_e23 + v_hawk_rem_pio2_hawk_rem_pio2_step_e_12);
+    const hawk_f64_t v_hawk_rem_pio2_low = (v_hawk_rem_pio2_e234 - v_hawk_rem_pio2_w5);
+    const hawk_f64_t v_hawk_rem_pio2_y0 = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_7 + v_hawk_rem_pio2_low);
+    const hawk_f64_t v_hawk_rem_pio2_y1a = (v_hawk_rem_pio2_hawk_rem_pio2_step_s_7 - v_hawk_rem_pio2_y0);
+    const hawk_f64_t v_hawk_rem_pio2_y1 = (v_hawk_rem_pio2_y1a + v_hawk_rem_pio2_low);
     const hawk_f64_t v_hawk_rem_pio2_quarter = 0.25;
     const hawk_f64_t v_hawk_rem_pio2_f4 = (v_hawk_rem_pio2_fn * v_hawk_rem_pio2_quarter);
     const hawk_f64_t v_hawk_rem_pio2_eighths = 0.375;
@@ -1618,7 +1222,7 @@ hawk_f64_t hawk_sin_f64(hawk_f64_t x)
     const hawk_f64_t v_hawk_rem_pio2_four = 4.0;
     const hawk_f64_t v_hawk_rem_pio2_fl16 = (v_hawk_rem_pio2_fl4 * v_hawk_rem_pio2_four);
     const hawk_f64_t v_hawk_rem_pio2_q = (v_hawk_rem_pio2_fn - v_hawk_rem_pio2_fl16);
-    const hawk_f64_t v_hawk_rem_pio2_lim = 823549.6645826427;
+    const hawk_f64_t v_hawk_rem_pio2_lim = 105414357.06657827;
     const hawk_f64_t v_hawk_rem_pio2_inf = (hawk_f64_t)INFINITY;
     const bool v_hawk_rem_pio2_ge = (v_ax >= v_hawk_rem_pio2_lim);
     const bool v_hawk_rem_pio2_fin = (v_ax < v_hawk_rem_pio2_inf);
@@ -1634,7 +1238,6 @@ hawk_f64_t hawk_sin_f64(hawk_f64_t x)
         const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hi = hawk_i64_shr(v_hawk_rem_pio2_hawk_rem_pio2_large_b, v_hawk_rem_pio2_hawk_rem_pio2_large_s52);
         const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ex = hawk_i64_and(v_hawk_rem_pio2_hawk_rem_pio2_large_hi, v_hawk_rem_pio2_hawk_rem_pio2_large_m11);
         const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_eu = hawk_i64_sub(v_hawk_rem_pio2_hawk_rem_pio2_large_ex, v_hawk_rem_pio2_hawk_rem_pio2_large_bias);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e1 = (hawk_f64_t)v_hawk_rem_pio2_hawk_rem_pio2_large_eu;
         const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_frac = INT64_C(4503599627370495);
         const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_one_ = INT64_C(4607182418800017408);
         const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mb0 = hawk_i64_and(v_hawk_rem_pio2_hawk_rem_pio2_large_b, v_hawk_rem_pio2_hawk_rem_pio2_large_frac);
@@ -1644,560 +1247,137 @@ hawk_f64_t hawk_sin_f64(hawk_f64_t x)
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mb = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 + v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_mh = (v_hawk_rem_pio2_hawk_rem_pio2_large_mb - v_hawk_rem_pio2_hawk_rem_pio2_large_spli);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ml = (v_hawk_rem_pio2_hawk_rem_pio2_large_m1 - v_hawk_rem_pio2_hawk_rem_pio2_large_mh);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_off = 39.5;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_eo = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_off);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_d24 = 24.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jq = (v_hawk_rem_pio2_hawk_rem_pio2_large_eo / v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jqs = (v_hawk_rem_pio2_hawk_rem_pio2_large_jq + v_hawk_rem_pio2_shift);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j0 = (v_hawk_rem_pio2_hawk_rem_pio2_large_jqs - v_hawk_rem_pio2_shift);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_two = 2.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j0 - v_hawk_rem_pio2_hawk_rem_pio2_large_two);
-        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_jneg = (v_hawk_rem_pio2_hawk_rem_pio2_large_j2 < v_zero);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js = (v_hawk_rem_pio2_hawk_rem_pio2_large_jneg ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_j2);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_unit = 1.0;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js + v_hawk_rem_pio2_hawk_rem_pio2_large_unit);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_w24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_js1 * v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_sk = (v_hawk_rem_pio2_hawk_rem_pio2_large_e1 - v_hawk_rem_pio2_hawk_rem_pio2_large_w24);
-        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk = hawk_f64_to_i64(v_hawk_rem_pio2_hawk_rem_pio2_large_sk);
-        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 = hawk_i64_add(v_hawk_rem_pio2_hawk_rem_pio2_large_hawk, v_hawk_rem_pio2_hawk_rem_pio2_large_bias);
-        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 = hawk_i64_shl(v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2, v_hawk_rem_pio2_hawk_rem_pio2_large_s52);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 = hawk_i64_as_f64(v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_c54 = INT64_C(54);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ea = hawk_i64_sub(v_hawk_rem_pio2_hawk_rem_pio2_large_eu, v_hawk_rem_pio2_hawk_rem_pio2_large_c54);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_c273 = INT64_C(2731);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s16 = INT64_C(16);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_eam = hawk_i64_mul(v_hawk_rem_pio2_hawk_rem_pio2_large_ea, v_hawk_rem_pio2_hawk_rem_pio2_large_c273);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j0 = hawk_i64_shr(v_hawk_rem_pio2_hawk_rem_pio2_large_eam, v_hawk_rem_pio2_hawk_rem_pio2_large_s16);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_izer = INT64_C(0);
+        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_jneg = (v_hawk_rem_pio2_hawk_rem_pio2_large_j0 < v_hawk_rem_pio2_hawk_rem_pio2_large_izer);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js = (v_hawk_rem_pio2_hawk_rem_pio2_large_jneg ? v_hawk_rem_pio2_hawk_rem_pio2_large_izer : v_hawk_rem_pio2_hawk_rem_pio2_large_j0);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_c24 = INT64_C(24);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_js24 = hawk_i64_mul(v_hawk_rem_pio2_hawk_rem_pio2_large_js, v_hawk_rem_pio2_hawk_rem_pio2_large_c24);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_sk0 = hawk_i64_sub(v_hawk_rem_pio2_hawk_rem_pio2_large_eu, v_hawk_rem_pio2_hawk_rem_pio2_large_js24);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_c999 = INT64_C(999);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_skb = hawk_i64_add(v_hawk_rem_pio2_hawk_rem_pio2_large_sk0, v_hawk_rem_pio2_hawk_rem_pio2_large_c999);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s0b = hawk_i64_shl(v_hawk_rem_pio2_hawk_rem_pio2_large_skb, v_hawk_rem_pio2_hawk_rem_pio2_large_s52);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s0 = hawk_i64_as_f64(v_hawk_rem_pio2_hawk_rem_pio2_large_s0b);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ione = INT64_C(1);
+        const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_four = INT64_C(4);
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_zero;
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_zero;
         hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_zero;
-        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4;
-        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_js;
+        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_s0;
+        int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_js;
         int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_i;
-        for (v_hawk_rem_pio2_hawk_rem_pio2_large_i = INT64_C(0); v_hawk_rem_pio2_hawk_rem_pio2_large_i < INT64_C(11); ++v_hawk_rem_pio2_hawk_rem_pio2_large_i) {
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 = 25.0;
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5);
-            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7;
-            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6) {
-                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 = 12.0;
-                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8);
-                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10;
-                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9) {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 = 6.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 = 3.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15) {
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_unit);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 = 10680707.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19;
-                            } else {
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_two);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 = 7228996.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 = 1387004.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18;
-                        } else {
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_four);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 = 2578385.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 = 5.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 = 16069853.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 = 12639074.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16;
-                    } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 = 9.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 = 7.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 = 9804092.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 = 8.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 = 4427841.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 = 16666979.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 = 10.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 = 11263675.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 = 11.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51 = 12935607.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 = 2387514.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34;
-                    }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13;
-                } else {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 = 18.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = 15.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59 = 13.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62 = 4345298.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 = 14.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 = 14681673.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67 = 3074569.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_67;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68 = 16.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_68);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_69) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71 = 13734428.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_71;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72 = 17.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_72);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_73) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75 = 16653803.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_75;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76 = 1880361.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_76;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_74;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_70;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58;
-                    } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77 = 21.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_77);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_78) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80 = 19.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_80);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_81) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83 = 10960616.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_83;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84 = 20.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_84);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_85) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87 = 8533493.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_87;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88 = 3062596.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_88;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_86;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_82;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89 = 23.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_89);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_90) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92 = 22.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_92);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_93) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95 = 8710556.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_95;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96 = 7349940.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_96;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_94;
-                            } else {
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_d24);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_97) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99 = 6258241.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_99;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100 = 3772886.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_100;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_98;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_91;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_79;
-                    }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55;
-                }
-                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10;
-            } else {
-                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101 = 37.0;
-                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_101);
-                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
-                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_102) {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104 = 31.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_104);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_105) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107 = 28.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_107);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_108) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110 = 26.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_110);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_111) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113 = 3769171.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_113;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114 = 27.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_114);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_115) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117 = 3798172.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_117;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118 = 8675211.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_118;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_116;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_112;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119 = 29.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_119);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_120) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122 = 12450088.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_122;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123 = 30.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_123);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_124) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126 = 3874808.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_126;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127 = 9961438.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_127;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_125;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_121;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_109;
-                    } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128 = 34.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_128);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_129) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131 = 32.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_131);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_132) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134 = 366607.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_134;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135 = 33.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_135);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_136) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138 = 15675153.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_138;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139 = 9132554.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_139;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_137;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_133;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140 = 35.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_140);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_141) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143 = 7151469.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_143;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144 = 36.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_144);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_145) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147 = 3571407.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_147;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148 = 2607881.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_148;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_146;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_142;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_130;
-                    }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_106;
-                } else {
-                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149 = 43.0;
-                    const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_149);
-                    hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151;
-                    if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_150) {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152 = 40.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_152);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_153) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155 = 38.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_155);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_156) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158 = 12013382.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_158;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159 = 39.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_159);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_160) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162 = 4155038.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_162;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163 = 6285869.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_163;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_161;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_157;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164 = 41.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_164);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_165) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167 = 7677882.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_167;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168 = 42.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_168);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_169) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171 = 13102053.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_171;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172 = 15825725.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_172;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_170;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_166;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_154;
-                    } else {
-                        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173 = 46.0;
-                        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_173);
-                        hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175;
-                        if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_174) {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176 = 44.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_176);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_177) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179 = 473591.0;
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_179;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180 = 45.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_180);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_181) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183 = 9065106.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_183;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184 = 15363067.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_184;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_182;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_178;
-                        } else {
-                            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185 = 48.0;
-                            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_185);
-                            hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187;
-                            if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_186) {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188 = 47.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_188);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_189) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191 = 6271263.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_191;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192 = 9264392.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_192;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_190;
-                            } else {
-                                const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193 = 49.0;
-                                const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j < v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_193);
-                                hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195;
-                                if (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_194) {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196 = 5636912.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_196;
-                                } else {
-                                    const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197 = 4652155.0;
-                                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_197;
-                                }
-                                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_195;
-                            }
-                            v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_187;
-                        }
-                        v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_175;
-                    }
-                    v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_151;
-                }
-                v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_103;
-            }
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pa = (v_hawk_rem_pio2_hawk_rem_pio2_large_mh * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7);
+        for (v_hawk_rem_pio2_hawk_rem_pio2_large_i = INT64_C(0); v_hawk_rem_pio2_hawk_rem_pio2_large_i < INT64_C(9); ++v_hawk_rem_pio2_hawk_rem_pio2_large_i) {
+            const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j_la = INT64_C(49);
+            const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j_lo = hawk_i64_max(v_hawk_rem_pio2_hawk_rem_pio2_large_j, v_hawk_rem_pio2_hawk_rem_pio2_large_izer);
+            const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_j_en = hawk_i64_min(v_hawk_rem_pio2_hawk_rem_pio2_large_j_lo, v_hawk_rem_pio2_hawk_rem_pio2_large_j_la);
+            static const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk[50] = {
+                10680707.0, 7228996.0, 1387004.0, 2578385.0,
+                16069853.0, 12639074.0, 9804092.0, 4427841.0,
+                16666979.0, 11263675.0, 12935607.0, 2387514.0,
+                4345298.0, 14681673.0, 3074569.0, 13734428.0,
+                16653803.0, 1880361.0, 10960616.0, 8533493.0,
+                3062596.0, 8710556.0, 7349940.0, 6258241.0,
+                3772886.0, 3769171.0, 3798172.0, 8675211.0,
+                12450088.0, 3874808.0, 9961438.0, 366607.0,
+                15675153.0, 9132554.0, 7151469.0, 3571407.0,
+                2607881.0, 12013382.0, 4155038.0, 6285869.0,
+                7677882.0, 13102053.0, 15825725.0, 473591.0,
+                9065106.0, 15363067.0, 6271263.0, 9264392.0,
+                5636912.0, 4652155.0
+            };
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2 = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk[v_hawk_rem_pio2_hawk_rem_pio2_large_j_en];
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pa = (v_hawk_rem_pio2_hawk_rem_pio2_large_mh * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2);
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ta = (v_hawk_rem_pio2_hawk_rem_pio2_large_pa * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pb = (v_hawk_rem_pio2_hawk_rem_pio2_large_ml * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_pb = (v_hawk_rem_pio2_hawk_rem_pio2_large_ml * v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_2);
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_tb = (v_hawk_rem_pio2_hawk_rem_pio2_large_pb * v_hawk_rem_pio2_hawk_rem_pio2_large_s);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200 = 4503599627370496.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 = -4503599627370496.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_199 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_198 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_203 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_202);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_204 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_205);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207 = 18014398509481984.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208 = -18014398509481984.0;
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_209 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_210);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_211 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_206);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213 = 6.0;
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_214 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_212 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_215);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_219 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_218 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_221 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_220);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_222 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_223);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_217 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_225 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_226);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_227 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_224);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 - v_hawk_rem_pio2_hawk_rem_pio2_large_lhc);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_231);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_216 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_230);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_232 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_233);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235 = (v_hawk_rem_pio2_hawk_rem_pio2_large_llc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_234);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_237 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_236 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_239 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_238);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_240 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_241);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_243 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_244);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_245 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_242);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_247 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_213);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_246 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_228 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_248);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 * v_hawk_rem_pio2_quarter);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 < v_zero);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_252 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_201 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_200);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_251 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_254 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_253);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_255 * v_hawk_rem_pio2_four);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_256);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_207);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_250 <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_208);
-            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_258 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_259);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_260 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_257);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_229 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_264);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_249 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_263);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_265 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_266);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_235 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_267);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_high = (v_hawk_rem_pio2_hawk_rem_pio2_large_i < v_hawk_rem_pio2_hawk_rem_pio2_large_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta * v_hawk_rem_pio2_quarter);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 < v_zero);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5 = 4503599627370496.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 = -4503599627370496.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_4 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_3 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_8 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_7);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_9 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_10);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12 = 18014398509481984.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13 = -18014398509481984.0;
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ta <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_14 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_15);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_16 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_11);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb * v_hawk_rem_pio2_quarter);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 < v_zero);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_19 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_6 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_5);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_18 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_21 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_20);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_22 * v_hawk_rem_pio2_four);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_23);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_12);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26 = (v_hawk_rem_pio2_hawk_rem_pio2_large_tb <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_13);
+            const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_25 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_26);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_27 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_24);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ua = (v_hawk_rem_pio2_hawk_rem_pio2_large_high ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_17 : v_hawk_rem_pio2_hawk_rem_pio2_large_ta);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ub = (v_hawk_rem_pio2_hawk_rem_pio2_large_high ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_28 : v_hawk_rem_pio2_hawk_rem_pio2_large_tb);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29 = 192.0;
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ua + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_30 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ua - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_31);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 - v_hawk_rem_pio2_hawk_rem_pio2_large_lhc);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 = (v_hawk_rem_pio2_hawk_rem_pio2_large_lhc - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_36);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_32 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_35);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_37 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_38);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 = (v_hawk_rem_pio2_hawk_rem_pio2_large_llc + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_39);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ub + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_41 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_29);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ub - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_33 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_42);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_34 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_47);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_43 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_46);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_48 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_49);
+            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_40 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_50);
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_step = 5.9604644775390625e-08;
             const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_s1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_s * v_hawk_rem_pio2_hawk_rem_pio2_large_step);
-            const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jn1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_j + v_hawk_rem_pio2_hawk_rem_pio2_large_unit);
-            v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_261;
-            v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_262;
-            v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_268;
+            const int64_t v_hawk_rem_pio2_hawk_rem_pio2_large_jn1 = hawk_i64_add(v_hawk_rem_pio2_hawk_rem_pio2_large_j, v_hawk_rem_pio2_hawk_rem_pio2_large_ione);
+            v_hawk_rem_pio2_hawk_rem_pio2_large_hc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_44;
+            v_hawk_rem_pio2_hawk_rem_pio2_large_lhc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_45;
+            v_hawk_rem_pio2_hawk_rem_pio2_large_llc = v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_51;
             v_hawk_rem_pio2_hawk_rem_pio2_large_s = v_hawk_rem_pio2_hawk_rem_pio2_large_s1;
             v_hawk_rem_pio2_hawk_rem_pio2_large_j = v_hawk_rem_pio2_hawk_rem_pio2_large_jn1;
         }
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_h = v_hawk_rem_pio2_hawk_rem_pio2_large_hc;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ha = v_hawk_rem_pio2_hawk_rem_pio2_large_hc;
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_lh = v_hawk_rem_pio2_hawk_rem_pio2_large_lhc;
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ll = v_hawk_rem_pio2_hawk_rem_pio2_large_llc;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hs = (v_hawk_rem_pio2_hawk_rem_pio2_large_h + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ha * v_hawk_rem_pio2_quarter);
+        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 < v_zero);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54 = 4503599627370496.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 = -4503599627370496.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_53 ? v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_55 : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_54);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_52 + v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_57 - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_56);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_58 * v_hawk_rem_pio2_four);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ha - v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_59);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61 = 18014398509481984.0;
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62 = -18014398509481984.0;
+        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ha >= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_61);
+        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64 = (v_hawk_rem_pio2_hawk_rem_pio2_large_ha <= v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_62);
+        const bool v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_63 || v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_64);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_65 ? v_zero : v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_60);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_hs = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_ns = (v_hawk_rem_pio2_hawk_rem_pio2_large_hs + v_hawk_rem_pio2_shift);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_n = (v_hawk_rem_pio2_hawk_rem_pio2_large_ns - v_hawk_rem_pio2_shift);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fr = (v_hawk_rem_pio2_hawk_rem_pio2_large_h - v_hawk_rem_pio2_hawk_rem_pio2_large_n);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fr = (v_hawk_rem_pio2_hawk_rem_pio2_large_hawk_66 - v_hawk_rem_pio2_hawk_rem_pio2_large_n);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_f = (v_hawk_rem_pio2_hawk_rem_pio2_large_fr + v_hawk_rem_pio2_hawk_rem_pio2_large_lh);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fb = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fr);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fa = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fb);
@@ -2206,8 +1386,6 @@ hawk_f64_t hawk_sin_f64(hawk_f64_t x)
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fe = (v_hawk_rem_pio2_hawk_rem_pio2_large_fda + v_hawk_rem_pio2_hawk_rem_pio2_large_fdb);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fe + v_hawk_rem_pio2_hawk_rem_pio2_large_ll);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1 = 1.5707963267948966;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1h = 1.5707963407039642;
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p1l = -1.3909067675399456e-08;
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p2 = 6.123233995736766e-17;
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_velt = 134217729.0;
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fc = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_velt);
@@ -2215,10 +1393,10 @@ hawk_f64_t hawk_sin_f64(hawk_f64_t x)
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_fh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fc - v_hawk_rem_pio2_hawk_rem_pio2_large_fcd);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_flo = (v_hawk_rem_pio2_hawk_rem_pio2_large_f - v_hawk_rem_pio2_hawk_rem_pio2_large_fh);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_p = (v_hawk_rem_pio2_hawk_rem_pio2_large_f * v_hawk_rem_pio2_hawk_rem_pio2_large_p1);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_hawk_rem_pio2_large_p1h);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_hawk_rem_pio2_large_p1l);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_hawk_rem_pio2_large_p1h);
-        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_ll = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_hawk_rem_pio2_large_p1l);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_pio2_1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl = (v_hawk_rem_pio2_hawk_rem_pio2_large_fh * v_hawk_rem_pio2_pio2_2);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_pio2_1);
+        const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_e_ll = (v_hawk_rem_pio2_hawk_rem_pio2_large_flo * v_hawk_rem_pio2_pio2_2);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x1 = (v_hawk_rem_pio2_hawk_rem_pio2_large_e_hh - v_hawk_rem_pio2_hawk_rem_pio2_large_p);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x2 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x1 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_hl);
         const hawk_f64_t v_hawk_rem_pio2_hawk_rem_pio2_large_x3 = (v_hawk_rem_pio2_hawk_rem_pio2_large_x2 + v_hawk_rem_pio2_hawk_rem_pio2_large_e_lh);

@@ -423,7 +423,10 @@ static void args_trig(real *x, int64_t n)
 #ifdef HAWK_F32
     static const real hard[] = {0x1p-149f, 0x1.fffffep127f, 0x1.921fb6p0f,
                                 0x1.921fb6p19f, 0x1.921fb6p20f, 0x1.921fb6p26f,
-                                0x1.921fb4p26f};
+                                0x1.921fb4p26f,
+                                /* near multiples of pi/2 from 2^26 on, whose
+                                 * reduction falls back to the f64 one */
+                                0x1.4665d2p+26f, 0x1.3da6bep+26f};
 #else
     /* the doubles nearest to a multiple of pi/2 (x - n pi/2 cancels 61
      * bits at 0x1.6ac5b262ca1ffp849), the largest, and the breakpoints */

@@ -4,7 +4,7 @@
  * (bench/math/math32.hir), against the correctly rounded value.
  *
  *   exhaustive [-only FUNCTION] [-stride S] [-from BITS] [-to BITS] [-show N]
- *              [-perturb K]
+ *              [-perturb K] [-at X]
  *
  * The reference is the C library's f64 function rounded to f32 where its
  * double is farther than 2^-44 relative from the midpoint between two
@@ -15,10 +15,11 @@
  * the arguments tried, how many MPFR settled, and those whose result is
  * not the correctly rounded float (the first N of them in full).  Exit
  * status 1 if any is not.  -perturb K moves every K-th finite result of
- * hawk's one float away from zero, so a test can see the check fail.
+ * hawk's one float away from zero, so a test can see the check fail; -at X
+ * tries the one float X (a C literal such as 0x1.33333p+13).
  *
  * Build (bench/math/exhaustive.sh does): hawk-emit the f32 kernels, then
- *   cc -O2 -ffp-contract=off -I DIR exhaustive.c DIR/*.c -lmpfr -lgmp -lm
+ *   cc -O2 -ffp-contract=off -I DIR exhaustive.c DIR/<units>.c -lmpfr -lgmp -lm
  */
 #include <inttypes.h>
 #include <math.h>
@@ -214,9 +215,18 @@ int main(int argc, char **argv)
             show = atoi(argv[++k]);
         else if (strcmp(argv[k], "-perturb") == 0 && k + 1 < argc)
             perturb = atoll(argv[++k]);
+        else if (strcmp(argv[k], "-at") == 0 && k + 1 < argc) {
+            char *end;
+            float at = strtof(argv[++k], &end);
+            if (*end != '\0') {
+                fprintf(stderr, "exhaustive: -at needs a float, not '%s'\n", argv[k]);
+                return 2;
+            }
+            from = to = bits_of(at);
+        }
         else {
             fprintf(stderr, "usage: exhaustive [-only FUNCTION] [-stride S] "
-                            "[-from BITS] [-to BITS] [-show N] [-perturb K]\n");
+                            "[-from BITS] [-to BITS] [-show N] [-perturb K] [-at X]\n");
             return 2;
         }
     }

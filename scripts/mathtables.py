@@ -9,6 +9,9 @@ the HIR math.hir holds, so a reviewer can regenerate and compare them:
     python3 scripts/mathtables.py log10    # hawk_log10_f64's log10(c)
     python3 scripts/mathtables.py logdd    # hawk_log_dd's tables (pow)
     python3 scripts/mathtables.py exp      # hawk_exp_x2's tables
+    python3 scripts/mathtables.py logf     # hawk_logf_split's tables and
+    python3 scripts/mathtables.py log2f    # the f32 fast paths' log_b(c)
+    python3 scripts/mathtables.py trig     # sin and cos on f32's kernels
 
 z = x 2^-k in [0x1.6p-1, 0x1.6p0) falls in one of 128 subintervals,
 numbered by the top 7 bits of bits(z) - bits(0x1.6p-1); c is the
@@ -173,7 +176,92 @@ def exp_tables():
     print('  %%nln2lon = const %s : f64' % hexf(-lo))
 
 
+def logf(fn):
+    """The f32 fast paths of log and log2: 64 subintervals of z (the top 6
+    bits of bits(z) - bits(0x1.6p-1)), c each one's centre, but c = 1 for
+    the two that meet at 1, so r = z - 1 is exact there and log(x) near 1
+    has no cancellation; log_b(c) rounded to a double; (log1p(r) - r/ln b
+    ... ) as r/ln b + r^2 (p0 + ... + p4 r^4), a Chebyshev fit over every
+    r (|r| < 2^-6), its error relative to log_b(1 + r) printed."""
+    lnb = mpmath.log(2) if fn == 'log2f' else mpmath.mpf(1)
+    cs, lo_r, hi_r = [], mpmath.mpf(0), mpmath.mpf(0)
+    for i in range(64):
+        lo = as_double(OFF + (i << 46))
+        hi = as_double(OFF + ((i + 1) << 46))
+        c = 1.0 if lo == 1.0 or hi == 1.0 else float((mpmath.mpf(lo) + mpmath.mpf(hi)) / 2)
+        invc = float(1 / mpmath.mpf(c))
+        for z in (lo, hi):
+            r = (mpmath.mpf(z) - c) * invc
+            lo_r, hi_r = min(lo_r, r), max(hi_r, r)
+        cs.append((c, invc))
+    a, b = lo_r * mpmath.mpf('1.01'), hi_r * mpmath.mpf('1.01')
+
+    def g(r):
+        if r == 0:
+            return mpmath.mpf(-0.5) / lnb
+        return (mpmath.log1p(r) - r) / (r**2 * lnb)
+
+    p = mpmath.chebyfit(g, [a, b], 5)
+    coeffs = [float(v) for v in reversed(p)]
+    worst = mpmath.mpf(0)
+    for j in range(1, 4001):
+        r = a + (b - a) * j / 4001
+        v = r / lnb + r**2 * sum(mpmath.mpf(q) * r**k for k, q in enumerate(coeffs))
+        worst = max(worst, abs(v / (mpmath.log1p(r) / lnb) - 1))
+    print('; r in [%s, %s]; r/ln b + r^2 (p0 + ... + p4 r^4) within 2^%s of'
+          ' log_b(1 + r) relative' % (hexf(lo_r), hexf(hi_r),
+                                      mpmath.nstr(mpmath.log(worst, 2), 4)))
+    if fn == 'logf':
+        print(table('c', [c for c, _ in cs]))
+        print(table('invc', [v for _, v in cs]))
+    print(table('lc', [float(mpmath.log(mpmath.mpf(c)) / lnb) for c, _ in cs]))
+    for k, q in enumerate(coeffs):
+        print('  %%p%d = const %s : f64' % (k, hexf(q)))
+
+
+def trig():
+    """sin and cos on f32's kernels: (sin(x) - x)/x^3 and (cos(x) - 1 +
+    x^2/2)/x^4 in z = x^2 over |x| <= pi/4 (2% more), five coefficients
+    each, their error relative to sin and cos printed."""
+    top = (mpmath.pi / 4)**2 * mpmath.mpf('1.02')
+
+    def gs(z):
+        if z == 0:
+            return mpmath.mpf(-1) / 6
+        x = mpmath.sqrt(z)
+        return (mpmath.sin(x) - x) / x**3
+
+    def gc(z):
+        if z == 0:
+            return mpmath.mpf(1) / 24
+        x = mpmath.sqrt(z)
+        return (mpmath.cos(x) - 1 + z / 2) / z**2
+
+    for name, g in (('s', gs), ('c', gc)):
+        p = mpmath.chebyfit(g, [0, top], 5)
+        coeffs = [float(v) for v in reversed(p)]
+        worst = mpmath.mpf(0)
+        for j in range(1, 2001):
+            x = mpmath.pi / 4 * mpmath.mpf('1.01') * j / 2000
+            z = x * x
+            q = sum(mpmath.mpf(v) * z**k for k, v in enumerate(coeffs))
+            if name == 's':
+                e = abs((x + x * z * q) / mpmath.sin(x) - 1)
+            else:
+                e = abs((1 - z / 2 + z * z * q) / mpmath.cos(x) - 1)
+            worst = max(worst, e)
+        print('; within 2^%s relative' % mpmath.nstr(mpmath.log(worst, 2), 4))
+        for k, v in enumerate(coeffs):
+            print('  %%%s%d = const %s : f64' % (name, k + 1, hexf(v)))
+
+
 def main():
+    if sys.argv[1:] in (['logf'], ['log2f']):
+        logf(sys.argv[1])
+        return
+    if sys.argv[1:] == ['trig']:
+        trig()
+        return
     if sys.argv[1:] == ['logdd']:
         logdd()
         return
@@ -181,7 +269,7 @@ def main():
         exp_tables()
         return
     if len(sys.argv) != 2 or sys.argv[1] not in BASES:
-        sys.exit('usage: mathtables.py log|log2|log10|logdd|exp')
+        sys.exit('usage: mathtables.py log|log2|log10|logdd|exp|logf|log2f|trig')
     fn = sys.argv[1]
     base, grid = BASES[fn]
     lnb = mpmath.log(base)

@@ -10,11 +10,11 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
- *   ops            arith32 80, arith64 2593, special32 0, special64 2, loads 41, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
- *   fp64 ops       2467
+ *   ops            arith32 80, arith64 2619, special32 0, special64 2, loads 41, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
+ *   fp64 ops       2439
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 40, temporaries 2457, total 2497
- *   stack bound    entry 176, sample 360, runtime 2800, total 3336 (not libm, the caller, interrupts)
+ *   static bytes   tapes 0, carries 40, temporaries 2565, total 2605
+ *   stack bound    entry 176, sample 360, runtime 2848, total 3384 (not libm, the caller, interrupts)
  *   libm           sqrt
  *   hawk math      asin, cos, sin (hawk's own, the same bits on every IEEE 754 target: hawk_asin_f64, hawk_cos_f64, hawk_sin_f64 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -51,6 +51,10 @@ int64_t hawk_i64_sub(int64_t a, int64_t b);
 /* Wrapping multiplication (LangRef), in the unsigned twin. */
 int64_t hawk_i64_mul(int64_t a, int64_t b);
 
+/* Wrapping negation (LangRef): 0 - a in the unsigned twin, so the
+ * negation of the minimum is the minimum. */
+int64_t hawk_i64_neg(int64_t a);
+
 /* Floor division (LangRef, rounding down as Python does): the
  * truncated quotient, one less when the remainder is not zero and the
  * signs differ; a zero divisor gives 0 and MIN floordiv -1 gives MIN. */
@@ -83,6 +87,9 @@ int64_t hawk_i64_and(int64_t a, int64_t b);
 
 /* Bitwise or (LangRef), in the unsigned twin (Rule 10.1). */
 int64_t hawk_i64_or(int64_t a, int64_t b);
+
+/* Bitwise exclusive or (LangRef), in the unsigned twin (Rule 10.1). */
+int64_t hawk_i64_xor(int64_t a, int64_t b);
 
 /* bitcast (LangRef): the bits of x read as int64_t, copied byte by byte
  * through character pointers (Rule 11.3's exception). */

@@ -14,7 +14,7 @@
  *   fp64 ops       153
  *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 0, temporaries 1891, total 1891
- *   stack bound    entry 176, sample 288, runtime 2432, total 2896 (not libm, the caller, interrupts)
+ *   stack bound    entry 176, sample 288, runtime 2440, total 2904 (not libm, the caller, interrupts)
  *   libm           sqrt
  *   hawk math      atan2f, hypotf (hawk's own, the same bits on every IEEE 754 target: hawk_atan2_f32, hawk_hypot_f32 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

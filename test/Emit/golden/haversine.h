@@ -14,7 +14,7 @@
  *   fp64 ops       2439
  *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 40, temporaries 2565, total 2605
- *   stack bound    entry 176, sample 360, runtime 2848, total 3384 (not libm, the caller, interrupts)
+ *   stack bound    entry 176, sample 360, runtime 2856, total 3392 (not libm, the caller, interrupts)
  *   libm           sqrt
  *   hawk math      asin, cos, sin (hawk's own, the same bits on every IEEE 754 target: hawk_asin_f64, hawk_cos_f64, hawk_sin_f64 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

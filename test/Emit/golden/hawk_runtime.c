@@ -115,22 +115,18 @@ int64_t hawk_i64_shl(int64_t a, int64_t b)
 }
 
 /* Arithmetic right shift (LangRef): a negative value is complemented
- * around a logical shift, so the sign fills in; a count outside
- * [0, 64) gives the sign fill. */
+ * around a logical shift, so the sign fills in, by a mask (m, all
+ * ones for a negative value) rather than a branch, which would follow
+ * the value's sign; a count outside [0, 64) gives the sign fill. */
 int64_t hawk_i64_shr(int64_t a, int64_t b)
 {
     const uint64_t u = (uint64_t)a;
+    const uint64_t m = (a < INT64_C(0)) ? ~UINT64_C(0) : UINT64_C(0);
     uint64_t s;
     if ((b >= INT64_C(0)) && (b < INT64_C(64))) {
-        if (a < INT64_C(0)) {
-            s = ~((~u) >> (uint64_t)b);
-        } else {
-            s = u >> (uint64_t)b;
-        }
-    } else if (a < INT64_C(0)) {
-        s = ~UINT64_C(0);
+        s = ((u ^ m) >> (uint64_t)b) ^ m;
     } else {
-        s = UINT64_C(0);
+        s = m;
     }
     return (int64_t)s;
 }

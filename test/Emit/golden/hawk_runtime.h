@@ -70,8 +70,9 @@ int64_t hawk_i64_mod(int64_t a, int64_t b);
 int64_t hawk_i64_shl(int64_t a, int64_t b);
 
 /* Arithmetic right shift (LangRef): a negative value is complemented
- * around a logical shift, so the sign fills in; a count outside
- * [0, 64) gives the sign fill. */
+ * around a logical shift, so the sign fills in, by a mask (m, all
+ * ones for a negative value) rather than a branch, which would follow
+ * the value's sign; a count outside [0, 64) gives the sign fill. */
 int64_t hawk_i64_shr(int64_t a, int64_t b);
 
 /* The smaller of a and b (LangRef minimum on integers). */

@@ -14,7 +14,7 @@
  *   fp64 ops       11188
  *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 56, temporaries 2566, total 2622
- *   stack bound    entry 176, sample 408, runtime 2848, total 3432 (not libm, the caller, interrupts)
+ *   stack bound    entry 176, sample 408, runtime 2856, total 3440 (not libm, the caller, interrupts)
  *   libm           fabs, sqrt
  *   hawk math      cos, sin (hawk's own, the same bits on every IEEE 754 target: hawk_cos_f64, hawk_sin_f64 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

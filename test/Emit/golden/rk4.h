@@ -14,7 +14,7 @@
  *   fp64 ops       2388
  *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 40, temporaries 2973, total 3013
- *   stack bound    entry 176, sample 600, runtime 2848, total 3624 (not libm, the caller, interrupts)
+ *   stack bound    entry 176, sample 600, runtime 2856, total 3632 (not libm, the caller, interrupts)
  *   libm           none
  *   hawk math      sin (hawk's own, the same bits on every IEEE 754 target: hawk_sin_f64 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -10,8 +10,8 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
- *   ops            arith32 80, arith64 2619, special32 0, special64 2, loads 41, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
- *   fp64 ops       2439
+ *   ops            arith32 80, arith64 2637, special32 0, special64 2, loads 41, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
+ *   fp64 ops       2443
  *   soft float     none (fpu dp)
  *   static bytes   tapes 0, carries 40, temporaries 2565, total 2605
  *   stack bound    entry 176, sample 360, runtime 2856, total 3392 (not libm, the caller, interrupts)

@@ -10,11 +10,11 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
- *   ops            arith32 80, arith64 2637, special32 0, special64 2, loads 41, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
- *   fp64 ops       2443
+ *   ops            arith32 80, arith64 2621, special32 0, special64 2, loads 41, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
+ *   fp64 ops       2423
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 40, temporaries 2565, total 2605
- *   stack bound    entry 176, sample 360, runtime 2856, total 3392 (not libm, the caller, interrupts)
+ *   static bytes   tapes 0, carries 40, temporaries 2517, total 2557
+ *   stack bound    entry 176, sample 360, runtime 2840, total 3376 (not libm, the caller, interrupts)
  *   libm           sqrt
  *   hawk math      asin, cos, sin (hawk's own, the same bits on every IEEE 754 target: hawk_asin_f64, hawk_cos_f64, hawk_sin_f64 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -10,11 +10,11 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     8
- *   ops            arith32 380, arith64 12052, special32 0, special64 1, loads 174, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
- *   fp64 ops       11188
+ *   ops            arith32 380, arith64 11976, special32 0, special64 1, loads 174, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
+ *   fp64 ops       11093
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 56, temporaries 2566, total 2622
- *   stack bound    entry 176, sample 408, runtime 2856, total 3440 (not libm, the caller, interrupts)
+ *   static bytes   tapes 0, carries 56, temporaries 2518, total 2574
+ *   stack bound    entry 176, sample 408, runtime 2840, total 3424 (not libm, the caller, interrupts)
  *   libm           fabs, sqrt
  *   hawk math      cos, sin (hawk's own, the same bits on every IEEE 754 target: hawk_cos_f64, hawk_sin_f64 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

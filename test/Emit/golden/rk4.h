@@ -10,11 +10,11 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
- *   ops            arith32 80, arith64 2572, special32 0, special64 0, loads 41, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
- *   fp64 ops       2388
+ *   ops            arith32 80, arith64 2556, special32 0, special64 0, loads 41, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
+ *   fp64 ops       2368
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 40, temporaries 2973, total 3013
- *   stack bound    entry 176, sample 600, runtime 2856, total 3632 (not libm, the caller, interrupts)
+ *   static bytes   tapes 0, carries 40, temporaries 2925, total 2965
+ *   stack bound    entry 176, sample 600, runtime 2840, total 3616 (not libm, the caller, interrupts)
  *   libm           none
  *   hawk math      sin (hawk's own, the same bits on every IEEE 754 target: hawk_sin_f64 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -11,6 +11,8 @@ the HIR math.hir holds, so a reviewer can regenerate and compare them:
     python3 scripts/mathtables.py exp      # hawk_exp_x2's tables
     python3 scripts/mathtables.py logf     # hawk_logf_split's tables and
     python3 scripts/mathtables.py log2f    # the f32 fast paths' log_b(c)
+    python3 scripts/mathtables.py powf     # powf's log2 polynomial
+    python3 scripts/mathtables.py expf     # powf's exp polynomial
     python3 scripts/mathtables.py trig     # sin and cos on f32's kernels
 
 z = x 2^-k in [0x1.6p-1, 0x1.6p0) falls in one of 128 subintervals,
@@ -176,14 +178,34 @@ def exp_tables():
     print('  %%nln2lon = const %s : f64' % hexf(-lo))
 
 
+def expf():
+    """powf's exp2 on exp's table: (exp(r) - 1 - r)/r^2 of degree 2 on
+    |r| <= ln2/256, within 2^-49 of exp(r) - 1 relative to exp(r)."""
+    bound = mpmath.log(2) / (2 * N) * mpmath.mpf('1.02')
+
+    def g(r):
+        return (mpmath.exp(r) - 1 - r) / r**2 if r != 0 else mpmath.mpf(0.5)
+
+    p = mpmath.chebyfit(g, [-bound, bound], 3)
+    coeffs = [float(c) for c in p]
+    err = max(abs(mpmath.polyval(coeffs, bound * k / 400) - g(bound * k / 400))
+              * (bound * k / 400)**2 for k in range(-400, 401) if k)
+    print('; |r| <= ln2/256; r + r^2 (c2 + c3 r + c4 r^2) within 2^%s of exp(r) - 1'
+          % mpmath.nstr(mpmath.log(err, 2), 4))
+    for k, c in enumerate(reversed(coeffs)):
+        print('  %%c%d = const %s : f64' % (k + 2, hexf(c)))
+
+
 def logf(fn):
     """The f32 fast paths of log and log2: 64 subintervals of z (the top 6
     bits of bits(z) - bits(0x1.6p-1)), c each one's centre, but c = 1 for
     the two that meet at 1, so r = z - 1 is exact there and log(x) near 1
     has no cancellation; log_b(c) rounded to a double; (log1p(r) - r/ln b
     ... ) as r/ln b + r^2 (p0 + ... + p4 r^4), a Chebyshev fit over every
-    r (|r| < 2^-6), its error relative to log_b(1 + r) printed."""
-    lnb = mpmath.log(2) if fn == 'log2f' else mpmath.mpf(1)
+    r (|r| < 2^-6), its error relative to log_b(1 + r) printed.  powf's
+    log2 takes the same tables and p0 + ... + p5 r^5, for 2^-50."""
+    lnb = mpmath.log(2) if fn in ('log2f', 'powf') else mpmath.mpf(1)
+    ncoef = 6 if fn == 'powf' else 5
     cs, lo_r, hi_r = [], mpmath.mpf(0), mpmath.mpf(0)
     for i in range(64):
         lo = as_double(OFF + (i << 46))
@@ -201,16 +223,20 @@ def logf(fn):
             return mpmath.mpf(-0.5) / lnb
         return (mpmath.log1p(r) - r) / (r**2 * lnb)
 
-    p = mpmath.chebyfit(g, [a, b], 5)
+    p = mpmath.chebyfit(g, [a, b], ncoef)
     coeffs = [float(v) for v in reversed(p)]
     worst = mpmath.mpf(0)
     for j in range(1, 4001):
         r = a + (b - a) * j / 4001
         v = r / lnb + r**2 * sum(mpmath.mpf(q) * r**k for k, q in enumerate(coeffs))
         worst = max(worst, abs(v / (mpmath.log1p(r) / lnb) - 1))
-    print('; r in [%s, %s]; r/ln b + r^2 (p0 + ... + p4 r^4) within 2^%s of'
-          ' log_b(1 + r) relative' % (hexf(lo_r), hexf(hi_r),
+    print('; r in [%s, %s]; r/ln b + r^2 (p0 + ... + p%d r^%d) within 2^%s of'
+          ' log_b(1 + r) relative' % (hexf(lo_r), hexf(hi_r), ncoef - 1, ncoef - 1,
                                       mpmath.nstr(mpmath.log(worst, 2), 4)))
+    if fn == 'powf':
+        for k, q in enumerate(coeffs):
+            print('  %%p%d = const %s : f64' % (k, hexf(q)))
+        return
     if fn == 'logf':
         print(table('c', [c for c, _ in cs]))
         print(table('invc', [v for _, v in cs]))
@@ -256,7 +282,7 @@ def trig():
 
 
 def main():
-    if sys.argv[1:] in (['logf'], ['log2f']):
+    if sys.argv[1:] in (['logf'], ['log2f'], ['powf']):
         logf(sys.argv[1])
         return
     if sys.argv[1:] == ['trig']:
@@ -265,11 +291,14 @@ def main():
     if sys.argv[1:] == ['logdd']:
         logdd()
         return
+    if sys.argv[1:] == ['expf']:
+        expf()
+        return
     if sys.argv[1:] == ['exp']:
         exp_tables()
         return
     if len(sys.argv) != 2 or sys.argv[1] not in BASES:
-        sys.exit('usage: mathtables.py log|log2|log10|logdd|exp|logf|log2f|trig')
+        sys.exit('usage: mathtables.py log|log2|log10|logdd|exp|logf|log2f|powf|expf|trig')
     fn = sys.argv[1]
     base, grid = BASES[fn]
     lnb = mpmath.log(base)

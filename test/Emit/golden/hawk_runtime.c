@@ -1018,10 +1018,6 @@ hawk_f64_t hawk_exp_f64(hawk_f64_t x)
     const bool v_hawk_exp_x2_fast = (v_hawk_exp_x2_ax < v_hawk_exp_x2_lim);
     hawk_f64_t v_hawk_exp_x2_y;
     if (v_hawk_exp_x2_fast) {
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_c2 = 0.4999999999999899;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_c3 = 0.16666666666666521;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_c4 = 0.0416666772601525;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_c5 = 0.008333334846688413;
         const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_invln2n = 184.6649652337873;
         const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_nln2hin = -0.005415212348111709;
         const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_nln2lon = -1.2864023111638346e-14;
@@ -1030,11 +1026,20 @@ hawk_f64_t hawk_exp_f64(hawk_f64_t x)
         const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_kd0 = (v_hawk_exp_x2_hawk_exp_table_z + v_hawk_exp_x2_hawk_exp_table_shift);
         const int64_t v_hawk_exp_x2_hawk_exp_table_ki = hawk_f64_as_i64(v_hawk_exp_x2_hawk_exp_table_kd0);
         const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_kd = (v_hawk_exp_x2_hawk_exp_table_kd0 - v_hawk_exp_x2_hawk_exp_table_shift);
-        const int64_t v_hawk_exp_x2_hawk_exp_table_m127 = INT64_C(127);
-        const int64_t v_hawk_exp_x2_hawk_exp_table_j = hawk_i64_and(v_hawk_exp_x2_hawk_exp_table_ki, v_hawk_exp_x2_hawk_exp_table_m127);
-        const int64_t v_hawk_exp_x2_hawk_exp_table_s45 = INT64_C(45);
-        const int64_t v_hawk_exp_x2_hawk_exp_table_top = hawk_i64_shl(v_hawk_exp_x2_hawk_exp_table_ki, v_hawk_exp_x2_hawk_exp_table_s45);
-        static const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_tail_table[128] = {
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_k1 = (v_hawk_exp_x2_hawk_exp_table_kd * v_hawk_exp_x2_hawk_exp_table_nln2hin);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_r1 = (v_x_v + v_hawk_exp_x2_hawk_exp_table_k1);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_k2 = (v_hawk_exp_x2_hawk_exp_table_kd * v_hawk_exp_x2_hawk_exp_table_nln2lon);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_r2 = (v_hawk_exp_x2_hawk_exp_table_r1 + v_hawk_exp_x2_hawk_exp_table_k2);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_r = (v_hawk_exp_x2_hawk_exp_table_r2 + v_zero);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at = 0.4999999999999899;
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_2 = 0.16666666666666521;
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_3 = 0.0416666772601525;
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_4 = 0.008333334846688413;
+        const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_5 = INT64_C(127);
+        const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_6 = hawk_i64_and(v_hawk_exp_x2_hawk_exp_table_ki, v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_5);
+        const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_7 = INT64_C(45);
+        const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_8 = hawk_i64_shl(v_hawk_exp_x2_hawk_exp_table_ki, v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_7);
+        static const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_9[128] = {
             0.0, 9.447885451727066e-17, -1.507066976926039e-17, -5.679155082825012e-17,
             4.9997448722726326e-17, -4.823683599994895e-17, 7.357846871247418e-18, 5.773230223741951e-17,
             8.189317638195515e-17, 5.326891139980878e-17, 1.6665881442326747e-18, -1.128113245461828e-17,
@@ -1068,8 +1073,8 @@ hawk_f64_t hawk_exp_f64(hawk_f64_t x)
             -5.545065618639427e-17, -5.149009745457733e-17, 5.336805878514151e-17, 3.498978661192973e-17,
             4.5784915277060095e-17, -5.241934575393899e-17, 2.0414278897578303e-17, 4.124842848606488e-18
         };
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_tail = v_hawk_exp_x2_hawk_exp_table_tail_table[v_hawk_exp_x2_hawk_exp_table_j];
-        static const int64_t v_hawk_exp_x2_hawk_exp_table_sbits_table[128] = {
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_10 = v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_9[v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_6];
+        static const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_11[128] = {
             INT64_C(4607182418800017408), INT64_C(4607171688528556853), INT64_C(4607161091040444513), INT64_C(4607150627056680837),
             INT64_C(4607140297302181236), INT64_C(4607130102505797342), INT64_C(4607120043400338376), INT64_C(4607110120722592643),
             INT64_C(4607100335213349135), INT64_C(4607090687617419255), INT64_C(4607081178683658658), INT64_C(4607071809164989211),
@@ -1103,27 +1108,22 @@ hawk_f64_t hawk_exp_f64(hawk_f64_t x)
             INT64_C(4607082018078232794), INT64_C(4607093668360120305), INT64_C(4607105572949547559), INT64_C(4607117733227379351),
             INT64_C(4607130150581978432), INT64_C(4607142826409246228), INT64_C(4607155762112663768), INT64_C(4607168959103332849)
         };
-        const int64_t v_hawk_exp_x2_hawk_exp_table_sbits = v_hawk_exp_x2_hawk_exp_table_sbits_table[v_hawk_exp_x2_hawk_exp_table_j];
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_k1 = (v_hawk_exp_x2_hawk_exp_table_kd * v_hawk_exp_x2_hawk_exp_table_nln2hin);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_r1 = (v_x_v + v_hawk_exp_x2_hawk_exp_table_k1);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_k2 = (v_hawk_exp_x2_hawk_exp_table_kd * v_hawk_exp_x2_hawk_exp_table_nln2lon);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_r2 = (v_hawk_exp_x2_hawk_exp_table_r1 + v_hawk_exp_x2_hawk_exp_table_k2);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_r = (v_hawk_exp_x2_hawk_exp_table_r2 + v_zero);
-        const int64_t v_hawk_exp_x2_hawk_exp_table_sb = hawk_i64_add(v_hawk_exp_x2_hawk_exp_table_sbits, v_hawk_exp_x2_hawk_exp_table_top);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_scale = hawk_i64_as_f64(v_hawk_exp_x2_hawk_exp_table_sb);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_rr = (v_hawk_exp_x2_hawk_exp_table_r * v_hawk_exp_x2_hawk_exp_table_r);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_p3 = (v_hawk_exp_x2_hawk_exp_table_r * v_hawk_exp_x2_hawk_exp_table_c3);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_p23 = (v_hawk_exp_x2_hawk_exp_table_c2 + v_hawk_exp_x2_hawk_exp_table_p3);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_q1 = (v_hawk_exp_x2_hawk_exp_table_rr * v_hawk_exp_x2_hawk_exp_table_p23);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_p5 = (v_hawk_exp_x2_hawk_exp_table_r * v_hawk_exp_x2_hawk_exp_table_c5);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_p45 = (v_hawk_exp_x2_hawk_exp_table_c4 + v_hawk_exp_x2_hawk_exp_table_p5);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_rr2 = (v_hawk_exp_x2_hawk_exp_table_rr * v_hawk_exp_x2_hawk_exp_table_rr);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_q2 = (v_hawk_exp_x2_hawk_exp_table_rr2 * v_hawk_exp_x2_hawk_exp_table_p45);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_t1 = (v_hawk_exp_x2_hawk_exp_table_tail + v_hawk_exp_x2_hawk_exp_table_r);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_t2 = (v_hawk_exp_x2_hawk_exp_table_t1 + v_hawk_exp_x2_hawk_exp_table_q1);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_tmp = (v_hawk_exp_x2_hawk_exp_table_t2 + v_hawk_exp_x2_hawk_exp_table_q2);
-        const hawk_f64_t v_hawk_exp_x2_st = (v_hawk_exp_x2_hawk_exp_table_scale * v_hawk_exp_x2_hawk_exp_table_tmp);
-        const hawk_f64_t v_hawk_exp_x2_v = (v_hawk_exp_x2_hawk_exp_table_scale + v_hawk_exp_x2_st);
+        const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_12 = v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_11[v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_6];
+        const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_13 = hawk_i64_add(v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_12, v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_8);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_14 = hawk_i64_as_f64(v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_13);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_15 = (v_hawk_exp_x2_hawk_exp_table_r * v_hawk_exp_x2_hawk_exp_table_r);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_16 = (v_hawk_exp_x2_hawk_exp_table_r * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_2);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_17 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at + v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_16);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_18 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_15 * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_17);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_19 = (v_hawk_exp_x2_hawk_exp_table_r * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_4);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_20 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_3 + v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_19);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_21 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_15 * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_15);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_22 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_21 * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_20);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_23 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_10 + v_hawk_exp_x2_hawk_exp_table_r);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_24 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_23 + v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_18);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_25 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_24 + v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_22);
+        const hawk_f64_t v_hawk_exp_x2_st = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_14 * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_25);
+        const hawk_f64_t v_hawk_exp_x2_v = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_14 + v_hawk_exp_x2_st);
         v_hawk_exp_x2_y = v_hawk_exp_x2_v;
     } else {
         const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp_ = -746.0;

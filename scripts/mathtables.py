@@ -150,8 +150,9 @@ def exp_tables():
     """hawk_exp_x2's tables (glibc's exp): 2^(j/128) = s_j (1 + tail_j)
     with s_j the double nearest it; sbits_j = bits(s_j) - j 2^45, so
     that adding k 2^45 (k = 128 e + j) to it builds 2^e s_j; ln2/128 in
-    two parts, the high one on the 2^-43 grid (k ln2hi/128 exact for
-    |k| < 2^17); (exp(r) - 1 - r)/r^2 of degree 3 on |r| <= ln2/256."""
+    two parts, the high one on the 2^-42 grid (35 bits: k ln2hi/128
+    exact for |k| < 2^18, every x up to 745 in magnitude); (exp(r) - 1 -
+    r)/r^2 of degree 3 on |r| <= ln2/256."""
     tails, sbits = [], []
     for j in range(N):
         v = mpmath.mpf(2) ** (mpmath.mpf(j) / N)
@@ -166,7 +167,7 @@ def exp_tables():
     p = mpmath.chebyfit(g, [-bound, bound], 4)
     err = max(abs(mpmath.polyval(p, bound * k / 400) - g(bound * k / 400))
               * (bound * k / 400)**2 for k in range(-400, 401) if k)
-    hi, lo = on_grid(mpmath.log(2) / N, 43)
+    hi, lo = on_grid(mpmath.log(2) / N, 42)
     print('; |r| <= ln2/256; r + r^2 (c2 + ... + c5 r^3) within %s of exp(r) - 1'
           % mpmath.nstr(err, 3))
     print(table('tail', tails).replace('table %i', 'table %j'))

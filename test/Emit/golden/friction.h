@@ -10,11 +10,11 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
- *   ops            arith32 0, arith64 83, special32 0, special64 0, loads 10, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
- *   fp64 ops       76
+ *   ops            arith32 2, arith64 71, special32 0, special64 0, loads 10, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 2
+ *   fp64 ops       61
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 0, temporaries 1267, total 1267
- *   stack bound    entry 176, sample 504, runtime 1416, total 2096 (not libm, the caller, interrupts)
+ *   static bytes   tapes 0, carries 0, temporaries 867, total 867
+ *   stack bound    entry 176, sample 504, runtime 1008, total 1688 (not libm, the caller, interrupts)
  *   libm           fabs
  *   hawk math      exp (hawk's own, the same bits on every IEEE 754 target: hawk_exp_f64 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

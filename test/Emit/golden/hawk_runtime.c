@@ -1011,6 +1011,110 @@ hawk_f64_t hawk_exp_f64(hawk_f64_t x)
 {
     const hawk_f64_t v_x_v = x;
     const hawk_f64_t v_zero = 0.0;
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_invln2n = 184.6649652337873;
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_nln2hin = -0.0054152123482253955;
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_nln2lon = 1.0082281460997769e-13;
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_z = (v_hawk_exp_x2_hawk_exp_table_invln2n * v_x_v);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_shift = 6755399441055744.0;
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_kd0 = (v_hawk_exp_x2_hawk_exp_table_z + v_hawk_exp_x2_hawk_exp_table_shift);
+    const int64_t v_hawk_exp_x2_hawk_exp_table_ki = hawk_f64_as_i64(v_hawk_exp_x2_hawk_exp_table_kd0);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_kd = (v_hawk_exp_x2_hawk_exp_table_kd0 - v_hawk_exp_x2_hawk_exp_table_shift);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_k1 = (v_hawk_exp_x2_hawk_exp_table_kd * v_hawk_exp_x2_hawk_exp_table_nln2hin);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_r1 = (v_x_v + v_hawk_exp_x2_hawk_exp_table_k1);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_k2 = (v_hawk_exp_x2_hawk_exp_table_kd * v_hawk_exp_x2_hawk_exp_table_nln2lon);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_r2 = (v_hawk_exp_x2_hawk_exp_table_r1 + v_hawk_exp_x2_hawk_exp_table_k2);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_r = (v_hawk_exp_x2_hawk_exp_table_r2 + v_zero);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at = 0.4999999999999899;
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_2 = 0.16666666666666521;
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_3 = 0.0416666772601525;
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_4 = 0.008333334846688413;
+    const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_5 = INT64_C(127);
+    const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_6 = hawk_i64_and(v_hawk_exp_x2_hawk_exp_table_ki, v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_5);
+    const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_7 = INT64_C(45);
+    const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_8 = hawk_i64_shl(v_hawk_exp_x2_hawk_exp_table_ki, v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_7);
+    static const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_9[128] = {
+        0.0, 9.447885451727066e-17, -1.507066976926039e-17, -5.679155082825012e-17,
+        4.9997448722726326e-17, -4.823683599994895e-17, 7.357846871247418e-18, 5.773230223741951e-17,
+        8.189317638195515e-17, 5.326891139980878e-17, 1.6665881442326747e-18, -1.128113245461828e-17,
+        -7.402825309426177e-17, -3.578659767309563e-18, -6.170654745608695e-17, 2.919139999949279e-17,
+        -2.7939114859515733e-17, -5.399285355184285e-17, 4.776959425256223e-17, -7.927701432338473e-17,
+        9.341710609905046e-17, -5.534520675707472e-17, 4.585670326662351e-17, 2.8582430411116143e-17,
+        7.826573258636076e-17, 4.053626906769216e-17, 2.823784425951061e-17, -7.882802262487991e-17,
+        3.2904726646008416e-17, -1.5792094703347882e-18, 4.721368121170128e-17, 1.3045277096919659e-17,
+        3.3484623336251524e-17, 3.8611199774925664e-17, 5.527550048505249e-17, -3.927184172445234e-17,
+        -6.346552106729483e-17, -8.684417614865944e-17, -1.5456342819397733e-17, -8.70763476495455e-17,
+        3.750854201303127e-17, -6.616854503526488e-17, -5.346099009198751e-18, -2.443726321015018e-17,
+        2.1023049675215714e-18, 7.771067937501065e-17, 1.3357510088834541e-17, 6.938291696959204e-17,
+        1.9572585293112036e-17, 6.632256961675804e-17, -5.478069123926778e-17, -4.140839310392624e-17,
+        -2.1571477251208752e-17, -3.8287766552120535e-17, 6.663804589232195e-17, 2.3936187400285282e-17,
+        5.68648095791174e-17, 1.1264523354521684e-18, 7.007875046906994e-17, -5.0119214278381254e-17,
+        -4.8923067513522756e-17, -3.5260089953269434e-17, -6.872303720902018e-17, 5.001446664133532e-18,
+        -6.835808657661922e-17, -1.1307344092910212e-17, -8.416011634717156e-18, -2.9247977035436566e-17,
+        -2.092304381843353e-17, -3.9778645875427124e-17, -3.833464968654295e-17, 5.763611164480894e-17,
+        -2.3591094770850053e-17, 7.260074661098575e-17, 9.50689710108796e-18, -4.272956133839906e-17,
+        -6.735219232374683e-17, -2.8396044410430936e-17, -7.226635472101257e-17, 5.786121003395918e-17,
+        5.1548301170786783e-17, -9.416257568878152e-18, 2.4253985766689806e-17, -6.604314051707707e-17,
+        -6.432131775424189e-18, -1.2204007601863921e-17, -6.336161863401293e-17, -3.7800879246373815e-17,
+        1.5341410053603723e-17, 1.2932855580427452e-17, -4.123367330661149e-17, 4.703083974463456e-17,
+        -6.152602891550265e-17, 5.827849326195279e-17, 3.540948262646183e-17, -3.2741571320938764e-17,
+        4.875160526227062e-17, -5.718569790077838e-17, -4.719539664590972e-18, -5.773451958805706e-17,
+        -1.0772487078934056e-17, -6.221808618533911e-17, 1.821405440362259e-17, -6.155536546227639e-17,
+        1.685487290628973e-17, 5.3581249177694816e-17, 3.621615935336894e-17, 8.588379527574144e-18,
+        1.01562190116415e-17, -2.869134889187244e-17, -5.495118966122005e-17, -5.56965572431627e-17,
+        1.790126907604513e-17, -3.2211766346200164e-17, 5.265370768556274e-17, 3.5089866402403033e-17,
+        -3.266924100901318e-17, -4.3657593008079375e-17, 1.7963932659833022e-17, 3.4300925275214166e-17,
+        -5.545065618639427e-17, -5.149009745457733e-17, 5.336805878514151e-17, 3.498978661192973e-17,
+        4.5784915277060095e-17, -5.241934575393899e-17, 2.0414278897578303e-17, 4.124842848606488e-18
+    };
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_10 = v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_9[v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_6];
+    static const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_11[128] = {
+        INT64_C(4607182418800017408), INT64_C(4607171688528556853), INT64_C(4607161091040444513), INT64_C(4607150627056680837),
+        INT64_C(4607140297302181236), INT64_C(4607130102505797342), INT64_C(4607120043400338376), INT64_C(4607110120722592643),
+        INT64_C(4607100335213349135), INT64_C(4607090687617419255), INT64_C(4607081178683658658), INT64_C(4607071809164989211),
+        INT64_C(4607062579818421073), INT64_C(4607053491405074892), INT64_C(4607044544690204128), INT64_C(4607035740443217489),
+        INT64_C(4607027079437701499), INT64_C(4607018562451443178), INT64_C(4607010190266452853), INT64_C(4607001963668987092),
+        INT64_C(4606993883449571754), INT64_C(4606985950403025181), INT64_C(4606978165328481494), INT64_C(4606970529029414038),
+        INT64_C(4606963042313658936), INT64_C(4606955705993438783), INT64_C(4606948520885386461), INT64_C(4606941487810569089),
+        INT64_C(4606934607594512097), INT64_C(4606927881067223440), INT64_C(4606921309063217931), INT64_C(4606914892421541718),
+        INT64_C(4606908631985796885), INT64_C(4606902528604166193), INT64_C(4606896583129437951), INT64_C(4606890796419031025),
+        INT64_C(4606885169335019979), INT64_C(4606879702744160358), INT64_C(4606874397517914103), INT64_C(4606869254532475109),
+        INT64_C(4606864274668794914), INT64_C(4606859458812608540), INT64_C(4606854807854460458), INT64_C(4606850322689730711),
+        INT64_C(4606846004218661165), INT64_C(4606841853346381911), INT64_C(4606837870982937808), INT64_C(4606834058043315166),
+        INT64_C(4606830415447468583), INT64_C(4606826944120347917), INT64_C(4606823644991925415), INT64_C(4606820518997222978),
+        INT64_C(4606817567076339586), INT64_C(4606814790174478863), INT64_C(4606812189241976794), INT64_C(4606809765234329597),
+        INT64_C(4606807519112221737), INT64_C(4606805451841554103), INT64_C(4606803564393472328), INT64_C(4606801857744395273),
+        INT64_C(4606800332876043653), INT64_C(4606798990775468832), INT64_C(4606797832435081765), INT64_C(4606796858852682099),
+        INT64_C(4606796071031487437), INT64_C(4606795469980162751), INT64_C(4606795056712849967), INT64_C(4606794832249197700),
+        INT64_C(4606794797614391156), INT64_C(4606794953839182196), INT64_C(4606795301959919561), INT64_C(4606795843018579263),
+        INT64_C(4606796578062795143), INT64_C(4606797508145889586), INT64_C(4606798634326904418), INT64_C(4606799957670631954),
+        INT64_C(4606801479247646227), INT64_C(4606803200134334381), INT64_C(4606805121412928237), INT64_C(4606807244171536025),
+        INT64_C(4606809569504174299), INT64_C(4606812098510800012), INT64_C(4606814832297342774), INT64_C(4606817771975737286),
+        INT64_C(4606820918663955941), INT64_C(4606824273486041615), INT64_C(4606827837572140624), INT64_C(4606831612058535866),
+        INT64_C(4606835598087680144), INT64_C(4606839796808229667), INT64_C(4606844209375077733), INT64_C(4606848836949388595),
+        INT64_C(4606853680698631517), INT64_C(4606858741796615000), INT64_C(4606864021423521215), INT64_C(4606869520765940602),
+        INT64_C(4606875241016906669), INT64_C(4606881183375930982), INT64_C(4606887349049038331), INT64_C(4606893739248802106),
+        INT64_C(4606900355194379847), INT64_C(4606907198111549002), INT64_C(4606914269232742866), INT64_C(4606921569797086729),
+        INT64_C(4606929101050434204), INT64_C(4606936864245403770), INT64_C(4606944860641415499), INT64_C(4606953091504727989),
+        INT64_C(4606961558108475497), INT64_C(4606970261732705274), INT64_C(4606979203664415100), INT64_C(4606988385197591026),
+        INT64_C(4606997807633245319), INT64_C(4607007472279454616), INT64_C(4607017380451398277), INT64_C(4607027533471396960),
+        INT64_C(4607037932668951391), INT64_C(4607048579380781353), INT64_C(4607059474950864886), INT64_C(4607070620730477699),
+        INT64_C(4607082018078232794), INT64_C(4607093668360120305), INT64_C(4607105572949547559), INT64_C(4607117733227379351),
+        INT64_C(4607130150581978432), INT64_C(4607142826409246228), INT64_C(4607155762112663768), INT64_C(4607168959103332849)
+    };
+    const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_12 = v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_11[v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_6];
+    const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_13 = hawk_i64_add(v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_12, v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_8);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_14 = hawk_i64_as_f64(v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_13);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_15 = (v_hawk_exp_x2_hawk_exp_table_r * v_hawk_exp_x2_hawk_exp_table_r);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_16 = (v_hawk_exp_x2_hawk_exp_table_r * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_2);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_17 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at + v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_16);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_18 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_15 * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_17);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_19 = (v_hawk_exp_x2_hawk_exp_table_r * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_4);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_20 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_3 + v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_19);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_21 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_15 * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_15);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_22 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_21 * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_20);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_23 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_10 + v_hawk_exp_x2_hawk_exp_table_r);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_24 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_23 + v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_18);
+    const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_25 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_24 + v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_22);
     const int64_t v_hawk_exp_x2_ix = hawk_f64_as_i64(v_x_v);
     const int64_t v_hawk_exp_x2_absmask = INT64_C(9223372036854775807);
     const int64_t v_hawk_exp_x2_ax = hawk_i64_and(v_hawk_exp_x2_ix, v_hawk_exp_x2_absmask);
@@ -1018,188 +1122,36 @@ hawk_f64_t hawk_exp_f64(hawk_f64_t x)
     const bool v_hawk_exp_x2_fast = (v_hawk_exp_x2_ax < v_hawk_exp_x2_lim);
     hawk_f64_t v_hawk_exp_x2_y;
     if (v_hawk_exp_x2_fast) {
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_invln2n = 184.6649652337873;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_nln2hin = -0.005415212348111709;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_nln2lon = -1.2864023111638346e-14;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_z = (v_hawk_exp_x2_hawk_exp_table_invln2n * v_x_v);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_shift = 6755399441055744.0;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_kd0 = (v_hawk_exp_x2_hawk_exp_table_z + v_hawk_exp_x2_hawk_exp_table_shift);
-        const int64_t v_hawk_exp_x2_hawk_exp_table_ki = hawk_f64_as_i64(v_hawk_exp_x2_hawk_exp_table_kd0);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_kd = (v_hawk_exp_x2_hawk_exp_table_kd0 - v_hawk_exp_x2_hawk_exp_table_shift);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_k1 = (v_hawk_exp_x2_hawk_exp_table_kd * v_hawk_exp_x2_hawk_exp_table_nln2hin);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_r1 = (v_x_v + v_hawk_exp_x2_hawk_exp_table_k1);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_k2 = (v_hawk_exp_x2_hawk_exp_table_kd * v_hawk_exp_x2_hawk_exp_table_nln2lon);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_r2 = (v_hawk_exp_x2_hawk_exp_table_r1 + v_hawk_exp_x2_hawk_exp_table_k2);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_r = (v_hawk_exp_x2_hawk_exp_table_r2 + v_zero);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at = 0.4999999999999899;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_2 = 0.16666666666666521;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_3 = 0.0416666772601525;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_4 = 0.008333334846688413;
-        const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_5 = INT64_C(127);
-        const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_6 = hawk_i64_and(v_hawk_exp_x2_hawk_exp_table_ki, v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_5);
-        const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_7 = INT64_C(45);
-        const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_8 = hawk_i64_shl(v_hawk_exp_x2_hawk_exp_table_ki, v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_7);
-        static const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_9[128] = {
-            0.0, 9.447885451727066e-17, -1.507066976926039e-17, -5.679155082825012e-17,
-            4.9997448722726326e-17, -4.823683599994895e-17, 7.357846871247418e-18, 5.773230223741951e-17,
-            8.189317638195515e-17, 5.326891139980878e-17, 1.6665881442326747e-18, -1.128113245461828e-17,
-            -7.402825309426177e-17, -3.578659767309563e-18, -6.170654745608695e-17, 2.919139999949279e-17,
-            -2.7939114859515733e-17, -5.399285355184285e-17, 4.776959425256223e-17, -7.927701432338473e-17,
-            9.341710609905046e-17, -5.534520675707472e-17, 4.585670326662351e-17, 2.8582430411116143e-17,
-            7.826573258636076e-17, 4.053626906769216e-17, 2.823784425951061e-17, -7.882802262487991e-17,
-            3.2904726646008416e-17, -1.5792094703347882e-18, 4.721368121170128e-17, 1.3045277096919659e-17,
-            3.3484623336251524e-17, 3.8611199774925664e-17, 5.527550048505249e-17, -3.927184172445234e-17,
-            -6.346552106729483e-17, -8.684417614865944e-17, -1.5456342819397733e-17, -8.70763476495455e-17,
-            3.750854201303127e-17, -6.616854503526488e-17, -5.346099009198751e-18, -2.443726321015018e-17,
-            2.1023049675215714e-18, 7.771067937501065e-17, 1.3357510088834541e-17, 6.938291696959204e-17,
-            1.9572585293112036e-17, 6.632256961675804e-17, -5.478069123926778e-17, -4.140839310392624e-17,
-            -2.1571477251208752e-17, -3.8287766552120535e-17, 6.663804589232195e-17, 2.3936187400285282e-17,
-            5.68648095791174e-17, 1.1264523354521684e-18, 7.007875046906994e-17, -5.0119214278381254e-17,
-            -4.8923067513522756e-17, -3.5260089953269434e-17, -6.872303720902018e-17, 5.001446664133532e-18,
-            -6.835808657661922e-17, -1.1307344092910212e-17, -8.416011634717156e-18, -2.9247977035436566e-17,
-            -2.092304381843353e-17, -3.9778645875427124e-17, -3.833464968654295e-17, 5.763611164480894e-17,
-            -2.3591094770850053e-17, 7.260074661098575e-17, 9.50689710108796e-18, -4.272956133839906e-17,
-            -6.735219232374683e-17, -2.8396044410430936e-17, -7.226635472101257e-17, 5.786121003395918e-17,
-            5.1548301170786783e-17, -9.416257568878152e-18, 2.4253985766689806e-17, -6.604314051707707e-17,
-            -6.432131775424189e-18, -1.2204007601863921e-17, -6.336161863401293e-17, -3.7800879246373815e-17,
-            1.5341410053603723e-17, 1.2932855580427452e-17, -4.123367330661149e-17, 4.703083974463456e-17,
-            -6.152602891550265e-17, 5.827849326195279e-17, 3.540948262646183e-17, -3.2741571320938764e-17,
-            4.875160526227062e-17, -5.718569790077838e-17, -4.719539664590972e-18, -5.773451958805706e-17,
-            -1.0772487078934056e-17, -6.221808618533911e-17, 1.821405440362259e-17, -6.155536546227639e-17,
-            1.685487290628973e-17, 5.3581249177694816e-17, 3.621615935336894e-17, 8.588379527574144e-18,
-            1.01562190116415e-17, -2.869134889187244e-17, -5.495118966122005e-17, -5.56965572431627e-17,
-            1.790126907604513e-17, -3.2211766346200164e-17, 5.265370768556274e-17, 3.5089866402403033e-17,
-            -3.266924100901318e-17, -4.3657593008079375e-17, 1.7963932659833022e-17, 3.4300925275214166e-17,
-            -5.545065618639427e-17, -5.149009745457733e-17, 5.336805878514151e-17, 3.498978661192973e-17,
-            4.5784915277060095e-17, -5.241934575393899e-17, 2.0414278897578303e-17, 4.124842848606488e-18
-        };
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_10 = v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_9[v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_6];
-        static const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_11[128] = {
-            INT64_C(4607182418800017408), INT64_C(4607171688528556853), INT64_C(4607161091040444513), INT64_C(4607150627056680837),
-            INT64_C(4607140297302181236), INT64_C(4607130102505797342), INT64_C(4607120043400338376), INT64_C(4607110120722592643),
-            INT64_C(4607100335213349135), INT64_C(4607090687617419255), INT64_C(4607081178683658658), INT64_C(4607071809164989211),
-            INT64_C(4607062579818421073), INT64_C(4607053491405074892), INT64_C(4607044544690204128), INT64_C(4607035740443217489),
-            INT64_C(4607027079437701499), INT64_C(4607018562451443178), INT64_C(4607010190266452853), INT64_C(4607001963668987092),
-            INT64_C(4606993883449571754), INT64_C(4606985950403025181), INT64_C(4606978165328481494), INT64_C(4606970529029414038),
-            INT64_C(4606963042313658936), INT64_C(4606955705993438783), INT64_C(4606948520885386461), INT64_C(4606941487810569089),
-            INT64_C(4606934607594512097), INT64_C(4606927881067223440), INT64_C(4606921309063217931), INT64_C(4606914892421541718),
-            INT64_C(4606908631985796885), INT64_C(4606902528604166193), INT64_C(4606896583129437951), INT64_C(4606890796419031025),
-            INT64_C(4606885169335019979), INT64_C(4606879702744160358), INT64_C(4606874397517914103), INT64_C(4606869254532475109),
-            INT64_C(4606864274668794914), INT64_C(4606859458812608540), INT64_C(4606854807854460458), INT64_C(4606850322689730711),
-            INT64_C(4606846004218661165), INT64_C(4606841853346381911), INT64_C(4606837870982937808), INT64_C(4606834058043315166),
-            INT64_C(4606830415447468583), INT64_C(4606826944120347917), INT64_C(4606823644991925415), INT64_C(4606820518997222978),
-            INT64_C(4606817567076339586), INT64_C(4606814790174478863), INT64_C(4606812189241976794), INT64_C(4606809765234329597),
-            INT64_C(4606807519112221737), INT64_C(4606805451841554103), INT64_C(4606803564393472328), INT64_C(4606801857744395273),
-            INT64_C(4606800332876043653), INT64_C(4606798990775468832), INT64_C(4606797832435081765), INT64_C(4606796858852682099),
-            INT64_C(4606796071031487437), INT64_C(4606795469980162751), INT64_C(4606795056712849967), INT64_C(4606794832249197700),
-            INT64_C(4606794797614391156), INT64_C(4606794953839182196), INT64_C(4606795301959919561), INT64_C(4606795843018579263),
-            INT64_C(4606796578062795143), INT64_C(4606797508145889586), INT64_C(4606798634326904418), INT64_C(4606799957670631954),
-            INT64_C(4606801479247646227), INT64_C(4606803200134334381), INT64_C(4606805121412928237), INT64_C(4606807244171536025),
-            INT64_C(4606809569504174299), INT64_C(4606812098510800012), INT64_C(4606814832297342774), INT64_C(4606817771975737286),
-            INT64_C(4606820918663955941), INT64_C(4606824273486041615), INT64_C(4606827837572140624), INT64_C(4606831612058535866),
-            INT64_C(4606835598087680144), INT64_C(4606839796808229667), INT64_C(4606844209375077733), INT64_C(4606848836949388595),
-            INT64_C(4606853680698631517), INT64_C(4606858741796615000), INT64_C(4606864021423521215), INT64_C(4606869520765940602),
-            INT64_C(4606875241016906669), INT64_C(4606881183375930982), INT64_C(4606887349049038331), INT64_C(4606893739248802106),
-            INT64_C(4606900355194379847), INT64_C(4606907198111549002), INT64_C(4606914269232742866), INT64_C(4606921569797086729),
-            INT64_C(4606929101050434204), INT64_C(4606936864245403770), INT64_C(4606944860641415499), INT64_C(4606953091504727989),
-            INT64_C(4606961558108475497), INT64_C(4606970261732705274), INT64_C(4606979203664415100), INT64_C(4606988385197591026),
-            INT64_C(4606997807633245319), INT64_C(4607007472279454616), INT64_C(4607017380451398277), INT64_C(4607027533471396960),
-            INT64_C(4607037932668951391), INT64_C(4607048579380781353), INT64_C(4607059474950864886), INT64_C(4607070620730477699),
-            INT64_C(4607082018078232794), INT64_C(4607093668360120305), INT64_C(4607105572949547559), INT64_C(4607117733227379351),
-            INT64_C(4607130150581978432), INT64_C(4607142826409246228), INT64_C(4607155762112663768), INT64_C(4607168959103332849)
-        };
-        const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_12 = v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_11[v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_6];
-        const int64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_13 = hawk_i64_add(v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_12, v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_8);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_14 = hawk_i64_as_f64(v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_13);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_15 = (v_hawk_exp_x2_hawk_exp_table_r * v_hawk_exp_x2_hawk_exp_table_r);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_16 = (v_hawk_exp_x2_hawk_exp_table_r * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_2);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_17 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at + v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_16);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_18 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_15 * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_17);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_19 = (v_hawk_exp_x2_hawk_exp_table_r * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_4);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_20 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_3 + v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_19);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_21 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_15 * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_15);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_22 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_21 * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_20);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_23 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_10 + v_hawk_exp_x2_hawk_exp_table_r);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_24 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_23 + v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_18);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_25 = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_24 + v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_22);
         const hawk_f64_t v_hawk_exp_x2_st = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_14 * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_25);
         const hawk_f64_t v_hawk_exp_x2_v = (v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_14 + v_hawk_exp_x2_st);
         v_hawk_exp_x2_y = v_hawk_exp_x2_v;
     } else {
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp_ = -746.0;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__2 = 710.0;
-        const bool v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__3 = (v_x_v < v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp_);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__4 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__3 ? v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp_ : v_x_v);
-        const bool v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__5 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__4 > v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__2);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__6 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__5 ? v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__2 : v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__4);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__7 = 1.4426950408889634;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__8 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__6 * v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__7);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__9 = 6755399441055744.0;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__10 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__8 + v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__9);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__11 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__10 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__9);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__12 = 0.6931471803691238;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__13 = 1.9082149292705877e-10;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__14 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__11 * v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__12);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__15 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__6 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__14);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__16 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__11 * v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__13);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__17 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__16 - v_zero);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__18 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__15 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__17);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__19 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__18 * v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__18);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__20 = 4.1381367970572385e-08;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__21 = -1.6533902205465252e-06;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__22 = 0.00006613756321437934;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__23 = -0.0027777777777015593;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__24 = 0.16666666666666602;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__25 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__19 * v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__20);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__26 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__21 + v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__25);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__27 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__19 * v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__26);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__28 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__22 + v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__27);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__29 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__19 * v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__28);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__30 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__23 + v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__29);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__31 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__19 * v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__30);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__32 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__24 + v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__31);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__33 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__19 * v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__32);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__34 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__18 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__33);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__35 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__18 * v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__34);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__36 = 2.0;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__37 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__36 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__34);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__38 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__35 / v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__37);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__39 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__17 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__38);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__40 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__39 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__15);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__41 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__40 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__39);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__42 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__40 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__41);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__43 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__39 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__42);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__44 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__15 + v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__41);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__45 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__43 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__44);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__46 = 1.0;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__47 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__46 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__40);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__48 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__47 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__46);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__49 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__47 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__48);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__50 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__46 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__49);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__51 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__40 + v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__48);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__52 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__50 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__51);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__53 = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__52 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__45);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_y = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__47 + v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__53);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_kmin = -1021.0;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_kmax = 1023.0;
-        const bool v_hawk_exp_x2_hawk_exp_x2_rest_low = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__11 < v_hawk_exp_x2_hawk_exp_x2_rest_kmin);
-        const bool v_hawk_exp_x2_hawk_exp_x2_rest_high = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__11 > v_hawk_exp_x2_hawk_exp_x2_rest_kmax);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_thousand = 1000.0;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_kup = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__11 + v_hawk_exp_x2_hawk_exp_x2_rest_thousand);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_kdown = (v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__11 - v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__46);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_kh = (v_hawk_exp_x2_hawk_exp_x2_rest_high ? v_hawk_exp_x2_hawk_exp_x2_rest_kdown : v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__11);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_ks = (v_hawk_exp_x2_hawk_exp_x2_rest_low ? v_hawk_exp_x2_hawk_exp_x2_rest_kup : v_hawk_exp_x2_hawk_exp_x2_rest_kh);
-        const int64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_pow2 = hawk_f64_to_i64(v_hawk_exp_x2_hawk_exp_x2_rest_ks);
-        const int64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_pow2_2 = INT64_C(1023);
-        const int64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_pow2_3 = hawk_i64_add(v_hawk_exp_x2_hawk_exp_x2_rest_hawk_pow2, v_hawk_exp_x2_hawk_exp_x2_rest_hawk_pow2_2);
-        const int64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_pow2_4 = INT64_C(52);
-        const int64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_pow2_5 = hawk_i64_shl(v_hawk_exp_x2_hawk_exp_x2_rest_hawk_pow2_3, v_hawk_exp_x2_hawk_exp_x2_rest_hawk_pow2_4);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hawk_pow2_6 = hawk_i64_as_f64(v_hawk_exp_x2_hawk_exp_x2_rest_hawk_pow2_5);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_tiny = 9.332636185032189e-302;
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_post_h = (v_hawk_exp_x2_hawk_exp_x2_rest_high ? v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__36 : v_hawk_exp_x2_hawk_exp_x2_rest_hawk_exp__46);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_post = (v_hawk_exp_x2_hawk_exp_x2_rest_low ? v_hawk_exp_x2_hawk_exp_x2_rest_tiny : v_hawk_exp_x2_hawk_exp_x2_rest_post_h);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_ys = (v_hawk_exp_x2_hawk_exp_x2_rest_y * v_hawk_exp_x2_hawk_exp_x2_rest_hawk_pow2_6);
-        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_e = (v_hawk_exp_x2_hawk_exp_x2_rest_ys * v_hawk_exp_x2_hawk_exp_x2_rest_post);
+        const bool v_hawk_exp_x2_hawk_exp_x2_rest_pos = (v_x_v > v_zero);
+        const int64_t v_hawk_exp_x2_hawk_exp_x2_rest_sb0 = hawk_f64_as_i64(v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_14);
+        const int64_t v_hawk_exp_x2_hawk_exp_x2_rest_down = INT64_C(-4544132024016830464);
+        const int64_t v_hawk_exp_x2_hawk_exp_x2_rest_up = INT64_C(4602678819172646912);
+        const int64_t v_hawk_exp_x2_hawk_exp_x2_rest_adj = (v_hawk_exp_x2_hawk_exp_x2_rest_pos ? v_hawk_exp_x2_hawk_exp_x2_rest_down : v_hawk_exp_x2_hawk_exp_x2_rest_up);
+        const int64_t v_hawk_exp_x2_hawk_exp_x2_rest_sb = hawk_i64_add(v_hawk_exp_x2_hawk_exp_x2_rest_sb0, v_hawk_exp_x2_hawk_exp_x2_rest_adj);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_scale = hawk_i64_as_f64(v_hawk_exp_x2_hawk_exp_x2_rest_sb);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_st = (v_hawk_exp_x2_hawk_exp_x2_rest_scale * v_hawk_exp_x2_hawk_exp_table_hawk_exp_at_25);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_y = (v_hawk_exp_x2_hawk_exp_x2_rest_scale + v_hawk_exp_x2_hawk_exp_x2_rest_st);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_unit = 1.0;
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_sy = (v_hawk_exp_x2_hawk_exp_x2_rest_scale - v_hawk_exp_x2_hawk_exp_x2_rest_y);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_lo0 = (v_hawk_exp_x2_hawk_exp_x2_rest_sy + v_hawk_exp_x2_hawk_exp_x2_rest_st);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hi = (v_hawk_exp_x2_hawk_exp_x2_rest_unit + v_hawk_exp_x2_hawk_exp_x2_rest_y);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hd = (v_hawk_exp_x2_hawk_exp_x2_rest_unit - v_hawk_exp_x2_hawk_exp_x2_rest_hi);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hy = (v_hawk_exp_x2_hawk_exp_x2_rest_hd + v_hawk_exp_x2_hawk_exp_x2_rest_y);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_lo = (v_hawk_exp_x2_hawk_exp_x2_rest_hy + v_hawk_exp_x2_hawk_exp_x2_rest_lo0);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_hl = (v_hawk_exp_x2_hawk_exp_x2_rest_hi + v_hawk_exp_x2_hawk_exp_x2_rest_lo);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_rs = (v_hawk_exp_x2_hawk_exp_x2_rest_hl - v_hawk_exp_x2_hawk_exp_x2_rest_unit);
+        const bool v_hawk_exp_x2_hawk_exp_x2_rest_below1 = (v_hawk_exp_x2_hawk_exp_x2_rest_y < v_hawk_exp_x2_hawk_exp_x2_rest_unit);
+        const bool v_hawk_exp_x2_hawk_exp_x2_rest_neg = !v_hawk_exp_x2_hawk_exp_x2_rest_pos;
+        const bool v_hawk_exp_x2_hawk_exp_x2_rest_sub = (v_hawk_exp_x2_hawk_exp_x2_rest_neg && v_hawk_exp_x2_hawk_exp_x2_rest_below1);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_yv = (v_hawk_exp_x2_hawk_exp_x2_rest_sub ? v_hawk_exp_x2_hawk_exp_x2_rest_rs : v_hawk_exp_x2_hawk_exp_x2_rest_y);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_up2 = 5.486124068793689e+303;
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_down2 = 2.2250738585072014e-308;
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_post = (v_hawk_exp_x2_hawk_exp_x2_rest_pos ? v_hawk_exp_x2_hawk_exp_x2_rest_up2 : v_hawk_exp_x2_hawk_exp_x2_rest_down2);
+        const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_e = (v_hawk_exp_x2_hawk_exp_x2_rest_yv * v_hawk_exp_x2_hawk_exp_x2_rest_post);
         const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_over = 709.782712893384;
         const hawk_f64_t v_hawk_exp_x2_hawk_exp_x2_rest_under = -745.1332191019411;
         const bool v_hawk_exp_x2_hawk_exp_x2_rest_big = (v_x_v > v_hawk_exp_x2_hawk_exp_x2_rest_over);

@@ -8,7 +8,8 @@
 #
 # The build directory (default build/gcc) must hold hawk-emit; the units
 # and the measuring program (mathacc.c) are compiled with gcc -O2
-# -ffp-contract=off.  Run it on a quiet machine: the times are wall times.
+# -ffp-contract=off.  Run it on a quiet machine: the times are wall times,
+# each the best of five runs over all N arguments.
 set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-"$src/build/gcc"}

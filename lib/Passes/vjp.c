@@ -126,7 +126,9 @@ static void *grow_slots(HkArena *a, const void *p, uint32_t n, size_t size,
     return q;
 }
 
-int32_t hk_vjp_add_local(Vjp *v, const char *name, HkType t)
+/* Each per-slot table one entry longer, for the slot about to be added
+ * (a cotangent, a tape, a local), its entry the default. */
+static void grow_tables(Vjp *v)
 {
     Diff *d = &v->d;
     uint32_t n = d->f->nslots;
@@ -142,6 +144,12 @@ int32_t hk_vjp_add_local(Vjp *v, const char *name, HkType t)
     v->sadj = grow_slots(d->a, v->sadj, n, sizeof *v->sadj, &nov);
     v->tape_w = grow_slots(d->a, v->tape_w, n, sizeof *v->tape_w, &nov);
     v->tape_loc = grow_slots(d->a, v->tape_loc, n, sizeof *v->tape_loc, &none);
+}
+
+int32_t hk_vjp_add_local(Vjp *v, const char *name, HkType t)
+{
+    Diff *d = &v->d;
+    grow_tables(v);
     /* a name the kernel has: "<name>.2", ... */
     int32_t s = hk_slot_add(d->f, name, HK_ROLE_LOCAL, t, d->loc);
     for (uint32_t k = 2; s < 0; k++)
@@ -1446,6 +1454,7 @@ static int add_bar(Vjp *v, uint32_t k)
                  d->f->name, sl.name);
         return -1;
     }
+    grow_tables(v);
     v->bslot[k] = hk_slot_add(d->f, hk_asprintf(d->a, "%s.bar", sl.name), role,
                               t, sl.loc);
     if (v->bslot[k] >= 0)
@@ -1472,14 +1481,14 @@ static void drop_unused_locals(HkFunc *f, uint32_t first)
     uint32_t n = first;
     for (uint32_t s = first; s < f->nslots; s++) {
         const char *name = f->slots[s].name;
-        hk_symtab_del(f->syms, name, strlen(name));
+        hk_symtab_del(hk_func_syms(f), name, strlen(name));
         if (!to[s] && f->slots[s].role == HK_ROLE_LOCAL) {
             to[s] = -1;
             continue;
         }
         to[s] = (int32_t)n;
         f->slots[n] = f->slots[s];
-        hk_symtab_put(f->syms, name, strlen(name), HK_SYM_SLOT | n);
+        hk_symtab_put(hk_func_syms(f), name, strlen(name), HK_SYM_SLOT | n);
         n++;
     }
     f->nslots = n;

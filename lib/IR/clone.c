@@ -81,22 +81,18 @@ static void clone_block(HkArena *a, HkFunc *nf, const HkBlock *from,
         hk_block_append(to, clone_inst(a, nf, i));
 }
 
-/* Values and slots, same indices, and the name table over them. */
+/* Values and slots, same indices (the name table is made when asked). */
 static void clone_names(HkArena *a, HkFunc *nf, const HkFunc *f)
 {
     for (uint32_t v = 0; v < f->nvalues; v++) {
         HkValue *val = hk_value(nf, hk_value_slot(nf));
         *val = *hk_value(f, v);
         val->name = hk_strdup(a, val->name);
-        hk_symtab_put(nf->syms, val->name, strlen(val->name), v);
     }
     nf->slots = dup(a, f->slots, f->nslots * sizeof *f->slots);
     nf->nslots = nf->cap_slots = f->nslots;
-    for (uint32_t s = 0; s < f->nslots; s++) {
+    for (uint32_t s = 0; s < f->nslots; s++)
         nf->slots[s].name = hk_strdup(a, f->slots[s].name);
-        hk_symtab_put(nf->syms, nf->slots[s].name, strlen(nf->slots[s].name),
-                      HK_SYM_SLOT | s);
-    }
 }
 
 static HkFunc *clone_func(HkModule *nm, const HkFunc *f, const char *name)

@@ -458,7 +458,9 @@ struct HkFunc {
     HkSink sink;
     int segmented, fused_lanes, two_path;
 
-    /* name -> value or slot: a hash map over this function's names */
+    /* name -> value or slot: a hash map over this function's names,
+     * made on first use (hk_func_syms); NULL until then, so a program
+     * read and checked holds no table per function */
     struct HkSymtab *syms;
 
     uint32_t fresh;        /* counter for generated names */
@@ -531,6 +533,15 @@ void hk_symtab_set(HkSymtab *t, const char *name, size_t n, uint32_t id);
 
 /* Function symbol ids: a value is its HkVal, a slot is HK_SYM_SLOT | index. */
 #define HK_SYM_SLOT 0x80000000u
+
+/* f's name table (values and slots), made from its values and slots if
+ * f has none yet. */
+HkSymtab *hk_func_syms(const HkFunc *f);
+/* Leaves f without a name table (hk_func_syms makes one again when
+ * asked), and empties the one it had of f's names, so that its owner may
+ * give it to the next function: the parser reads every function with one
+ * table, sized to the largest. */
+void hk_func_drop_syms(HkFunc *f);
 
 HkModule *hk_module_new(HkArena *a);
 HkFunc *hk_func_new(HkModule *m, const char *name, int is_kernel, HkLoc loc);

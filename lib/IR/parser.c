@@ -32,6 +32,9 @@ typedef struct {
     HkTok tok;
     HkModule *m;
     HkFunc *f;
+    HkSymtab *names;       /* the function's names while it is read: one
+                              table for every function, emptied after each
+                              (hk_func_drop_syms) */
     uint32_t depth;
     int failed;            /* an error has been reported: add no other */
 
@@ -1294,6 +1297,7 @@ static int parse_func_name(P *p, int is_kernel)
     }
     p->f = hk_func_new(p->m, tok_str(p, p->tok), is_kernel, p->tok.loc);
     p->f->parsed = 1;
+    p->f->syms = p->names;
     next(p);
     return expect(p, HK_TK_LPAREN, "expected '(' after the function name");
 }
@@ -1308,6 +1312,7 @@ static int parse_body(P *p, uint32_t begin)
         return 0;
     p->f->src_begin = begin;
     p->f->src_end = close.offset + 1;
+    hk_func_drop_syms(p->f);
     return 1;
 }
 
@@ -1415,6 +1420,7 @@ HkModule *hk_parse(HkArena *a, const HkSource *src, HkDiags *d)
     p.src = src;
     p.d = d;
     p.m = hk_module_new(a);
+    p.names = hk_symtab_new(a);
     p.m->src = *src;
     hk_lex_init(&p.lx, src, d);
     next(&p);

@@ -80,6 +80,16 @@ HawkModule *hawk_parse_chunk(HawkContext *ctx, const char *name,
 HawkModule *hawk_parse_view(HawkContext *ctx, const char *name,
                             const char *text, size_t len, unsigned line_base);
 
+/* Like hawk_parse_view, for text that lies in a read-only private mapping
+ * of a file (mmap with PROT_READ and MAP_PRIVATE), mapped until ctx is
+ * destroyed: the parser gives its pages back as it passes them
+ * (MADV_DONTNEED), and a later read, a diagnostic's line, maps them again
+ * from the file with the same bytes.  A large input is then not held in
+ * memory while its IR is built.  Text of any other memory must not be
+ * given here: its pages would be lost. */
+HawkModule *hawk_parse_mapped(HawkContext *ctx, const char *name,
+                              const char *text, size_t len, unsigned line_base);
+
 /* Verifies m (LangRef "Verification").  Returns 0 when it is well formed,
  * else the number of errors appended. */
 int hawk_verify(HawkContext *ctx, const HawkModule *m);

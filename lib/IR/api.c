@@ -61,7 +61,8 @@ typedef struct {
     const char *name, *text;
     size_t len;
     unsigned line_base;
-    int view;              /* keep text as it is given (hawk_parse_view) */
+    int view;              /* keep text as it is given (hawk_parse_view);
+                              2: and it is mapped (hawk_parse_mapped) */
     const HawkModule *m;
     HawkModule *parsed;
     int status;
@@ -81,6 +82,7 @@ static void parse_call(void *ud)
         src->text = hk_strndup(a, c->text ? c->text : "", c->text ? c->len : 0);
     src->len = c->text ? c->len : 0;
     src->line_base = (uint32_t)c->line_base;
+    src->mapped = c->view == 2 && c->text != NULL;
     c->parsed = hk_parse(a, src, &c->ctx->diags);
 }
 
@@ -102,6 +104,12 @@ HawkModule *hawk_parse_view(HawkContext *ctx, const char *name,
                             const char *text, size_t len, unsigned line_base)
 {
     return parse(ctx, name, text, len, line_base, 1);
+}
+
+HawkModule *hawk_parse_mapped(HawkContext *ctx, const char *name,
+                              const char *text, size_t len, unsigned line_base)
+{
+    return parse(ctx, name, text, len, line_base, 2);
 }
 
 HawkModule *hawk_parse(HawkContext *ctx, const char *name, const char *text,

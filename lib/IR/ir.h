@@ -89,7 +89,30 @@ typedef struct HkSource {
     const char *text;      /* the whole input, NUL-terminated */
     size_t len;
     uint32_t line_base;    /* lines before this chunk (-split-input-file) */
+    int mapped;            /* text lies in a read-only private mapping of a
+                              file: a scan may give its pages back
+                              (hawk_parse_mapped) */
 } HkSource;
+
+/* How far a scan of a source has given its pages back (source.c). */
+typedef struct {
+    const char *done;
+} HkScanMark;
+
+/* Starts a scan of src's text at at. */
+HkScanMark hk_scan_mark(const char *at);
+/* Gives back the pages of a mapped text from mark to at; moves mark. */
+void hk_source_give_back(HkScanMark *mark, const char *at);
+/* A scan of src is at at: when src is mapped and the scan has gone
+ * HK_SCAN_STEP bytes since it last did, the pages it has passed are given
+ * back (they map again, with the same bytes, when read). */
+#define HK_SCAN_STEP ((size_t)1 << 20)
+static inline void hk_source_pass(const HkSource *src, HkScanMark *mark,
+                                  const char *at)
+{
+    if (src->mapped && (size_t)(at - mark->done) >= HK_SCAN_STEP)
+        hk_source_give_back(mark, at);
+}
 
 typedef struct HkDiag {
     HawkSeverity severity;

@@ -108,6 +108,7 @@ int hk_lex_check(const HkSource *src, HkDiags *d)
     const unsigned char *s = (const unsigned char *)src->text;
     size_t n = src->len;
     Check c = {src, d, 1, 0, 0, 0};
+    HkScanMark mark = hk_scan_mark(src->text);
     if (n >= UINT32_MAX) {
         HkLoc none = {0, 0, 0};
         hk_error(d, src, none, "input too large (limit 4 GiB)");
@@ -134,6 +135,7 @@ int hk_lex_check(const HkSource *src, HkDiags *d)
             return 1;
         }
         i += k;
+        hk_source_pass(src, &mark, src->text + i);
     }
     return 0;
 }
@@ -149,6 +151,7 @@ void hk_lex_init(HkLexer *lx, const HkSource *src, HkDiags *d)
     lx->end = lx->base + src->len;
     lx->line_start = lx->base;
     lx->line = 1;
+    lx->mark = hk_scan_mark(lx->base);
 }
 
 /* Character classes of LangRef "Lexical structure" (ASCII only). */
@@ -197,7 +200,9 @@ uint32_t hk_lex_defs_to_close(const HkLexer *lx)
 {
     uint32_t n = 0;
     const char *q = lx->p;
+    HkScanMark mark = hk_scan_mark(q);
     while (n < UINT32_MAX && (q = memchr(q, '\n', (size_t)(lx->end - q))) != NULL) {
+        hk_source_pass(lx->src, &mark, q);
         while (++q < lx->end && *q == ' ')
             ;
         if (q >= lx->end || (*q == '}' && q[-1] == '\n'))
@@ -405,6 +410,7 @@ HkTok hk_lex_next(HkLexer *lx)
         HkTok t = make(lx, HK_TK_NEWLINE, p, p + 1);
         lx->line++;
         lx->line_start = lx->p;
+        hk_source_pass(lx->src, &lx->mark, lx->p);
         return t;
     }
     if (is_alpha(c)) {

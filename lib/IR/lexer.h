@@ -48,6 +48,7 @@ typedef struct {
     const char *p, *end;
     const char *line_start;
     uint32_t line;
+    HkScanMark mark;       /* the pages behind it given back */
 } HkLexer;
 
 /* Checks the bytes of src: no NUL, valid UTF-8, ASCII outside comments, no

@@ -43,7 +43,10 @@ static void after_pass(void *user, const char *pass, const HawkModule *m)
 static int transform_chunk(OptRun *r, const char *text, size_t len,
                            unsigned line_base)
 {
-    HawkModule *m = hawk_parse_view(r->ctx, r->name, text, len, line_base);
+    /* a mapped file's pages are given back as the parser passes them */
+    HawkModule *m = r->in.map != NULL
+                        ? hawk_parse_mapped(r->ctx, r->name, text, len, line_base)
+                        : hawk_parse_view(r->ctx, r->name, text, len, line_base);
     if (m == NULL || hawk_verify(r->ctx, m) != 0)
         return 1;
     r->out_flushed = 0;

@@ -50,7 +50,7 @@ static void carried_live(Live *lv, const HkInst *l, uint32_t k)
     mark(lv, l->x->iters[k]);
     mark(lv, l->res[k]);
     mark(lv, l->ops[count_offset(l) + k]);
-    const HkInst *y = hk_block_yield(&l->regions[0]);
+    const HkInst *y = hk_block_yield(&l->x->regions[0]);
     if (y != NULL && k < y->nops)
         mark(lv, y->ops[k]);
 }
@@ -81,8 +81,8 @@ static void visit(Live *lv, HkVal v)
     if (val->kind != HK_DEF_INST)
         return;
     if (d->op == HK_OP_IF || d->op == HK_OP_DISPATCH) {
-        for (uint32_t r = 0; r < d->nregions; r++) {
-            const HkInst *y = hk_block_yield(&d->regions[r]);
+        for (uint32_t r = 0; r < d->x->nregions; r++) {
+            const HkInst *y = hk_block_yield(&d->x->regions[r]);
             if (y != NULL && val->index < y->nops)
                 mark(lv, y->ops[val->index]);
         }
@@ -103,7 +103,7 @@ static void mark_roots(Live *lv, const HkInst *i)
         return;
     case HK_OP_DISPATCH:
         /* A dispatch of one case runs it without a switch. */
-        if (i->nregions > 1)
+        if (i->x->nregions > 1)
             mark(lv, i->ops[0]);
         return;
     case HK_OP_LOOP:
@@ -126,7 +126,7 @@ static void mark_roots(Live *lv, const HkInst *i)
 static int spelled(const Live *lv, const HkInst *i, uint32_t k)
 {
     if (i->op == HK_OP_DISPATCH)
-        return i->nregions > 1;
+        return i->x->nregions > 1;
     if (i->op == HK_OP_LOOP)
         return k < count_offset(i) || lv->live[i->x->iters[k - count_offset(i)]];
     if (i->op != HK_OP_YIELD)

@@ -363,8 +363,8 @@ static void emit_if(HkCW *w, const HkInst *i)
     Dests to;
     declare_results(w, i, &to);
     const char *c = hk_cw_val(w, i->ops[0]);
-    const char *then = render_region(w, &i->regions[0], &to);
-    const char *els = i->nregions > 1 ? render_region(w, &i->regions[1], &to) : "";
+    const char *then = render_region(w, &i->x->regions[0], &to);
+    const char *els = i->x->nregions > 1 ? render_region(w, &i->x->regions[1], &to) : "";
     if (then[0] == '\0' && els[0] == '\0')
         return;
     if (then[0] == '\0') {
@@ -389,10 +389,10 @@ static void emit_dispatch(HkCW *w, const HkInst *i)
     Dests to;
     declare_results(w, i, &to);
     const char *mix = w->field[i->slot];
-    uint32_t n = i->nregions;
+    uint32_t n = i->x->nregions;
     if (n == 1) {
         /* one case: it always runs, no selector to read */
-        emit_insts(w, &i->regions[0], &to);
+        emit_insts(w, &i->x->regions[0], &to);
         hk_cw_line(w, "args->%s[0] += 1U;", mix);
         return;
     }
@@ -407,7 +407,7 @@ static void emit_dispatch(HkCW *w, const HkInst *i)
             hk_cw_line(w, "default:");
         w->indent++;
         hk_cw_line(w, "{");
-        emit_region(w, &i->regions[c], &to);
+        emit_region(w, &i->x->regions[c], &to);
         w->indent++;
         hk_cw_line(w, "args->%s[%u] += 1U;", mix, c);
         w->indent--;
@@ -449,7 +449,7 @@ static void emit_loop(HkCW *w, const HkInst *l)
     hk_cw_line(w, "int64_t %s;", iv);
     hk_cw_line(w, "for (%s = %s; %s < %s; ++%s) {", iv, hk_cw_i64(w, l->x->lo), iv,
                end, iv);
-    emit_region(w, &l->regions[0], &to);
+    emit_region(w, &l->x->regions[0], &to);
     hk_cw_line(w, "}");
     for (uint32_t k = 0; k < l->nres; k++) {
         HkVal r = l->res[k];

@@ -83,7 +83,7 @@ void hk_host_loop(HkHostGen *g, HkInst *i)
 {
     uint32_t off = i->x->has_count ? 1u : 0u;
     uint32_t n = i->nres;
-    HkBlock *body = &i->regions[0];
+    HkBlock *body = &i->x->regions[0];
     const HkInst *y = hk_block_yield(body);
     if (i->nops != off + n || (n > 0 && (y == NULL || y->nops != n))) {
         hk_host_fail(g, i, "a loop whose inits or yield do not match its "
@@ -142,10 +142,10 @@ void hk_host_if(HkHostGen *g, HkInst *i)
     LLVMBasicBlockRef join = hk_host_block(g, "if.end");
     LLVMBuildCondBr(g->b, hk_host_comp(g, i->ops[0], 0), then_bb, else_bb);
     LLVMPositionBuilderAtEnd(g->b, then_bb);
-    region(g, &i->regions[0], res, i, join);
+    region(g, &i->x->regions[0], res, i, join);
     LLVMPositionBuilderAtEnd(g->b, else_bb);
-    if (i->nregions > 1)
-        region(g, &i->regions[1], res, i, join);
+    if (i->x->nregions > 1)
+        region(g, &i->x->regions[1], res, i, join);
     else
         LLVMBuildBr(g->b, join);
     LLVMPositionBuilderAtEnd(g->b, join);
@@ -156,7 +156,7 @@ void hk_host_if(HkHostGen *g, HkInst *i)
  * its mix cell; the last case is the switch's default, as in the C. */
 void hk_host_dispatch(HkHostGen *g, HkInst *i)
 {
-    uint32_t ncase = i->nregions;
+    uint32_t ncase = i->x->nregions;
     LLVMValueRef **res = slots_for(g, i->res, i->nres);
     LLVMValueRef sel = hk_host_comp(g, i->ops[0], 0);
     LLVMBasicBlockRef join = hk_host_block(g, "dispatch.end");
@@ -168,8 +168,8 @@ void hk_host_dispatch(HkHostGen *g, HkInst *i)
         LLVMAddCase(sw, hk_host_i64(g, k), bb[k]);
     for (uint32_t k = 0; k < ncase && !g->failed; k++) {
         LLVMPositionBuilderAtEnd(g->b, bb[k]);
-        hk_host_block_body(g, &i->regions[k]);
-        const HkInst *y = hk_block_yield(&i->regions[k]);
+        hk_host_block_body(g, &i->x->regions[k]);
+        const HkInst *y = hk_block_yield(&i->x->regions[k]);
         if (y != NULL && i->nres > 0)
             assign(g, res, i->res, y->ops, i->nres);
         hk_host_mix_bump(g, i->slot, hk_host_i64(g, k));

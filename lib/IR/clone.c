@@ -26,18 +26,19 @@ static void clone_block(HkArena *a, HkFunc *nf, const HkBlock *from,
 
 HkInst *hk_inst_copy_shell(HkArena *a, const HkInst *i, uint32_t serial)
 {
-    HkInst *c = hk_alloc(a, sizeof *c);
+    HkInst *c = hk_alloc_packed(a, sizeof *c, _Alignof(HkInst));
     *c = *i;  /* every field, so one added to HkInst is copied too */
     c->serial = serial;
     c->prev = c->next = NULL;
     c->block = NULL;
-    c->nres = c->nops = c->nregions = 0;
+    c->nres = c->nops = 0;
     c->res = c->ops = NULL;
-    c->regions = NULL;
     if (i->x != &hk_inst_ext_none) {
         HkInstExt *x = dup(a, i->x, sizeof *x);
         x->iters = NULL;
         x->ivar = HK_NOVAL;
+        x->nregions = 0;
+        x->regions = NULL;
         x->cst.f = dup(a, i->x->cst.f, i->x->cst.f ? i->x->cst.n * sizeof *x->cst.f : 0);
         x->cst.i = dup(a, i->x->cst.i, i->x->cst.i ? i->x->cst.n * sizeof *x->cst.i : 0);
         x->text = i->x->text ? hk_strdup(a, i->x->text) : NULL;
@@ -58,18 +59,20 @@ static HkInst *clone_inst(HkArena *a, HkFunc *nf, const HkInst *i)
         c->x->ivar = i->x->ivar;
         c->x->iters = dup(a, i->x->iters, i->x->iters ? i->nres * sizeof *i->x->iters : 0);
     }
-    c->nregions = i->nregions;
     for (uint32_t r = 0; r < i->nres; r++)
         hk_value(nf, i->res[r])->def = c;
     if (i->x->ivar != HK_NOVAL)
         hk_value(nf, i->x->ivar)->def = c;
     for (uint32_t r = 0; c->x->iters != NULL && r < i->nres; r++)
         hk_value(nf, i->x->iters[r])->def = c;
-    c->regions = i->nregions ? hk_alloc(a, i->nregions * sizeof *c->regions) : NULL;
-    for (uint32_t k = 0; k < i->nregions; k++) {
-        c->regions[k].parent = c;
-        c->regions[k].func = nf;
-        clone_block(a, nf, &i->regions[k], &c->regions[k]);
+    if (i->x->nregions != 0) {  /* a region op: its record is its own */
+        c->x->nregions = i->x->nregions;
+        c->x->regions = hk_alloc(a, i->x->nregions * sizeof *c->x->regions);
+    }
+    for (uint32_t k = 0; k < i->x->nregions; k++) {
+        c->x->regions[k].parent = c;
+        c->x->regions[k].func = nf;
+        clone_block(a, nf, &i->x->regions[k], &c->x->regions[k]);
     }
     return c;
 }

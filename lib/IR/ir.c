@@ -498,7 +498,9 @@ const HkInstExt hk_inst_ext_none = {.ivar = HK_NOVAL};
 
 HkInst *hk_inst_new(HkFunc *f, HkOp op, HkLoc loc)
 {
-    HkInst *i = hk_alloc(f->module->arena, sizeof *i);
+    /* packed at the record's own alignment: the names and operand lists
+     * bumped between two records leave no padding to 16 */
+    HkInst *i = hk_alloc_packed(f->module->arena, sizeof *i, _Alignof(HkInst));
     i->op = op;
     i->serial = f->nserials++;
     i->slot = -1;
@@ -544,13 +546,13 @@ HkVal hk_inst_result(HkFunc *f, HkInst *i, HkType t, const char *name)
 
 HkBlock *hk_inst_add_regions(HkFunc *f, HkInst *i, uint32_t n)
 {
-    i->regions = hk_alloc(f->module->arena, n * sizeof *i->regions);
-    i->nregions = n;
+    i->x->regions = hk_alloc(f->module->arena, n * sizeof *i->x->regions);
+    i->x->nregions = n;
     for (uint32_t k = 0; k < n; k++) {
-        i->regions[k].parent = i;
-        i->regions[k].func = f;
+        i->x->regions[k].parent = i;
+        i->x->regions[k].func = f;
     }
-    return i->regions;
+    return i->x->regions;
 }
 
 void hk_block_append(HkBlock *b, HkInst *i)

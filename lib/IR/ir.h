@@ -351,8 +351,9 @@ double hk_const_real(const HkConst *c, uint32_t k, HkElem e);
 int64_t hk_const_int(const HkConst *c, uint32_t k);
 
 /* What only some ops have: a constant's payload (const), static indices
- * (extract, insert), the callee (call), the spliced text (raw_device) and
- * a loop's bounds and carried values.  An instruction of any other op
+ * (extract, insert), the callee (call), the spliced text (raw_device), a
+ * loop's bounds and carried values, and the regions of loop, if and
+ * dispatch.  An instruction of any other op
  * shares one read-only record of defaults (hk_inst_ext_none: no index
  * variable, no carried values, no payload), so a reader need not ask the
  * op first, and the common record stays small: a module holds one per
@@ -370,14 +371,21 @@ typedef struct HkInstExt {
     HkVal *iters;          /* nres loop-carried values inside the body */
     HkVal ivar;
     int has_count;         /* runtime count is ops[0] */
+
+    /* regions: loop 1, if 1 or 2 (then, else), dispatch one per case */
+    uint32_t nregions;
+    HkBlock *regions;
 } HkInstExt;
 
 extern const HkInstExt hk_inst_ext_none;
 
 struct HkInst {
-    /* The fields are ordered so that no padding falls between them: a
+    /* The fields are ordered so that no padding falls between them, and
+     * the op's, the predicate's and the index flag share one word: a
      * module holds one record per instruction. */
-    HkOp op;
+    HkOp op : 8;
+    HkPred pred : 8;       /* fcmp/icmp */
+    unsigned has_index : 1; /* slot[idx]: the index is the last of ops */
     uint32_t serial;       /* unique in its function: index for side tables */
     HkInst *prev, *next;
     HkBlock *block;
@@ -393,13 +401,7 @@ struct HkInst {
     HkType type;           /* result type of a single-result op */
 
     int32_t slot;          /* slot operand (load/store/...), -1 if none */
-    int has_index;         /* slot[idx]: the index is the last of ops */
-    HkPred pred;           /* fcmp/icmp */
     HkLoc loc;
-
-    /* regions: loop 1, if 1 or 2 (then, else), dispatch one per case */
-    uint32_t nregions;
-    HkBlock *regions;
 
     /* the op's own fields: the instruction's if op has HK_F_EXT, else
      * &hk_inst_ext_none (read only) */

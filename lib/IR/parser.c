@@ -932,7 +932,7 @@ static int parse_loop(P *p, Inst *in)
     }
     uint32_t tbase = p->ntypes - niter;
     hk_inst_add_regions(p->f, i, 1);
-    if (!parse_region(p, &i->regions[0]))
+    if (!parse_region(p, &i->x->regions[0]))
         return 0;
     define_results(p, in, tbase);
     return 1;
@@ -957,13 +957,13 @@ static int parse_if(P *p, Inst *in)
     if (!parse_arrow_types(p) || !want_results(p, in, p->ntypes - tbase))
         return 0;
     hk_inst_add_regions(p->f, i, 2);
-    i->nregions = 1;
-    if (!parse_region(p, &i->regions[0]))
+    i->x->nregions = 1;
+    if (!parse_region(p, &i->x->regions[0]))
         return 0;
     if (is_word(p, "else")) {
         next(p);
-        i->nregions = 2;
-        if (!parse_region(p, &i->regions[1]))
+        i->x->nregions = 2;
+        if (!parse_region(p, &i->x->regions[1]))
             return 0;
     }
     define_results(p, in, tbase);
@@ -1005,7 +1005,7 @@ static int parse_cases(P *p, HkInst *i)
         return 0;
     hk_inst_add_regions(p->f, i, n);
     for (uint32_t k = 0; k < n; k++)
-        move_block(&i->regions[k], &cases[k]);
+        move_block(&i->x->regions[k], &cases[k]);
     return 1;
 }
 

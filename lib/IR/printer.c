@@ -356,8 +356,8 @@ static void put_loop(HkBuf *b, const HkFunc *f, const HkInst *i, int indent)
         hk_buf_puts(b, ")");
     }
     hk_buf_puts(b, " {\n");
-    if (i->nregions)
-        put_block(b, f, &i->regions[0], indent + 1);
+    if (i->x->nregions)
+        put_block(b, f, &i->x->regions[0], indent + 1);
     put_indent(b, indent);
     hk_buf_puts(b, "}");
 }
@@ -380,13 +380,13 @@ static void put_if(HkBuf *b, const HkFunc *f, const HkInst *i, int indent)
     put_vals(b, f, i->ops, i->nops);
     put_arrow(b, f, i);
     hk_buf_puts(b, " {\n");
-    if (i->nregions)
-        put_block(b, f, &i->regions[0], indent + 1);
+    if (i->x->nregions)
+        put_block(b, f, &i->x->regions[0], indent + 1);
     put_indent(b, indent);
-    int has_else = i->nregions > 1 && (i->nres > 0 || i->regions[1].first != NULL);
+    int has_else = i->x->nregions > 1 && (i->nres > 0 || i->x->regions[1].first != NULL);
     if (has_else) {
         hk_buf_puts(b, "} else {\n");
-        put_block(b, f, &i->regions[1], indent + 1);
+        put_block(b, f, &i->x->regions[1], indent + 1);
         put_indent(b, indent);
     }
     hk_buf_puts(b, "}");
@@ -402,10 +402,10 @@ static void put_dispatch(HkBuf *b, const HkFunc *f, const HkInst *i, int indent)
     put_slot(b, f, i->slot);
     put_arrow(b, f, i);
     hk_buf_puts(b, " {\n");
-    for (uint32_t r = 0; r < i->nregions; r++) {
+    for (uint32_t r = 0; r < i->x->nregions; r++) {
         put_indent(b, indent + 1);
         hk_buf_puts(b, "case {\n");
-        put_block(b, f, &i->regions[r], indent + 2);
+        put_block(b, f, &i->x->regions[r], indent + 2);
         put_indent(b, indent + 1);
         hk_buf_puts(b, "}\n");
     }

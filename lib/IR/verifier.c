@@ -161,8 +161,8 @@ static void check_yield(Ver *v, const HkInst *owner, const HkBlock *b, int need,
 static void verify_region(Ver *v, const HkInst *owner, uint32_t r, int need,
                           const HkVal *want, uint32_t n, const char *what)
 {
-    verify_block(v, &owner->regions[r]);
-    check_yield(v, owner, &owner->regions[r], need, want, n, what);
+    verify_block(v, &owner->x->regions[r]);
+    check_yield(v, owner, &owner->x->regions[r], need, want, n, what);
 }
 
 /* A condition operand is an i1 of rank 0. */
@@ -226,8 +226,8 @@ static void verify_loop(Ver *v, const HkInst *i)
 {
     check_bounds(v, i);
     int carried = check_carried(v, i);
-    if (i->nregions != 1) {
-        err(v, i->loc, "'loop' needs one body region, but has %u", i->nregions);
+    if (i->x->nregions != 1) {
+        err(v, i->loc, "'loop' needs one body region, but has %u", i->x->nregions);
         return;
     }
     define(v, i->x->ivar, i->loc, 0);
@@ -240,7 +240,7 @@ static void verify_loop(Ver *v, const HkInst *i)
     if (carried)
         verify_region(v, i, 0, 1, i->x->iters, i->nres, "the loop body");
     else
-        verify_block(v, &i->regions[0]);
+        verify_block(v, &i->x->regions[0]);
     hide(v, i->x->ivar);
     for (uint32_t k = 0; carried && k < i->nres; k++)
         hide(v, i->x->iters[k]);
@@ -250,15 +250,15 @@ static void verify_loop(Ver *v, const HkInst *i)
 static void verify_if(Ver *v, const HkInst *i)
 {
     check_cond(v, i, "'if'");
-    if (i->nregions < 1 || i->nregions > 2) {
+    if (i->x->nregions < 1 || i->x->nregions > 2) {
         err(v, i->loc, "'if' needs a then region and an optional else region");
         return;
     }
-    int has_else = i->nregions == 2 && i->regions[1].first != NULL;
+    int has_else = i->x->nregions == 2 && i->x->regions[1].first != NULL;
     if (i->nres > 0 && !has_else)
         err(v, i->loc, "'if' with results needs an 'else' region");
     verify_region(v, i, 0, i->nres > 0, i->res, i->nres, "the 'then' region of 'if'");
-    if (i->nregions == 2)
+    if (i->x->nregions == 2)
         verify_region(v, i, 1, i->nres > 0 && has_else, i->res, i->nres,
                       "the 'else' region of 'if'");
 }
@@ -272,16 +272,16 @@ static void verify_dispatch(Ver *v, const HkInst *i)
             vn(v, i->ops[0]), ts(v, ot(v, i, 0)));
     const HkSlot *s = hk_verify_slot_of(v, i);
     if (s != NULL && hk_verify_slot_use(v, i, s, HK_R_DISPATCH, 1)) {
-        if (s->type.rank == 1 && s->type.dim[0] != i->nregions)
+        if (s->type.rank == 1 && s->type.dim[0] != i->x->nregions)
             err(v, i->loc, "'dispatch' has %u case%s, but mix slot '%%%s' has %u cell%s",
-                i->nregions, pl(i->nregions), s->name, s->type.dim[0], pl(s->type.dim[0]));
+                i->x->nregions, pl(i->x->nregions), s->name, s->type.dim[0], pl(s->type.dim[0]));
         if (v->counted[i->slot])
             err(v, i->loc, "mix slot '%%%s' already counts another 'dispatch'", s->name);
         v->counted[i->slot] = 1;
     }
-    if (i->nregions == 0)
+    if (i->x->nregions == 0)
         err(v, i->loc, "'dispatch' needs at least one case");
-    for (uint32_t r = 0; r < i->nregions; r++) {
+    for (uint32_t r = 0; r < i->x->nregions; r++) {
         const char *what = hk_asprintf(v->d->arena, "case %u of 'dispatch'", r);
         verify_region(v, i, r, 1, i->res, i->nres, what);
     }

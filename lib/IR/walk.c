@@ -38,8 +38,8 @@ static void walk_loop(Walker *k, HkInst *i, uint32_t depth)
     int32_t n = (int32_t)w->nloops;
     w->loops[w->nloops++] = i;
     uint32_t ord = 0;
-    for (uint32_t r = 0; r < i->nregions; r++)
-        walk_block(k, &i->regions[r], n, depth + 1, &ord);
+    for (uint32_t r = 0; r < i->x->nregions; r++)
+        walk_block(k, &i->x->regions[r], n, depth + 1, &ord);
 }
 
 /* The instructions of b in order, numbered on from *ord in scope loop. */
@@ -52,8 +52,8 @@ static void walk_block(Walker *k, const HkBlock *b, int32_t loop, uint32_t depth
             walk_loop(k, i, depth);
             continue;
         }
-        for (uint32_t r = 0; r < i->nregions; r++)
-            walk_block(k, &i->regions[r], loop, depth, ord);
+        for (uint32_t r = 0; r < i->x->nregions; r++)
+            walk_block(k, &i->x->regions[r], loop, depth, ord);
     }
 }
 
@@ -87,10 +87,10 @@ static HkInst *after(const HkInst *i)
         const HkInst *parent = i->block ? i->block->parent : NULL;
         if (parent == NULL)
             return NULL;
-        uint32_t r = (uint32_t)(i->block - parent->regions) + 1;
-        for (; r < parent->nregions; r++)
-            if (parent->regions[r].first != NULL)
-                return parent->regions[r].first;
+        uint32_t r = (uint32_t)(i->block - parent->x->regions) + 1;
+        for (; r < parent->x->nregions; r++)
+            if (parent->x->regions[r].first != NULL)
+                return parent->x->regions[r].first;
         i = parent;
     }
     return NULL;
@@ -98,8 +98,8 @@ static HkInst *after(const HkInst *i)
 
 HkInst *hk_preorder_next(const HkInst *i)
 {
-    for (uint32_t r = 0; r < i->nregions; r++)
-        if (i->regions[r].first != NULL)
-            return i->regions[r].first;
+    for (uint32_t r = 0; r < i->x->nregions; r++)
+        if (i->x->regions[r].first != NULL)
+            return i->x->regions[r].first;
     return after(i);
 }

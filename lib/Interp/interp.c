@@ -466,7 +466,7 @@ static void set_each(HkInterp *ip, const HkVal *to, const HkVal *vals,
 static void loop(HkInterp *ip, const HkInst *i)
 {
     uint32_t first = i->x->has_count ? 1u : 0u, n = i->nres;
-    const HkInst *y = hk_block_yield(&i->regions[0]);
+    const HkInst *y = hk_block_yield(&i->x->regions[0]);
     if (i->nops != first + n || (n > 0 && (y == NULL || y->nops != n))) {
         fail(ip, i, "a loop whose inits or yield do not match its carried values");
         return;
@@ -475,7 +475,7 @@ static void loop(HkInterp *ip, const HkInst *i)
     int64_t end = i->x->has_count ? comp(ip, i->ops[0], 0).i : i->x->hi;
     for (int64_t k = i->x->lo; k < end && !ip->failed; k++) {
         dest(ip, i->x->ivar)[0].i = k;
-        run_block(ip, &i->regions[0]);
+        run_block(ip, &i->x->regions[0]);
         if (ip->broke) {
             ip->broke = 0;
             break;
@@ -524,17 +524,17 @@ static void run_inst(HkInterp *ip, const HkInst *i)
         return;
     case HK_OP_IF:
         if (comp(ip, i->ops[0], 0).u != 0)
-            region(ip, i, &i->regions[0]);
-        else if (i->nregions > 1)
-            region(ip, i, &i->regions[1]);
+            region(ip, i, &i->x->regions[0]);
+        else if (i->x->nregions > 1)
+            region(ip, i, &i->x->regions[1]);
         return;
     case HK_OP_DISPATCH: {
         /* legalize held the selector to [0, K - 1]; the last case is the
          * default, as in the units */
         int64_t k = comp(ip, i->ops[0], 0).i;
-        if (k < 0 || k >= (int64_t)i->nregions)
-            k = (int64_t)i->nregions - 1;
-        region(ip, i, &i->regions[k]);
+        if (k < 0 || k >= (int64_t)i->x->nregions)
+            k = (int64_t)i->x->nregions - 1;
+        region(ip, i, &i->x->regions[k]);
         bump_cell(ip, i, k);
         return;
     }

@@ -105,8 +105,8 @@ static void fold_if(Fold *s, HkInst *i)
 {
     HkVal c = i->ops[0];
     int fact = fact_of(s, c);
-    HkBlock *then_r = &i->regions[0];
-    HkBlock *else_r = i->nregions > 1 ? &i->regions[1] : NULL;
+    HkBlock *then_r = &i->x->regions[0];
+    HkBlock *else_r = i->x->nregions > 1 ? &i->x->regions[1] : NULL;
     if (fact == UNKNOWN) {
         fold_region(s, then_r, c, KNOWN_TRUE);
         if (else_r != NULL)
@@ -124,7 +124,7 @@ static void fold_if(Fold *s, HkInst *i)
  * enclosing block, which forgets it at its end). */
 static void fold_loop(Fold *s, HkInst *i)
 {
-    HkBlock *body = &i->regions[0];
+    HkBlock *body = &i->x->regions[0];
     const HkInst *y = hk_block_yield(body);
     uint32_t first = i->x->has_count ? 1u : 0u, mark = s->nundo;
     uint8_t *kept = hk_alloc(s->f->module->arena, i->nres + 1u);
@@ -164,8 +164,8 @@ static void fold_block(Fold *s, HkBlock *b)
             else if (fact == UNKNOWN)
                 learn(s, i->ops[0], KNOWN_FALSE); /* it did not leave */
         } else {
-            for (uint32_t r = 0; r < i->nregions; r++)
-                fold_region(s, &i->regions[r], HK_NOVAL, UNKNOWN);
+            for (uint32_t r = 0; r < i->x->nregions; r++)
+                fold_region(s, &i->x->regions[r], HK_NOVAL, UNKNOWN);
         }
     }
     forget_to(s, mark);

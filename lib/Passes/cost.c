@@ -178,7 +178,7 @@ static void count_loop(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
 {
     Counts body;
     memset(&body, 0, sizeof body);
-    count_block(cx, f, &i->regions[0], &body, by);
+    count_block(cx, f, &i->x->regions[0], &body, by);
     int64_t trip = trip_of(i);
     for (int k = 0; k < C_N; k++)
         c->c[k] = sat_add(c->c[k], sat_mul(body.c[k], trip));
@@ -195,10 +195,10 @@ static void count_branches(Cx *cx, const HkFunc *f, const HkInst *i,
 {
     Counts worst;
     memset(&worst, 0, sizeof worst);
-    for (uint32_t r = 0; r < i->nregions; r++) {
+    for (uint32_t r = 0; r < i->x->nregions; r++) {
         Counts one;
         memset(&one, 0, sizeof one);
-        count_block(cx, f, &i->regions[r], &one, by);
+        count_block(cx, f, &i->x->regions[r], &one, by);
         counts_max(&worst, &one);
     }
     counts_add(c, &worst);

@@ -189,9 +189,9 @@ static void cse_block(Cse *s, HkBlock *b)
             i->ops[k] = hk_valmap_get(s->repl, s->nrepl, i->ops[k]);
         if (merge(s, i))
             continue;
-        for (uint32_t r = 0; r < i->nregions; r++) {
+        for (uint32_t r = 0; r < i->x->nregions; r++) {
             uint32_t mark = s->nlog;
-            cse_block(s, &i->regions[r]);
+            cse_block(s, &i->x->regions[r]);
             pop_to(s, mark);
         }
     }

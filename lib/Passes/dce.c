@@ -63,7 +63,7 @@ static int is_dead(const Dce *s, const HkInst *i)
     if (!removable_kind(i) || own_effect(i) || i->serial < s->floor)
         return 0;
     /* A serial out of range (never in IR built by hk_inst_new) is kept. */
-    if (i->nregions != 0 &&
+    if (i->x->nregions != 0 &&
         (i->serial >= s->nserials || s->effectful[i->serial]))
         return 0;
     return all_unused(s, i);
@@ -84,8 +84,8 @@ static int scan(Dce *s, HkBlock *b)
     for (HkInst *i = b->first; i; i = i->next) {
         int eff = own_effect(i) && i->op != HK_OP_YIELD;
         int inner = 0;
-        for (uint32_t r = 0; r < i->nregions; r++)
-            inner |= scan(s, &i->regions[r]);
+        for (uint32_t r = 0; r < i->x->nregions; r++)
+            inner |= scan(s, &i->x->regions[r]);
         if (i->serial < s->nserials)
             s->effectful[i->serial] = (uint8_t)inner;
         any |= eff | inner;
@@ -116,8 +116,8 @@ static void drop_block(Dce *s, HkBlock *b)
         i->block = NULL;
         for (uint32_t k = 0; k < i->nops; k++)
             drop_use(s, i->ops[k]);
-        for (uint32_t r = 0; r < i->nregions; r++)
-            drop_block(s, &i->regions[r]);
+        for (uint32_t r = 0; r < i->x->nregions; r++)
+            drop_block(s, &i->x->regions[r]);
     }
 }
 
@@ -126,8 +126,8 @@ static void remove_dead(Dce *s, HkInst *i)
     hk_inst_remove(i);
     for (uint32_t k = 0; k < i->nops; k++)
         drop_use(s, i->ops[k]);
-    for (uint32_t r = 0; r < i->nregions; r++)
-        drop_block(s, &i->regions[r]);
+    for (uint32_t r = 0; r < i->x->nregions; r++)
+        drop_block(s, &i->x->regions[r]);
 }
 
 static void drain(Dce *s)

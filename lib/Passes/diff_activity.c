@@ -31,8 +31,8 @@ int hk_diff_any_active(const Diff *s, const HkInst *i, uint32_t from)
 static int act_yields(Diff *s, const HkInst *i, const HkVal *vals)
 {
     int ch = 0;
-    for (uint32_t r = 0; r < i->nregions; r++) {
-        const HkInst *y = hk_block_yield(&i->regions[r]);
+    for (uint32_t r = 0; r < i->x->nregions; r++) {
+        const HkInst *y = hk_block_yield(&i->x->regions[r]);
         for (uint32_t k = 0; y != NULL && k < y->nops && k < i->nres; k++)
             if (hk_diff_is_real(hk_diff_type(s, vals[k])) && s->act[y->ops[k]])
                 ch |= mark(s, vals[k]);
@@ -50,7 +50,7 @@ static int act_inst(Diff *s, const HkInst *i)
         for (uint32_t k = 0; k < i->nres; k++)
             if (hk_diff_is_real(hk_diff_type(s, i->x->iters[k])) && s->act[i->ops[first + k]])
                 ch |= mark(s, i->x->iters[k]);
-        ch |= hk_diff_act_block(s, &i->regions[0]);
+        ch |= hk_diff_act_block(s, &i->x->regions[0]);
         ch |= act_yields(s, i, i->x->iters);
         for (uint32_t k = 0; k < i->nres; k++)
             if (s->act[i->x->iters[k]])
@@ -59,8 +59,8 @@ static int act_inst(Diff *s, const HkInst *i)
     }
     case HK_OP_IF:
     case HK_OP_DISPATCH:
-        for (uint32_t r = 0; r < i->nregions; r++)
-            ch |= hk_diff_act_block(s, &i->regions[r]);
+        for (uint32_t r = 0; r < i->x->nregions; r++)
+            ch |= hk_diff_act_block(s, &i->x->regions[r]);
         return ch | act_yields(s, i, i->res);
     case HK_OP_LOAD:
     case HK_OP_GATHER:

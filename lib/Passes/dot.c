@@ -139,9 +139,9 @@ static void put_region_op(Dot *d, const HkInst *i, int depth, uint32_t *first,
                   2 * depth, "", head);
     put_header(d, i);
     hk_buf_puts(d->b, "\\l\"];\n");
-    for (uint32_t r = 0; r < i->nregions; r++) {
+    for (uint32_t r = 0; r < i->x->nregions; r++) {
         uint32_t end = 0;
-        uint32_t start = put_block(d, &i->regions[r], depth + 1, &end);
+        uint32_t start = put_block(d, &i->x->regions[r], depth + 1, &end);
         if (start != 0)
             hk_buf_printf(d->b, "%*s    b%u -> b%u [label=\"%s\"];\n",
                           2 * depth, "", head, start,

@@ -47,9 +47,9 @@ static uint64_t summarize(Dse *s, const HkBlock *b)
     uint64_t all = 0;
     for (const HkInst *i = b->first; i; i = i->next) {
         uint64_t r = own_reads(i);
-        for (uint32_t k = 0; k < i->nregions; k++)
-            r |= summarize(s, &i->regions[k]);
-        if (i->nregions != 0 && i->serial < s->f->nserials)
+        for (uint32_t k = 0; k < i->x->nregions; k++)
+            r |= summarize(s, &i->x->regions[k]);
+        if (i->x->nregions != 0 && i->serial < s->f->nserials)
             s->reads[i->serial] = r;
         all |= r;
     }
@@ -60,7 +60,7 @@ static uint64_t summarize(Dse *s, const HkBlock *b)
 static uint64_t reads_of(const Dse *s, const HkInst *i)
 {
     uint64_t r = own_reads(i);
-    if (i->nregions != 0)
+    if (i->x->nregions != 0)
         r |= i->serial < s->f->nserials ? s->reads[i->serial] : ~UINT64_C(0);
     return r;
 }
@@ -106,8 +106,8 @@ static void scan_block(Dse *s, HkBlock *b)
     /* the inner blocks, each with its own view (what follows the region
      * op in b is not known inside it) */
     for (HkInst *i = b->first; i; i = i->next)
-        for (uint32_t k = 0; k < i->nregions; k++)
-            scan_block(s, &i->regions[k]);
+        for (uint32_t k = 0; k < i->x->nregions; k++)
+            scan_block(s, &i->x->regions[k]);
 }
 
 int hk_pass_dse(HawkPassRun *r, HkFunc *f)

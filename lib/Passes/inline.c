@@ -97,12 +97,12 @@ static int copy_inst(Inliner *s, Copy *c, const HkInst *i, Cursor at)
             n->x->iters[k] = copy_value(s, c, i->x->iters[k], HK_DEF_ITER, n, k);
     }
     place(at, n);
-    if (i->nregions == 0)
+    if (i->x->nregions == 0)
         return 0;
-    hk_inst_add_regions(f, n, i->nregions);
-    for (uint32_t r = 0; r < i->nregions; r++) {
-        Cursor in = {&n->regions[r], NULL};
-        if (copy_block(s, c, &i->regions[r], in, NULL) != 0)
+    hk_inst_add_regions(f, n, i->x->nregions);
+    for (uint32_t r = 0; r < i->x->nregions; r++) {
+        Cursor in = {&n->x->regions[r], NULL};
+        if (copy_block(s, c, &i->x->regions[r], in, NULL) != 0)
             return -1;
     }
     return 0;
@@ -247,8 +247,8 @@ static int inline_block(Inliner *s, HkBlock *b, HkVal *repl, uint32_t nrepl,
             ++*n;
             continue;
         }
-        for (uint32_t r = 0; r < i->nregions; r++)
-            if (inline_block(s, &i->regions[r], repl, nrepl, n) != 0)
+        for (uint32_t r = 0; r < i->x->nregions; r++)
+            if (inline_block(s, &i->x->regions[r], repl, nrepl, n) != 0)
                 return -1;
     }
     return 0;

@@ -127,8 +127,8 @@ static HkVal *with_tangents(Diff *s, const HkVal *vals, uint32_t n,
 static void extend_results(Diff *s, HkInst *i, const uint8_t *need, uint32_t m)
 {
     uint32_t n = i->nres;
-    for (uint32_t r = 0; r < i->nregions; r++) {
-        HkInst *y = i->regions[r].last;
+    for (uint32_t r = 0; r < i->x->nregions; r++) {
+        HkInst *y = i->x->regions[r].last;
         HkVal *ops = hk_alloc(s->a, (n + m) * sizeof *ops);
         memcpy(ops, y->ops, n * sizeof *ops);
         s->at = y;
@@ -154,8 +154,8 @@ static void branch_results(Diff *s, HkInst *i)
     for (uint32_t k = 0; k < n; k++) {
         if (!hk_diff_is_real(hk_diff_type(s, i->res[k])))
             continue;
-        for (uint32_t r = 0; r < i->nregions && !need[k]; r++) {
-            const HkInst *y = hk_block_yield(&i->regions[r]);
+        for (uint32_t r = 0; r < i->x->nregions && !need[k]; r++) {
+            const HkInst *y = hk_block_yield(&i->x->regions[r]);
             need[k] = y != NULL && k < y->nops &&
                       hk_diff_tan(s, y->ops[k]) != HK_NOVAL;
         }
@@ -272,7 +272,7 @@ static void differentiate_loop(Diff *s, HkInst *i)
     for (uint32_t k = 0; k < n; k++)
         m += s->act[i->x->iters[k]];
     if (m == 0) {
-        differentiate_block(s, &i->regions[0]);
+        differentiate_block(s, &i->x->regions[0]);
         return;
     }
     uint8_t *need = hk_alloc(s->a, n + 1u);
@@ -292,7 +292,7 @@ static void differentiate_loop(Diff *s, HkInst *i)
     hk_inst_set_ops(s->f, i, ops, i->nops + m);
     uint32_t carried;
     i->x->iters = with_tangents(s, i->x->iters, n, need, HK_DEF_ITER, i, &carried);
-    differentiate_block(s, &i->regions[0]);
+    differentiate_block(s, &i->x->regions[0]);
     extend_results(s, i, need, m);
 }
 
@@ -307,8 +307,8 @@ static void differentiate(Diff *s, HkInst *i)
         return;
     }
     if (i->op == HK_OP_IF || i->op == HK_OP_DISPATCH) {
-        for (uint32_t r = 0; r < i->nregions; r++)
-            differentiate_block(s, &i->regions[r]);
+        for (uint32_t r = 0; r < i->x->nregions; r++)
+            differentiate_block(s, &i->x->regions[r]);
         branch_results(s, i);
         return;
     }

@@ -129,7 +129,7 @@ static HkVal hold(HkFunc *f, HkInst *at, HkVal v, int64_t lo, int64_t hi,
 /* dispatch %s of K >= 2 cases: its selector held to [0, K - 1]. */
 static void legalize_dispatch(HkFunc *f, HkInst *i)
 {
-    int64_t last = (int64_t)i->nregions - 1;
+    int64_t last = (int64_t)i->x->nregions - 1;
     HkVal s = i->ops[0];
     if (last < 1 || hk_legal_held(f, s, 0, last))
         return;

@@ -52,8 +52,8 @@ static const char *why_not(const HkFunc *f, const HkInst *i)
     for (uint32_t k = 0; k < i->nops; k++)
         if (hk_value(f, i->ops[k])->type.rank > 0 && !reads_tensor(i->op))
             return "a tensor operand scalarize did not take apart";
-    if (i->op == HK_OP_DISPATCH && i->nregions >= 2 && i->nops >= 1 &&
-        !hk_legal_held(f, i->ops[0], 0, (int64_t)i->nregions - 1))
+    if (i->op == HK_OP_DISPATCH && i->x->nregions >= 2 && i->nops >= 1 &&
+        !hk_legal_held(f, i->ops[0], 0, (int64_t)i->x->nregions - 1))
         return "a selector legalize did not hold to [0, K - 1]";
     if (i->op == HK_OP_LOOP && !hk_legal_trip_end(f, i))
         return "a runtime count legalize did not hold to [lo, lo + K]";

@@ -606,7 +606,7 @@ static void lower_loop(Sc *s, HkInst *i)
     i->nops = off + n;
     i->x->iters = iters;
     split_results(s, i);
-    lower_block(s, &i->regions[0]);
+    lower_block(s, &i->x->regions[0]);
 }
 
 /* if and dispatch: the condition or selector, the results, the regions. */
@@ -615,8 +615,8 @@ static void lower_branch(Sc *s, HkInst *i)
     for (uint32_t k = 0; k < i->nops; k++)
         i->ops[k] = scalar(s, i->ops[k]);
     split_results(s, i);
-    for (uint32_t r = 0; r < i->nregions; r++)
-        lower_block(s, &i->regions[r]);
+    for (uint32_t r = 0; r < i->x->nregions; r++)
+        lower_block(s, &i->x->regions[r]);
 }
 
 static void lower_yield(Sc *s, HkInst *i)

@@ -26,7 +26,7 @@ static int64_t sat_add(int64_t a, int64_t b)
 static HkBreakKind break_kind(const HkInst *loop)
 {
     const HkInst *brk = NULL;
-    for (const HkInst *i = loop->regions[0].first; i && !brk; i = i->next)
+    for (const HkInst *i = loop->x->regions[0].first; i && !brk; i = i->next)
         if (i->op == HK_OP_BREAK_IF)
             brk = i;
     if (brk == NULL)

@@ -583,8 +583,8 @@ static void mark_inside(const HkInst *i, uint8_t *inside)
         inside[i->x->ivar] = 1;
     for (uint32_t k = 0; i->x->iters != NULL && k < i->nres; k++)
         inside[i->x->iters[k]] = 1;
-    for (uint32_t r = 0; r < i->nregions; r++)
-        for (const HkInst *x = i->regions[r].first; x != NULL; x = x->next) {
+    for (uint32_t r = 0; r < i->x->nregions; r++)
+        for (const HkInst *x = i->x->regions[r].first; x != NULL; x = x->next) {
             for (uint32_t k = 0; k < x->nres; k++)
                 inside[x->res[k]] = 1;
             mark_inside(x, inside);
@@ -608,8 +608,8 @@ static void outer_uses(Vjp *v, const HkInst *i, const uint8_t *inside,
                        uint8_t *seen, uint8_t *sseen, Outer *o)
 {
     Diff *d = &v->d;
-    for (uint32_t r = 0; r < i->nregions; r++)
-        for (const HkInst *x = i->regions[r].first; x != NULL; x = x->next) {
+    for (uint32_t r = 0; r < i->x->nregions; r++)
+        for (const HkInst *x = i->x->regions[r].first; x != NULL; x = x->next) {
             if (x->op == HK_OP_GATHER && x->slot >= 0 && d->in[x->slot])
                 o->effects = 1;
             if (hk_vjp_writes(v, x) || hk_vjp_write_copy(v, x))
@@ -692,11 +692,11 @@ static void copy_inst(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
                 copy_of(v, x->x->iters[k], HK_DEF_ITER, c, k);
     }
     hk_block_append(nb, c);
-    if (x->nregions == 0)
+    if (x->x->nregions == 0)
         return;
-    hk_inst_add_regions(d->f, c, x->nregions);
-    for (uint32_t r = 0; r < x->nregions; r++)
-        copy_block(v, &x->regions[r], &c->regions[r], map, nmap, 1, 0);
+    hk_inst_add_regions(d->f, c, x->x->nregions);
+    for (uint32_t r = 0; r < x->x->nregions; r++)
+        copy_block(v, &x->x->regions[r], &c->x->regions[r], map, nmap, 1, 0);
 }
 
 /* The if of case c on, of dispatch x's copy, at the insertion point:
@@ -719,16 +719,16 @@ static HkInst *case_copy(Vjp *v, const HkInst *x, uint32_t c, HkVal kv,
     hk_vjp_grow(v);
     for (uint32_t k = 0; k < x->nres; k++)
         d->act[ni->res[k]] = x->res[k] < d->ntan && d->act[x->res[k]];
-    copy_block(v, &x->regions[c], &ni->regions[0], map, nmap, 1, 0);
-    if (c + 2 == x->nregions) {
-        copy_block(v, &x->regions[c + 1], &ni->regions[1], map, nmap, 1, 0);
+    copy_block(v, &x->x->regions[c], &ni->x->regions[0], map, nmap, 1, 0);
+    if (c + 2 == x->x->nregions) {
+        copy_block(v, &x->x->regions[c + 1], &ni->x->regions[1], map, nmap, 1, 0);
         return ni;
     }
-    DiffPoint p = hk_diff_enter(d, &ni->regions[1]);
+    DiffPoint p = hk_diff_enter(d, &ni->x->regions[1]);
     HkInst *rest = case_copy(v, x, c + 1, kv, map, nmap);
     HkInst *y = hk_inst_new(d->f, HK_OP_YIELD, d->loc);
     hk_inst_set_ops(d->f, y, rest->res, rest->nres);
-    hk_block_append(&ni->regions[1], y);
+    hk_block_append(&ni->x->regions[1], y);
     hk_diff_leave(d, p);
     return ni;
 }
@@ -743,16 +743,16 @@ static void copy_dispatch(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
     Diff *d = &v->d;
     DiffPoint p = hk_diff_enter(d, nb);
     d->base = region_base(v, x);
-    if (x->nregions == 1) {
-        copy_block(v, &x->regions[0], nb, map, nmap, 0, 0);
-        const HkInst *y = hk_block_yield(&x->regions[0]);
+    if (x->x->nregions == 1) {
+        copy_block(v, &x->x->regions[0], nb, map, nmap, 0, 0);
+        const HkInst *y = hk_block_yield(&x->x->regions[0]);
         for (uint32_t k = 0; y != NULL && k < x->nres && k < y->nops; k++)
             map[x->res[k]] = hk_valmap_get(map, nmap, y->ops[k]);
     } else {
         HkVal sel = hk_valmap_get(map, nmap, x->ops[0]);
         HkType st = type_of(v, sel);
         HkVal lo = hk_diff_int(d, 0, st, NULL, NULL);
-        HkVal hi = hk_diff_int(d, (int64_t)x->nregions - 1, st, NULL, NULL);
+        HkVal hi = hk_diff_int(d, (int64_t)x->x->nregions - 1, st, NULL, NULL);
         HkVal kv = hk_diff_emit2(d, HK_OP_MAXIMUM, sel, lo, st);
         kv = hk_diff_emit2(d, HK_OP_MINIMUM, kv, hi, st);
         HkInst *ni = case_copy(v, x, 0, kv, map, nmap);
@@ -902,17 +902,17 @@ static HkInst *case_chain(Vjp *v, const HkInst *i, const Outer *o, HkVal k,
     HkVal eq = hk_diff_emit(d, HK_OP_ICMP, ops, 2, hk_scalar(HK_I1));
     hk_value(d->f, eq)->def->pred = HK_P_EQ;
     HkInst *ni = new_if(v, eq, o);
-    reverse_branch(v, i, &i->regions[c], &ni->regions[0], o);
-    if (c + 2 == i->nregions) {
-        reverse_branch(v, i, &i->regions[c + 1], &ni->regions[1], o);
+    reverse_branch(v, i, &i->x->regions[c], &ni->x->regions[0], o);
+    if (c + 2 == i->x->nregions) {
+        reverse_branch(v, i, &i->x->regions[c + 1], &ni->x->regions[1], o);
         return ni;
     }
     d->at = NULL;
-    d->blk = &ni->regions[1];
+    d->blk = &ni->x->regions[1];
     HkInst *inner = case_chain(v, i, o, k, c + 1);
     HkInst *yi = hk_inst_new(d->f, HK_OP_YIELD, d->loc);
     hk_inst_set_ops(d->f, yi, inner->res, inner->nres);
-    hk_block_append(&ni->regions[1], yi);
+    hk_block_append(&ni->x->regions[1], yi);
     return ni;
 }
 
@@ -940,18 +940,18 @@ static void reverse_region(Vjp *v, HkInst *i)
     if (i->op == HK_OP_IF) {
         ni = new_if(v, i->ops[0], &o);
         for (uint32_t r = 0; r < 2; r++)
-            reverse_branch(v, i, r < i->nregions ? &i->regions[r] : NULL,
-                           &ni->regions[r], &o);
-    } else if (i->nregions == 1) {
+            reverse_branch(v, i, r < i->x->nregions ? &i->x->regions[r] : NULL,
+                           &ni->x->regions[r], &o);
+    } else if (i->x->nregions == 1) {
         HkVal tv = hk_diff_int(d, 1, hk_scalar(HK_I1), NULL, NULL);
         ni = new_if(v, tv, &o);
-        reverse_branch(v, i, &i->regions[0], &ni->regions[0], &o);
-        reverse_branch(v, i, NULL, &ni->regions[1], &o);
+        reverse_branch(v, i, &i->x->regions[0], &ni->x->regions[0], &o);
+        reverse_branch(v, i, NULL, &ni->x->regions[1], &o);
     } else {
         HkVal sel = i->ops[0];
         HkType st = type_of(v, sel);
         HkVal lo = hk_diff_int(d, 0, st, NULL, NULL);
-        HkVal hi = hk_diff_int(d, (int64_t)i->nregions - 1, st, NULL, NULL);
+        HkVal hi = hk_diff_int(d, (int64_t)i->x->nregions - 1, st, NULL, NULL);
         HkVal k = hk_diff_emit2(d, HK_OP_MAXIMUM, sel, lo, st);
         k = hk_diff_emit2(d, HK_OP_MINIMUM, k, hi, st);
         ni = case_chain(v, i, &o, k, 0);

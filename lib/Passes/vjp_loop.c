@@ -38,7 +38,7 @@ static HkType type_of(const Vjp *v, HkVal x)
 
 static int breaks(const HkInst *L)
 {
-    for (const HkInst *x = L->regions[0].first; x != NULL; x = x->next)
+    for (const HkInst *x = L->x->regions[0].first; x != NULL; x = x->next)
         if (x->op == HK_OP_BREAK_IF)
             return 1;
     return 0;
@@ -58,7 +58,7 @@ static HkVal add_counter(Vjp *v, HkInst *L)
     HkFunc *f = d->f;
     uint32_t n = L->nres;
     HkVal init = hk_diff_int(d, L->x->lo, hk_scalar(HK_I64), NULL, L);
-    HkInst *y = L->regions[0].last;
+    HkInst *y = L->x->regions[0].last;
     HkVal one = hk_diff_int(d, 1, hk_scalar(HK_I64), NULL, L);
     HkInst *add = hk_inst_new(f, HK_OP_ADD, y->loc);
     HkVal ops2[2] = {L->x->ivar, one};
@@ -143,15 +143,15 @@ static HkInst *rerun(Vjp *v, const HkInst *L, uint32_t n, HkVal t)
     /* the trips rerun only for the values trip t starts with: their
      * writes are reversed in their own trips, not here */
     v->rerun = 1;
-    hk_vjp_recompute(v, &L->regions[0], &I->regions[0], map, nmap);
+    hk_vjp_recompute(v, &L->x->regions[0], &I->x->regions[0], map, nmap);
     v->rerun = 0;
-    const HkInst *y = hk_block_yield(&L->regions[0]);
+    const HkInst *y = hk_block_yield(&L->x->regions[0]);
     HkVal *yops = hk_alloc(d->a, (n + 1) * sizeof *yops);
     for (uint32_t k = 0; k < n; k++)
         yops[k] = hk_valmap_get(map, nmap, y->ops[k]);
     HkInst *yi = hk_inst_new(f, HK_OP_YIELD, d->loc);
     hk_inst_set_ops(f, yi, yops, n);
-    hk_block_append(&I->regions[0], yi);
+    hk_block_append(&I->x->regions[0], yi);
     hk_diff_place(d, I);
     hk_vjp_grow(v);
     for (uint32_t x = 0; x < nmap; x++)
@@ -184,8 +184,8 @@ static uint64_t body_size(const HkBlock *b)
     uint64_t n = 0;
     for (const HkInst *x = b->first; x != NULL; x = x->next) {
         n++;
-        for (uint32_t r = 0; r < x->nregions; r++)
-            n += body_size(&x->regions[r]);
+        for (uint32_t r = 0; r < x->x->nregions; r++)
+            n += body_size(&x->x->regions[r]);
     }
     return n;
 }
@@ -232,7 +232,7 @@ static int use_tape(Vjp *v, const HkInst *L, uint32_t n)
         bytes += comps_of(t) * (uint64_t)k * hk_elem_bytes(tape_elem((HkElem)t.elem));
     }
     return bytes <= AUTO_TAPE_BYTES &&
-           (uint64_t)(k - 1) * body_size(&L->regions[0]) > 6u * c;
+           (uint64_t)(k - 1) * body_size(&L->x->regions[0]) > 6u * c;
 }
 
 /* The row of trip index i: i - LO. */
@@ -256,7 +256,7 @@ static void make_tape(Vjp *v, Rev *rv)
     uint32_t k = (uint32_t)bound(L);
     HkInst *at = d->at;
     HkBlock *blk = d->blk;
-    d->at = L->regions[0].first;
+    d->at = L->x->regions[0].first;
     d->base = hk_value(f, L->x->ivar)->name;
     HkVal row = tape_row(v, L, L->x->ivar);
     rv->tape = hk_alloc(d->a, (rv->n + 1) * sizeof *rv->tape);
@@ -416,9 +416,9 @@ static HkVal trip_copy(Vjp *v, const Rev *rv, HkVal t, int to_break, Trip *tr,
         map[L->x->iters[k]] = tr->start[k];
     HkVal cond = HK_NOVAL;
     if (to_break)
-        cond = hk_vjp_recompute_to_break(v, &L->regions[0], d->blk, map, nmap);
+        cond = hk_vjp_recompute_to_break(v, &L->x->regions[0], d->blk, map, nmap);
     else
-        hk_vjp_recompute(v, &L->regions[0], d->blk, map, nmap);
+        hk_vjp_recompute(v, &L->x->regions[0], d->blk, map, nmap);
     hk_vjp_grow(v);
     for (uint32_t x = 0; x < nmap; x++)
         if (map[x] != HK_NOVAL)
@@ -434,7 +434,7 @@ static HkVal trip_copy(Vjp *v, const Rev *rv, HkVal t, int to_break, Trip *tr,
  * output (hk_vjp_writes; vjp.c's branch_store_rule takes one there). */
 static int own_write(const Vjp *v, const HkInst *L)
 {
-    for (const HkInst *x = L->regions[0].first; x != NULL; x = x->next)
+    for (const HkInst *x = L->x->regions[0].first; x != NULL; x = x->next)
         if (!x->has_index && hk_vjp_writes(v, x))
             return 1;
     return 0;
@@ -474,7 +474,7 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
     const HkInst *L = rv->L;
     HkInst *R = rv->R;
     d->at = NULL;
-    d->blk = &R->regions[0];
+    d->blk = &R->x->regions[0];
     d->base = hk_value(f, L->x->ivar)->name;
     HkVal ops2[2] = {last, R->x->ivar};
     HkVal t = hk_diff_emit(d, HK_OP_SUB, ops2, 2, hk_scalar(HK_I64));
@@ -499,7 +499,7 @@ static void reverse_body(Vjp *v, Rev *rv, HkVal last)
         saved[no + k] = v->sadj[rv->o.slots[k]];
         v->sadj[rv->o.slots[k]] = R->x->iters[nc + no + k];
     }
-    const HkInst *y = hk_block_yield(&L->regions[0]);
+    const HkInst *y = hk_block_yield(&L->x->regions[0]);
     for (uint32_t k = 0, j = 0; k < rv->n; k++)
         if (rv->need[k])
             hk_vjp_add_adj(v, hk_valmap_get(map, nmap, y->ops[k]), R->x->iters[j++]);
@@ -537,8 +537,8 @@ static int has_write(const Vjp *v, const HkInst *x)
 {
     if (hk_vjp_writes(v, x) || hk_vjp_write_copy(v, x))
         return 1;
-    for (uint32_t r = 0; r < x->nregions; r++)
-        for (const HkInst *y = x->regions[r].first; y != NULL; y = y->next)
+    for (uint32_t r = 0; r < x->x->nregions; r++)
+        for (const HkInst *y = x->x->regions[r].first; y != NULL; y = y->next)
             if (has_write(v, y))
                 return 1;
     return 0;
@@ -549,7 +549,7 @@ static int has_write(const Vjp *v, const HkInst *x)
 static int writes_before_break(const Vjp *v, const HkInst *L)
 {
     int seen = 0;
-    for (const HkInst *x = L->regions[0].first; x != NULL; x = x->next) {
+    for (const HkInst *x = L->x->regions[0].first; x != NULL; x = x->next) {
         if (x->op == HK_OP_BREAK_IF)
             return seen;
         seen = seen || has_write(v, x);
@@ -610,7 +610,7 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
     HkInst *P = hk_vjp_if(v, ran, types, names, m);
 
     /* the branch that ran: the trips before, the part, the sweep */
-    DiffPoint here = hk_diff_enter(d, &P->regions[0]);
+    DiffPoint here = hk_diff_enter(d, &P->x->regions[0]);
     Trip tr;
     HkVal gate = v->gate;
     v->gate = HK_NOVAL;  /* the trip that broke made the last write */
@@ -628,7 +628,7 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
         v->sadj[rv->o.slots[k]] = HK_NOVAL;
     }
     d->at = NULL;
-    d->blk = &S->regions[0];
+    d->blk = &S->x->regions[0];
     for (HkInst *x = last_copy; x != tr.stop; x = x->prev)
         hk_vjp_reverse(v, x);
     HkVal *yops = hk_alloc(d->a, (m + 1) * sizeof *yops);
@@ -645,26 +645,26 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
     }
     HkInst *y = hk_inst_new(f, HK_OP_YIELD, d->loc);
     hk_inst_set_ops(f, y, yops, m);
-    hk_block_append(&S->regions[0], y);
+    hk_block_append(&S->x->regions[0], y);
     /* the trip did not break there after all (cannot happen when it ran,
      * but the IR states both branches): nothing */
-    d->blk = &S->regions[1];
+    d->blk = &S->x->regions[1];
     HkVal *zops = hk_alloc(d->a, (m + 1) * sizeof *zops);
     for (uint32_t k = 0; k < m; k++)
         zops[k] = hk_diff_full(d, HK_NOVAL, types[k]);
     y = hk_inst_new(f, HK_OP_YIELD, d->loc);
     hk_inst_set_ops(f, y, zops, m);
-    hk_block_append(&S->regions[1], y);
+    hk_block_append(&S->x->regions[1], y);
     y = hk_inst_new(f, HK_OP_YIELD, d->loc);
     hk_inst_set_ops(f, y, S->res, m);
-    hk_block_append(&P->regions[0], y);
+    hk_block_append(&P->x->regions[0], y);
     /* no partial trip: nothing */
-    d->blk = &P->regions[1];
+    d->blk = &P->x->regions[1];
     for (uint32_t k = 0; k < m; k++)
         zops[k] = hk_diff_full(d, HK_NOVAL, types[k]);
     y = hk_inst_new(f, HK_OP_YIELD, d->loc);
     hk_inst_set_ops(f, y, zops, m);
-    hk_block_append(&P->regions[1], y);
+    hk_block_append(&P->x->regions[1], y);
 
     hk_diff_leave(d, here);
     hk_vjp_grow(v);

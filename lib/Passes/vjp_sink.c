@@ -33,8 +33,8 @@ static void uses_of(const HkBlock *b, int32_t s, uint32_t *writes, uint32_t *rea
             else
                 (*reads)++;
         }
-        for (uint32_t r = 0; r < x->nregions; r++)
-            uses_of(&x->regions[r], s, writes, reads);
+        for (uint32_t r = 0; r < x->x->nregions; r++)
+            uses_of(&x->x->regions[r], s, writes, reads);
     }
 }
 
@@ -63,12 +63,12 @@ static HkInst *kernel_level(const HkFunc *f, HkInst *x, int *looped)
 /* An if with one region gets an empty else. */
 static void add_else(HkFunc *f, HkInst *X)
 {
-    HkBlock old = X->regions[0];
+    HkBlock old = X->x->regions[0];
     hk_inst_add_regions(f, X, 2);
-    X->regions[0].first = old.first;
-    X->regions[0].last = old.last;
+    X->x->regions[0].first = old.first;
+    X->x->regions[0].last = old.last;
     for (HkInst *x = old.first; x != NULL; x = x->next)
-        x->block = &X->regions[0];
+        x->block = &X->x->regions[0];
 }
 
 /* Region b yields val after what it yields already. */
@@ -108,15 +108,15 @@ static void sink_slot(Vjp *v, HkInst *X, int32_t s)
     Diff *d = &v->d;
     HkFunc *f = d->f;
     uint32_t writes = 0, reads = 0;
-    for (uint32_t r = 0; r < X->nregions; r++)
-        uses_of(&X->regions[r], s, &writes, &reads);
+    for (uint32_t r = 0; r < X->x->nregions; r++)
+        uses_of(&X->x->regions[r], s, &writes, &reads);
     if (writes == 0 || reads != 0)
         return;
-    uint32_t nr = X->nregions, top = 0;
+    uint32_t nr = X->x->nregions, top = 0;
     HkInst **w = hk_alloc(d->a, (nr + 2) * sizeof *w);
     HkInst *one = NULL;
     for (uint32_t r = 0; r < nr; r++) {
-        w[r] = top_write(&X->regions[r], s);
+        w[r] = top_write(&X->x->regions[r], s);
         if (w[r] == NULL)
             continue;
         if (one != NULL && w[r]->op != one->op)
@@ -146,11 +146,11 @@ static void sink_slot(Vjp *v, HkInst *X, int32_t s)
         hk_insert_before(K, ld);
     }
     HkVal res = add_result(f, X, t, f->slots[s].name);
-    if (X->op == HK_OP_IF && X->nregions == 1)
+    if (X->op == HK_OP_IF && X->x->nregions == 1)
         add_else(f, X);
-    for (uint32_t r = 0; r < X->nregions; r++) {
+    for (uint32_t r = 0; r < X->x->nregions; r++) {
         HkInst *x = r < nr ? w[r] : NULL;
-        yield_also(f, &X->regions[r], x != NULL ? x->ops[0] : prior, X->loc);
+        yield_also(f, &X->x->regions[r], x != NULL ? x->ops[0] : prior, X->loc);
         if (x != NULL)
             hk_inst_remove(x);
     }
@@ -169,8 +169,8 @@ static void sink_block(Vjp *v, HkBlock *b);
  * level), then each active output's writes out of X. */
 static void sink_op(Vjp *v, HkInst *X)
 {
-    for (uint32_t r = 0; r < X->nregions; r++)
-        sink_block(v, &X->regions[r]);
+    for (uint32_t r = 0; r < X->x->nregions; r++)
+        sink_block(v, &X->x->regions[r]);
     if (X->op != HK_OP_IF && X->op != HK_OP_DISPATCH)
         return;
     const Diff *d = &v->d;
@@ -183,7 +183,7 @@ static void sink_op(Vjp *v, HkInst *X)
 static void sink_block(Vjp *v, HkBlock *b)
 {
     for (HkInst *x = b->first; x != NULL; x = x->next)
-        if (x->nregions > 0)
+        if (x->x->nregions > 0)
             sink_op(v, x);
 }
 

@@ -181,7 +181,7 @@ static int replace(HkFunc *f, HkInst *i, uint32_t variant)
         hk_inst_remove(i);
         return 1;
     }
-    if (i->nres != 1 || i->nregions > 0)
+    if (i->nres != 1 || i->x->nregions > 0)
         return -1;
     HkVal op = i->ops[variant - 1];
     if (!same_type(hk_value(f, op)->type, hk_value(f, i->res[0])->type))

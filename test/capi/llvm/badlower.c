@@ -73,7 +73,7 @@ static HkInst *first_yield(HkFunc *f, HkOp op)
 {
     for (HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i))
         if (i->op == op && i->nres > 0)
-            return (HkInst *)hk_block_yield(&i->regions[0]);
+            return (HkInst *)hk_block_yield(&i->x->regions[0]);
     return NULL;
 }
 

@@ -346,64 +346,57 @@ uint32_t hk_func_index(const HkModule *m, const char *name, size_t n)
     return hk_symtab_get(m->fsyms, name, n);
 }
 
-HkSymtab *hk_func_syms(const HkFunc *cf)
+const char *hk_func_key(const void *owner, uint32_t id)
+{
+    const HkFunc *f = owner;
+    if (id & HK_SYM_SLOT)
+        return f->slots[id & ~HK_SYM_SLOT].name;
+    return hk_value(f, id)->name;
+}
+
+HkNames *hk_func_syms(const HkFunc *cf)
 {
     /* a cache over the names: making it changes none, so a reader of a
      * const function may ask for it */
     HkFunc *f = (HkFunc *)(uintptr_t)cf;
     if (f->syms != NULL)
         return f->syms;
-    HkSymtab *t = hk_symtab_new(f->module->arena);
-    hk_symtab_reserve(t, f->nvalues + f->nslots);
+    HkNames *t = hk_names_new(f->module->arena, hk_func_key, f);
+    hk_names_reserve(t, f->nvalues + f->nslots);
     for (uint32_t v = 0; v < f->nvalues; v++) {
         const char *name = hk_value(f, v)->name;
         if (name != NULL)
-            (void)hk_symtab_put_ref(t, name, strlen(name), v);
+            (void)hk_names_put(t, name, strlen(name), v);
     }
     for (uint32_t s = 0; s < f->nslots; s++)
-        (void)hk_symtab_put_ref(t, f->slots[s].name, strlen(f->slots[s].name),
-                                HK_SYM_SLOT | s);
+        (void)hk_names_put(t, f->slots[s].name, strlen(f->slots[s].name),
+                           HK_SYM_SLOT | s);
     f->syms = t;
     return t;
 }
 
-/* Empties the run of entries from name's home place to the next empty
- * one: every entry of a table that holds only names being cleared lies
- * in the run of its own name's home. */
-static void sym_clear_run(HkSymtab *t, const char *name)
-{
-    uint32_t mask = t->cap - 1;
-    for (uint32_t i = hash_str(name, strlen(name)) & mask;
-         t->e[i].key != NULL; i = (i + 1) & mask) {
-        memset(&t->e[i], 0, sizeof t->e[i]);
-        t->used--;
-    }
-}
-
 void hk_func_drop_syms(HkFunc *f)
 {
-    HkSymtab *t = f->syms;
+    HkNames *t = f->syms;
     f->syms = NULL;
     if (t == NULL)
         return;
     uint64_t names = (uint64_t)f->nvalues + f->nslots;
-    if ((uint64_t)t->cap > 8u * names + 64u) {
+    if ((uint64_t)hk_names_cap(t) > 8u * names + 64u) {
         for (uint32_t v = 0; v < f->nvalues; v++)
             if (hk_value(f, v)->name != NULL)
-                sym_clear_run(t, hk_value(f, v)->name);
-        for (uint32_t s = 0; s < f->nslots && t->used > 0; s++)
-            sym_clear_run(t, f->slots[s].name);
+                hk_names_clear_run(t, hk_value(f, v)->name);
+        for (uint32_t s = 0; s < f->nslots && hk_names_used(t) > 0; s++)
+            hk_names_clear_run(t, f->slots[s].name);
     }
     /* a small table, or a name not f's left in it: cleared whole */
-    if (t->used > 0) {
-        memset(t->e, 0, t->cap * sizeof *t->e);
-        t->used = 0;
-    }
+    if (hk_names_used(t) > 0)
+        hk_names_clear(t);
 }
 
 static int name_taken(const HkFunc *f, const char *s, size_t n)
 {
-    return hk_symtab_get(hk_func_syms(f), s, n) != UINT32_MAX;
+    return hk_names_get(hk_func_syms(f), s, n) != UINT32_MAX;
 }
 
 /* A unique name: the wanted one, else wanted.<N>, else t<N>. */
@@ -461,16 +454,16 @@ HkVal hk_value_new(HkFunc *f, HkType t, const char *name, HkDefKind k,
     const char *unique = unique_name(f, name);
     HkVal v = value_named(f, t, unique, k, def, index, loc);
     /* the name is the value's own copy, and stays as long as the table */
-    hk_symtab_put_ref(hk_func_syms(f), unique, strlen(unique), v);
+    hk_names_put(hk_func_syms(f), unique, strlen(unique), v);
     return v;
 }
 
 HkVal hk_value_new_reserved(HkFunc *f, HkType t, const char *name,
                             HkDefKind k, HkInst *def, uint32_t index,
-                            HkLoc loc, uint32_t at)
+                            HkLoc loc, uint32_t at, uint32_t was)
 {
     HkVal v = value_named(f, t, name, k, def, index, loc);
-    hk_symtab_set_at(f->syms, at, name, v);
+    hk_names_set_at(f->syms, at, was, name, v);
     return v;
 }
 
@@ -488,7 +481,7 @@ int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
     f->slots[s].role = role;
     f->slots[s].type = t;
     f->slots[s].loc = loc;
-    hk_symtab_put(hk_func_syms(f), name, n, HK_SYM_SLOT | (uint32_t)s);
+    hk_names_put(hk_func_syms(f), f->slots[s].name, n, HK_SYM_SLOT | (uint32_t)s);
     return s;
 }
 

@@ -486,7 +486,7 @@ struct HkFunc {
     /* name -> value or slot: a hash map over this function's names,
      * made on first use (hk_func_syms); NULL until then, so a program
      * read and checked holds no table per function */
-    struct HkSymtab *syms;
+    struct HkNames *syms;
 
     uint32_t fresh;        /* counter for generated names */
     uint32_t nserials;     /* instructions ever created: bound of serials */
@@ -559,9 +559,49 @@ void hk_symtab_set(HkSymtab *t, const char *name, size_t n, uint32_t id);
 /* Function symbol ids: a value is its HkVal, a slot is HK_SYM_SLOT | index. */
 #define HK_SYM_SLOT 0x80000000u
 
+/* A function's name table (names.c): name -> id, 8 bytes an entry; the
+ * name an entry stands for is read back through key(owner, id) (a
+ * value's or slot's name: hk_func_key), so the names must stay where
+ * they are while the table holds them.  A name looked up is n bytes
+ * without a NUL among them. */
+typedef struct HkNames HkNames;
+typedef const char *(*HkNameKey)(const void *owner, uint32_t id);
+HkNames *hk_names_new(HkArena *a, HkNameKey key, const void *owner);
+/* The table reads its names through key(owner, id) from now on. */
+void hk_names_rekey(HkNames *t, HkNameKey key, const void *owner);
+/* The id of name, or UINT32_MAX. */
+uint32_t hk_names_get(const HkNames *t, const char *name, size_t n);
+/* Asks the cache for the entry of a name of hash h (hk_symtab_hash)
+ * ahead of its put. */
+void hk_names_prefetch(const HkNames *t, uint32_t h);
+/* Room for n names without growing again. */
+void hk_names_reserve(HkNames *t, uint32_t n);
+/* Puts name -> id (key(owner, id) must give name from now on); 0 when
+ * the name is there already. */
+int hk_names_put(HkNames *t, const char *name, size_t n, uint32_t id);
+/* hk_names_put of a name whose hash h the caller has; *at (if not NULL)
+ * receives the entry's place, for hk_names_set_at. */
+int hk_names_put_at(HkNames *t, const char *name, size_t n, uint32_t id,
+                    uint32_t h, uint32_t *at);
+/* The entry put for name as id was (at place at) now stands for id: no
+ * probe while it is still there, else a lookup of name. */
+void hk_names_set_at(HkNames *t, uint32_t at, uint32_t was, const char *name,
+                     uint32_t id);
+void hk_names_del(HkNames *t, const char *name, size_t n);
+uint32_t hk_names_cap(const HkNames *t);
+uint32_t hk_names_used(const HkNames *t);
+/* Empties the run of entries from name's home place to the next empty
+ * one (every entry of a table that holds only names being cleared lies
+ * in the run of its own name's home). */
+void hk_names_clear_run(HkNames *t, const char *name);
+void hk_names_clear(HkNames *t);
+
+/* The name of id in f: a slot's (HK_SYM_SLOT | index) or a value's. */
+const char *hk_func_key(const void *f, uint32_t id);
+
 /* f's name table (values and slots), made from its values and slots if
  * f has none yet. */
-HkSymtab *hk_func_syms(const HkFunc *f);
+HkNames *hk_func_syms(const HkFunc *f);
 /* Leaves f without a name table (hk_func_syms makes one again when
  * asked), and empties the one it had of f's names, so that its owner may
  * give it to the next function: the parser reads every function with one
@@ -578,13 +618,13 @@ HkVal hk_value_new(HkFunc *f, HkType t, const char *name, HkDefKind k,
                    HkInst *def, uint32_t index, HkLoc loc);
 /* Room for one more value of f, uninitialised but zeroed: its index. */
 HkVal hk_value_slot(HkFunc *f);
-/* hk_value_new for a name the caller reserved in f->syms (the parser
- * names a result before it reads its instruction): name, an arena string
- * the value keeps, is taken as it is and its entry (at place at, from
- * hk_symtab_put_ref_at) given the new value. */
+/* hk_value_new for a name the caller reserved in f->syms as id was (the
+ * parser names a result before it reads its instruction): name, an arena
+ * string the value keeps, is taken as it is and its entry (at place at,
+ * from hk_names_put_at) given the new value. */
 HkVal hk_value_new_reserved(HkFunc *f, HkType t, const char *name,
                             HkDefKind k, HkInst *def, uint32_t index,
-                            HkLoc loc, uint32_t at);
+                            HkLoc loc, uint32_t at, uint32_t was);
 int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
                     HkLoc loc);  /* -1 if the name is taken */
 

@@ -32,7 +32,7 @@ typedef struct {
     HkTok tok;
     HkModule *m;
     HkFunc *f;
-    HkSymtab *names;       /* the function's names while it is read: one
+    HkNames *names;        /* the function's names while it is read: one
                               table for every function, emptied after each
                               (hk_func_drop_syms) */
     uint32_t depth;
@@ -205,10 +205,20 @@ static HkLoc def_loc(const P *p, uint32_t id)
     return hk_value(p->f, id)->loc;
 }
 
+/* The name of id in the function being read: a name reserved (RES_BASE +
+ * its index), or a value's or slot's. */
+static const char *parser_key(const void *owner, uint32_t id)
+{
+    const P *p = owner;
+    if (id >= RES_BASE && !(id & HK_SYM_SLOT))
+        return p->res[id - RES_BASE].text;
+    return hk_func_key(p->f, id);
+}
+
 /* Checks that the name of t is free in the current function. */
 static int check_free(P *p, HkTok t)
 {
-    uint32_t id = hk_symtab_get(p->f->syms, t.text, t.len);
+    uint32_t id = hk_names_get(p->f->syms, t.text, t.len);
     if (id == UINT32_MAX)
         return 1;
     if (p->failed)
@@ -226,7 +236,8 @@ static void prefetch_next_result(P *p)
     const char *name;
     size_t n = hk_lex_peek_def(&p->lx, &name);
     if (n > 0) {
-        p->next_hash = hk_symtab_prefetch(p->f->syms, name, n);
+        p->next_hash = hk_symtab_hash(name, n);
+        hk_names_prefetch(p->f->syms, p->next_hash);
         p->next_name = name;
         p->next_len = n;
     }
@@ -244,8 +255,8 @@ static int reserve(P *p, uint32_t *k)
     uint32_t h = p->tok.text == p->next_name && p->tok.len == p->next_len
                      ? p->next_hash
                      : hk_symtab_hash(p->tok.text, p->tok.len);
-    if (!hk_symtab_put_ref_at(p->f->syms, name, p->tok.len, RES_BASE + p->nres,
-                              h, &p->res_at[p->nres]))
+    if (!hk_names_put_at(p->f->syms, name, p->tok.len, RES_BASE + p->nres, h,
+                         &p->res_at[p->nres]))
         return check_free(p, p->tok);
     *k = p->nres;
     p->res[p->nres] = p->tok;
@@ -261,7 +272,7 @@ static HkVal define(P *p, uint32_t k, HkType t, HkDefKind kind, HkInst *def,
 {
     HkTok n = p->res[k];  /* its text is the arena copy reserve made */
     return hk_value_new_reserved(p->f, t, n.text, kind, def, index, n.loc,
-                                 p->res_at[k]);
+                                 p->res_at[k], RES_BASE + k);
 }
 
 /* value ::= '%' name, naming a value already defined. */
@@ -270,7 +281,7 @@ static int use_value(P *p, HkVal *v)
     *v = HK_NOVAL; /* defined on every path, as callers read it */
     if (!is(p, HK_TK_LOCAL))
         return syntax(p, "expected value name");
-    uint32_t id = hk_symtab_get(p->f->syms, p->tok.text, p->tok.len);
+    uint32_t id = hk_names_get(p->f->syms, p->tok.text, p->tok.len);
     if (id == UINT32_MAX || (id >= RES_BASE && !(id & HK_SYM_SLOT)))
         return syntax(p, "use of undefined value '%%%.*s'", TOK(p->tok));
     if (id & HK_SYM_SLOT)
@@ -286,7 +297,7 @@ static int use_slot(P *p, int32_t *s)
     *s = -1;
     if (!is(p, HK_TK_LOCAL))
         return syntax(p, "expected slot name");
-    uint32_t id = hk_symtab_get(p->f->syms, p->tok.text, p->tok.len);
+    uint32_t id = hk_names_get(p->f->syms, p->tok.text, p->tok.len);
     if (id == UINT32_MAX || (id >= RES_BASE && !(id & HK_SYM_SLOT)))
         return syntax(p, "use of undefined slot '%%%.*s'", TOK(p->tok));
     if (!(id & HK_SYM_SLOT))
@@ -1298,6 +1309,7 @@ static int parse_func_name(P *p, int is_kernel)
     p->f = hk_func_new(p->m, tok_str(p, p->tok), is_kernel, p->tok.loc);
     p->f->parsed = 1;
     p->f->syms = p->names;
+    hk_names_rekey(p->names, parser_key, p);
     next(p);
     return expect(p, HK_TK_LPAREN, "expected '(' after the function name");
 }
@@ -1307,7 +1319,7 @@ static int parse_body(P *p, uint32_t begin)
 {
     HkLoc close;
     /* most names are defined at a line's start: the table is made once */
-    hk_symtab_reserve(p->f->syms, hk_lex_defs_to_close(&p->lx));
+    hk_names_reserve(p->f->syms, hk_lex_defs_to_close(&p->lx));
     if (!parse_block(p, &p->f->body, &close, "expected '{' to open the body"))
         return 0;
     p->f->src_begin = begin;
@@ -1420,7 +1432,7 @@ HkModule *hk_parse(HkArena *a, const HkSource *src, HkDiags *d)
     p.src = src;
     p.d = d;
     p.m = hk_module_new(a);
-    p.names = hk_symtab_new(a);
+    p.names = hk_names_new(a, parser_key, &p);
     p.m->src = *src;
     hk_lex_init(&p.lx, src, d);
     next(&p);

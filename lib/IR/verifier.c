@@ -50,7 +50,7 @@ static int name_taken_by_other(const Ver *v, const char *name, uint32_t id)
      * a cache miss per value of a large function, is skipped. */
     if (v->f->parsed && !v->f->derived)
         return 0;
-    uint32_t owner = hk_symtab_get(hk_func_syms(v->f), name, strlen(name));
+    uint32_t owner = hk_names_get(hk_func_syms(v->f), name, strlen(name));
     return owner != UINT32_MAX && owner != id;
 }
 

@@ -141,7 +141,7 @@ static int mark_list(Diff *s, const char *list, const char *key, uint8_t *mark,
     while (*p != '\0') {
         const char *e = strchr(p, ':');
         size_t n = e != NULL ? (size_t)(e - p) : strlen(p);
-        uint32_t id = hk_symtab_get(hk_func_syms(s->f), p, n);
+        uint32_t id = hk_names_get(hk_func_syms(s->f), p, n);
         const char *name = hk_strndup(s->a, p, n);
         if (id == UINT32_MAX || !(id & HK_SYM_SLOT)) {
             hk_error(hk_run_diags(s->r), &s->f->module->src, s->f->loc,

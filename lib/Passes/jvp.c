@@ -48,12 +48,12 @@ static void name_tangent(Diff *s, HkVal t, uint32_t first)
         return;
     const char *want = hk_asprintf(s->a, "%s.dot", s->base);
     size_t n = strlen(want);
-    if (hk_symtab_get(hk_func_syms(s->f), want, n) != UINT32_MAX)
+    if (hk_names_get(hk_func_syms(s->f), want, n) != UINT32_MAX)
         return;
     const char *old = hk_value(s->f, t)->name;
-    hk_symtab_del(hk_func_syms(s->f), old, strlen(old));
+    hk_names_del(hk_func_syms(s->f), old, strlen(old));
     hk_value(s->f, t)->name = want;
-    hk_symtab_put(hk_func_syms(s->f), want, n, t);
+    hk_names_put(hk_func_syms(s->f), want, n, t);
 }
 
 /* Refuses every node of g, and of the funcs it calls (each once: seen,

@@ -1481,14 +1481,14 @@ static void drop_unused_locals(HkFunc *f, uint32_t first)
     uint32_t n = first;
     for (uint32_t s = first; s < f->nslots; s++) {
         const char *name = f->slots[s].name;
-        hk_symtab_del(hk_func_syms(f), name, strlen(name));
+        hk_names_del(hk_func_syms(f), name, strlen(name));
         if (!to[s] && f->slots[s].role == HK_ROLE_LOCAL) {
             to[s] = -1;
             continue;
         }
         to[s] = (int32_t)n;
         f->slots[n] = f->slots[s];
-        hk_symtab_put(hk_func_syms(f), name, strlen(name), HK_SYM_SLOT | n);
+        hk_names_put(hk_func_syms(f), name, strlen(name), HK_SYM_SLOT | n);
         n++;
     }
     f->nslots = n;

@@ -94,6 +94,9 @@ Val *gen_find_or_real(Gen *g, int (*pred)(const Val *, const void *));
 Val *gen_of_type(Gen *g, const Val *t);
 /* A new constant of type t. */
 Val *gen_const(Gen *g, const Val *t);
+/* A literal of element e: zeros of both signs, small and large
+ * magnitudes, integers. */
+const char *gen_literal(Gen *g, Elem e);
 
 /* ---- gen_ops.c ----------------------------------------------------------- */
 

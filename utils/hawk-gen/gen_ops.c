@@ -1,5 +1,5 @@
 /* gen_ops.c -- straight-line instructions: real and integer arithmetic,
- * math, comparisons and selects, conversions, folds and products,
+ * math, comparisons and selects, conversions, tables, folds and products,
  * building and taking apart, and the slot ops (gather, tape rows,
  * accumulates, bump, the finish mask).  Each picks operands among the
  * values in scope, making a constant when none fits. */
@@ -361,6 +361,26 @@ static void convert(Gen *g)
     }
 }
 
+/* A table read at an index in scope: one to eight literals of a real
+ * (the kernel's width likelier) or an integer element; an index past
+ * either end reads the entry there. */
+static void table(Gen *g)
+{
+    static const Elem elems[] = {E_F64, E_F32, E_I64, E_I32, E_U32};
+    Elem e = gen_chance(g, 60) ? g->real : elems[gen_pick(g, 5)];
+    Val *k = gen_index(g);
+    int n = 1 + gen_pick(g, 8);
+    char list[256];
+    size_t len = 0;
+    for (int j = 0; j < n; j++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                j ? ", " : "", gen_literal(g, e));
+    Val *r = gen_def(g, e, 0, 0);
+    r->k = 1;  /* within its entries' hull, as a constant is */
+    gen_line(g, "%%%s = table %%%s, [%s] : %s", r->name, k->name, list,
+             elem_name(e));
+}
+
 static void integer(Gen *g)
 {
     static const char *const ops[] = {"add", "sub", "mul", "div", "floordiv",
@@ -473,8 +493,10 @@ void gen_op(Gen *g)
         fold(g);
     else if (k < 74)
         matrix(g);
-    else if (k < 81)
+    else if (k < 80)
         convert(g);
+    else if (k < 81)
+        table(g);
     else if (k < 86)
         integer(g);
     else if (k < 89)

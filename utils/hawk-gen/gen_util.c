@@ -119,7 +119,7 @@ Val *gen_of_type(Gen *g, const Val *t)
 
 /* A literal of element e, from values that reach every path of the ops:
  * zeros of both signs, small and large magnitudes, integers. */
-static const char *literal(Gen *g, Elem e)
+const char *gen_literal(Gen *g, Elem e)
 {
     static const char *const reals[] = {
         "0.0", "-0.0", "1.0", "-1.0", "0.5", "2.0", "-2.5", "3.0",
@@ -145,7 +145,7 @@ Val *gen_const(Gen *g, const Val *t)
     char tb[48];
     int comps = (t->r > 0 ? t->r : 1) * (t->n > 0 ? t->n : 1);
     if (comps == 1 || gen_chance(g, 30)) {
-        gen_line(g, "%%%s = const %s : %s", v->name, literal(g, t->e),
+        gen_line(g, "%%%s = const %s : %s", v->name, gen_literal(g, t->e),
                  type_text(t, tb, sizeof tb));
         return v;
     }
@@ -153,7 +153,7 @@ Val *gen_const(Gen *g, const Val *t)
     size_t len = 0;
     for (int k = 0; k < comps && len + 24 < sizeof list; k++)
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
-                                k ? ", " : "", literal(g, t->e));
+                                k ? ", " : "", gen_literal(g, t->e));
     gen_line(g, "%%%s = const [%s] : %s", v->name, list,
              type_text(t, tb, sizeof tb));
     return v;

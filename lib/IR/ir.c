@@ -234,11 +234,16 @@ static void sym_rehash(HkSymtab *t, uint32_t cap)
     hk_release(t->arena, old, ocap * sizeof *old);
 }
 
-void hk_symtab_reserve(HkSymtab *t, uint32_t n)
+uint32_t hk_table_cap(uint32_t cap, uint32_t n)
 {
-    uint32_t cap = t->cap;
     while (cap < (1u << 30) && (uint64_t)n * 2 > cap)
         cap *= 2;
+    return cap;
+}
+
+void hk_symtab_reserve(HkSymtab *t, uint32_t n)
+{
+    uint32_t cap = hk_table_cap(t->cap, n);
     if (cap > t->cap)
         sym_rehash(t, cap);
 }

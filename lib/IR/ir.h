@@ -540,6 +540,10 @@ int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id);
  * the doubling series of tables putting them one by one would clear and
  * fill. */
 void hk_symtab_reserve(HkSymtab *t, uint32_t n);
+/* The capacity of an open-addressed table (cap, a power of two, or the
+ * next ones) that holds n names at most half full (up to 2^30 entries):
+ * hk_symtab_reserve's and hk_names_reserve's rule. */
+uint32_t hk_table_cap(uint32_t cap, uint32_t n);
 void hk_symtab_del(HkSymtab *t, const char *name, size_t n);
 /* hk_symtab_put keeping name itself as the key, not a copy: name must
  * be NUL-terminated at n and live as long as the table (an arena

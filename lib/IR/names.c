@@ -105,9 +105,7 @@ static void rehash(HkNames *t, uint32_t cap)
 
 void hk_names_reserve(HkNames *t, uint32_t n)
 {
-    uint32_t cap = t->cap;
-    while (cap < (1u << 30) && (uint64_t)n * 2 > cap)
-        cap *= 2;
+    uint32_t cap = hk_table_cap(t->cap, n);
     if (cap > t->cap)
         rehash(t, cap);
 }

@@ -197,17 +197,6 @@ uint32_t hk_symtab_hash(const char *name, size_t n)
     return hash_str(name, n);
 }
 
-uint32_t hk_symtab_prefetch(const HkSymtab *t, const char *name, size_t n)
-{
-    uint32_t h = hash_str(name, n);
-#if defined(__GNUC__)
-    __builtin_prefetch(&t->e[h & (t->cap - 1)], 1);
-#else
-    (void)t;
-#endif
-    return h;
-}
-
 uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n)
 {
     SymEntry *e = sym_find(t, name, n, hash_str(name, n));
@@ -248,70 +237,27 @@ void hk_symtab_reserve(HkSymtab *t, uint32_t n)
         sym_rehash(t, cap);
 }
 
-/* Puts name -> id, keyed by a copy of name or (copy 0) by name itself,
- * which the caller gives NUL-terminated at n; 0 when name is there
+/* Puts name -> id, keyed by a copy of name; 0 when name is there
  * already. */
-static SymEntry *sym_put_h(HkSymtab *t, const char *name, size_t n,
-                           uint32_t id, int copy, uint32_t h)
+static int sym_put(HkSymtab *t, const char *name, size_t n, uint32_t id)
 {
+    uint32_t h = hash_str(name, n);
     if ((t->used + 1) * 2 > t->cap)
         sym_rehash(t, t->cap * 2);
     SymEntry *e = sym_find(t, name, n, h);
     if (live(e))
-        return NULL;
+        return 0;
     if (e->key == NULL)
         t->used++;
-    e->key = copy ? hk_strndup(t->arena, name, n) : name;
+    e->key = hk_strndup(t->arena, name, n);
     e->id = id;
     e->hash = h;
-    return e;
-}
-
-static int sym_put(HkSymtab *t, const char *name, size_t n, uint32_t id,
-                   int copy)
-{
-    return sym_put_h(t, name, n, id, copy, hash_str(name, n)) != NULL;
+    return 1;
 }
 
 int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id)
 {
-    return sym_put(t, name, n, id, 1);
-}
-
-int hk_symtab_put_ref(HkSymtab *t, const char *name, size_t n, uint32_t id)
-{
-    return sym_put(t, name, n, id, 0);
-}
-
-int hk_symtab_put_ref_at(HkSymtab *t, const char *name, size_t n, uint32_t id,
-                         uint32_t hash, uint32_t *at)
-{
-    SymEntry *e = sym_put_h(t, name, n, id, 0, hash);
-    if (e == NULL)
-        return 0;
-    *at = (uint32_t)(e - t->e);
-    return 1;
-}
-
-void hk_symtab_set_at(HkSymtab *t, uint32_t at, const char *name, uint32_t id)
-{
-    /* the key is name itself (put_ref): the same pointer at the same
-     * place is the same entry, unless the table has grown */
-    if (at < t->cap && t->e[at].key == name) {
-        t->e[at].id = id;
-        return;
-    }
-    hk_symtab_set(t, name, strlen(name), id);
-}
-
-void hk_symtab_set(HkSymtab *t, const char *name, size_t n, uint32_t id)
-{
-    SymEntry *e = sym_find(t, name, n, hash_str(name, n));
-    if (!live(e)) {
-        (void)sym_put(t, name, n, id, 1);
-        return;
-    }
-    e->id = id;
+    return sym_put(t, name, n, id);
 }
 
 void hk_symtab_del(HkSymtab *t, const char *name, size_t n)

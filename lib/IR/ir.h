@@ -528,11 +528,7 @@ typedef struct HkSymtab HkSymtab;
 HkSymtab *hk_symtab_new(HkArena *a);
 /* Returns the stored id for name, or UINT32_MAX. */
 uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n);
-/* Asks the cache for the entry name would take, ahead of its put: in a
- * large table most puts miss the cache, and the parser knows the next
- * name a line defines before it reads the line in between. */
-uint32_t hk_symtab_prefetch(const HkSymtab *t, const char *name, size_t n);
-/* The hash the table keys name by (what hk_symtab_prefetch returns). */
+/* The hash a table keys name by (HkSymtab and HkNames alike). */
 uint32_t hk_symtab_hash(const char *name, size_t n);
 /* Inserts name -> id; returns 0 if the name was already present. */
 int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id);
@@ -545,20 +541,6 @@ void hk_symtab_reserve(HkSymtab *t, uint32_t n);
  * hk_symtab_reserve's and hk_names_reserve's rule. */
 uint32_t hk_table_cap(uint32_t cap, uint32_t n);
 void hk_symtab_del(HkSymtab *t, const char *name, size_t n);
-/* hk_symtab_put keeping name itself as the key, not a copy: name must
- * be NUL-terminated at n and live as long as the table (an arena
- * string). */
-int hk_symtab_put_ref(HkSymtab *t, const char *name, size_t n, uint32_t id);
-/* hk_symtab_put_ref of a name whose hash the caller has (hk_symtab_hash),
- * which also gives the entry's place, for hk_symtab_set_at. */
-int hk_symtab_put_ref_at(HkSymtab *t, const char *name, size_t n, uint32_t id,
-                         uint32_t hash, uint32_t *at);
-/* hk_symtab_set of a name put by hk_symtab_put_ref_at at place at: no
- * probe while the entry is still there (the table has not grown since),
- * else hk_symtab_set. */
-void hk_symtab_set_at(HkSymtab *t, uint32_t at, const char *name, uint32_t id);
-/* name -> id, whether name is there or not. */
-void hk_symtab_set(HkSymtab *t, const char *name, size_t n, uint32_t id);
 
 /* Function symbol ids: a value is its HkVal, a slot is HK_SYM_SLOT | index. */
 #define HK_SYM_SLOT 0x80000000u

@@ -237,9 +237,8 @@ void hk_symtab_reserve(HkSymtab *t, uint32_t n)
         sym_rehash(t, cap);
 }
 
-/* Puts name -> id, keyed by a copy of name; 0 when name is there
- * already. */
-static int sym_put(HkSymtab *t, const char *name, size_t n, uint32_t id)
+/* The key is a copy of name. */
+int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id)
 {
     uint32_t h = hash_str(name, n);
     if ((t->used + 1) * 2 > t->cap)
@@ -253,11 +252,6 @@ static int sym_put(HkSymtab *t, const char *name, size_t n, uint32_t id)
     e->id = id;
     e->hash = h;
     return 1;
-}
-
-int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id)
-{
-    return sym_put(t, name, n, id);
 }
 
 void hk_symtab_del(HkSymtab *t, const char *name, size_t n)
@@ -432,7 +426,8 @@ int32_t hk_slot_add(HkFunc *f, const char *name, HkRole role, HkType t,
     f->slots[s].role = role;
     f->slots[s].type = t;
     f->slots[s].loc = loc;
-    hk_names_put(hk_func_syms(f), f->slots[s].name, n, HK_SYM_SLOT | (uint32_t)s);
+    hk_names_put(hk_func_syms(f), f->slots[s].name, n,
+                 HK_SYM_SLOT | (uint32_t)s);
     return s;
 }
 

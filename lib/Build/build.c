@@ -15,7 +15,7 @@
 #include "hawk/host.h"
 #include "host.h"
 
-static const HkLoc noloc = {0, 0, 0};
+static const HkLoc noloc = {0, 0};
 
 void hawk_build_options_init(HawkBuildOptions *opts)
 {

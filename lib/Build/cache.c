@@ -23,7 +23,7 @@
 #include "digest.h"
 #include "emit.h"
 
-static const HkLoc noloc = {0, 0, 0};
+static const HkLoc noloc = {0, 0};
 
 typedef struct {
     DIR *d;

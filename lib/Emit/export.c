@@ -25,7 +25,7 @@
 #include "emit.h"
 #include "report.h"
 
-static const HkLoc noloc = {0, 0, 0};
+static const HkLoc noloc = {0, 0};
 
 /* One kernel on its way out. */
 typedef struct {

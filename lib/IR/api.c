@@ -49,7 +49,7 @@ int hk_ctx_protect(HawkContext *ctx, void (*fn)(void *ud), void *ud)
     if (hk_arena_protect(ctx->arena, fn, ud) == 0)
         return 0;
     ctx->oom = 1;
-    HkLoc none = {0, 0, 0};
+    HkLoc none = {0, 0};
     hk_error(&ctx->diags, NULL, none, "out of memory");
     return 1;
 }

@@ -87,6 +87,7 @@ static void clone_block(HkArena *a, HkFunc *nf, const HkBlock *from,
 /* Values and slots, same indices (the name table is made when asked). */
 static void clone_names(HkArena *a, HkFunc *nf, const HkFunc *f)
 {
+    hk_func_reserve_values(nf, f->nvalues);
     for (uint32_t v = 0; v < f->nvalues; v++) {
         HkValue *val = hk_value(nf, hk_value_slot(nf));
         *val = *hk_value(f, v);

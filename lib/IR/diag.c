@@ -9,6 +9,34 @@ void hk_diags_init(HkDiags *d, HkArena *a)
     d->arena = a;
 }
 
+/* The byte offset in src's text where line (1-based) starts, or SIZE_MAX:
+ * counted from the line d found last when it is in the same text, so a
+ * run of diagnostics in source order reads the text once. */
+static size_t line_offset(HkDiags *d, const HkSource *src, uint32_t line)
+{
+    if (src == NULL || src->text == NULL || line == 0)
+        return SIZE_MAX;
+    const char *t = src->text;
+    uint32_t l = 1;
+    size_t off = 0;
+    if (d->at_src == src && d->at_text == t && d->at_line <= line) {
+        l = d->at_line;
+        off = d->at_off;
+    }
+    while (l < line) {
+        const char *nl = memchr(t + off, '\n', src->len - off);
+        if (nl == NULL)
+            return SIZE_MAX;
+        off = (size_t)(nl - t) + 1;
+        l++;
+    }
+    d->at_src = src;
+    d->at_text = t;
+    d->at_line = line;
+    d->at_off = off;
+    return off;
+}
+
 HkDiag *hk_vdiag(HkDiags *d, HawkSeverity sev, const HkSource *src, HkLoc loc,
                  const char *fmt, va_list ap)
 {
@@ -18,6 +46,7 @@ HkDiag *hk_vdiag(HkDiags *d, HawkSeverity sev, const HkSource *src, HkLoc loc,
     g->severity = sev;
     g->src = src;
     g->loc = loc;
+    g->line_at = line_offset(d, src, loc.line);
     va_list ap2;
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap);
@@ -55,21 +84,22 @@ const char *hk_severity_name(HawkSeverity s)
     return "error";
 }
 
-/* The source line holding offset, with the caret under the column.  Bytes
- * that are not printable ASCII show as '?', so a non-UTF-8 line cannot
- * corrupt the terminal or the caret's alignment. */
+/* The source line of the diagnostic, with the caret under its column.
+ * Bytes that are not printable ASCII show as '?', so a non-UTF-8 line
+ * cannot corrupt the terminal or the caret's alignment.  A column past
+ * the line's end (a location in another text) shows no line. */
 static void render_line(const HkDiag *d, HkBuf *b)
 {
     const HkSource *s = d->src;
-    size_t off = d->loc.offset;
-    if (s == NULL || s->text == NULL || off > s->len)
+    size_t start = d->line_at;
+    if (start == SIZE_MAX)
         return;
-    size_t start = off;
-    while (start > 0 && s->text[start - 1] != '\n')
-        start--;
-    size_t end = off;
+    size_t end = start;
     while (end < s->len && s->text[end] != '\n' && s->text[end] != '\r')
         end++;
+    size_t off = start + d->loc.col - 1;
+    if (d->loc.col == 0 || off > end)
+        return;
     for (size_t i = start; i < end; i++) {
         unsigned char c = (unsigned char)s->text[i];
         char out = (c == '\t' || (c >= 0x20 && c < 0x7f)) ? (char)c : '?';

@@ -358,21 +358,30 @@ static const char *unique_name(HkFunc *f, const char *want)
     }
 }
 
+void hk_func_reserve_values(HkFunc *f, uint32_t n)
+{
+    if (f->vseg0 != NULL || n == 0)
+        return;
+    f->vseg0 = hk_alloc_packed(f->module->arena, (size_t)n * sizeof(HkValue),
+                               _Alignof(HkValue));
+    f->cap0 = n;
+}
+
 HkVal hk_value_slot(HkFunc *f)
 {
-    uint32_t x = f->nvalues + HK_VSEG0;
-    if ((x & (x - 1)) == 0) {  /* the first of a segment: make it */
-        uint32_t s = hk_vseg_of(f->nvalues);
-        if (s >= HK_VSEGS)
-            hk_die(__FILE__, __LINE__, "too many values");
-        HkArena *a = f->module->arena;
-        HkValue *seg = hk_alloc(a, (size_t)(HK_VSEG0 << s) * sizeof(HkValue));
-        if (s == 0) {
-            f->vseg0 = seg;
-        } else {
+    hk_func_reserve_values(f, HK_VSEG0);
+    if (f->nvalues >= HK_NOVAL - 1)
+        hk_die(__FILE__, __LINE__, "too many values");
+    if (f->nvalues >= f->cap0) {
+        uint32_t w = f->nvalues - f->cap0, x = w + HK_VSEG0;
+        if ((x & (x - 1)) == 0) {  /* the first of a segment: make it */
+            uint32_t s = hk_vseg_of(w);
+            if (s >= HK_VSEGS)
+                hk_die(__FILE__, __LINE__, "too many values");
+            HkArena *a = f->module->arena;
             if (f->vsegs == NULL)
                 f->vsegs = hk_alloc(a, HK_VSEGS * sizeof *f->vsegs);
-            f->vsegs[s] = seg;
+            f->vsegs[s] = hk_alloc(a, (size_t)(HK_VSEG0 << s) * sizeof(HkValue));
         }
     }
     return f->nvalues++;
@@ -388,7 +397,7 @@ static HkVal value_named(HkFunc *f, HkType t, const char *name, HkDefKind k,
     val->name = name;
     val->kind = k;
     val->def = def;
-    val->index = index;
+    hk_value_set_index(val, index);
     val->loc = loc;
     return v;
 }

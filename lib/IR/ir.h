@@ -79,9 +79,10 @@ const char *hk_buf_cstr(HkBuf *b);             /* NUL-terminated view */
 
 /* ---- source locations and diagnostics (diag.c) ------------------------ */
 
+/* Every value and instruction holds one, so it holds no byte offset: a
+ * diagnostic finds its line's text by the line number (hk_vdiag). */
 typedef struct {
-    uint32_t line, col;    /* 1-based; line 0 means "no location" */
-    uint32_t offset;       /* byte offset of the token in the source */
+    uint32_t line, col;    /* 1-based, col in bytes; line 0: no location */
 } HkLoc;
 
 typedef struct HkSource {
@@ -118,6 +119,8 @@ typedef struct HkDiag {
     HawkSeverity severity;
     const HkSource *src;
     HkLoc loc;
+    size_t line_at;        /* byte offset of loc's line in src's text, or
+                              SIZE_MAX when src has no such line */
     const char *pos;       /* walk position ("3", "loop0.2", "kernel") or NULL */
     const char *rule;      /* refusal rule ("budget.trips") or NULL */
     const char *message;
@@ -128,6 +131,12 @@ typedef struct HkDiags {
     HkDiag *items;
     uint32_t n, cap;
     uint32_t errors;
+    /* the line found last (hk_vdiag): diagnostics come mostly in source
+     * order, so the next one's line is found from there */
+    const HkSource *at_src;
+    const char *at_text;
+    uint32_t at_line;
+    size_t at_off;
 } HkDiags;
 
 void hk_diags_init(HkDiags *d, HkArena *a);
@@ -301,6 +310,9 @@ int hk_pred_lookup(HkOp op, const char *s, size_t n); /* -1 if not op's */
 
 typedef uint32_t HkVal;
 #define HK_NOVAL UINT32_MAX
+/* The most results of one instruction or parameters of one func: a
+ * value's index has 24 bits (HkValue). */
+#define HK_MAX_INDEX ((1u << 24) - 1u)
 
 typedef struct HkInst HkInst;
 typedef struct HkFunc HkFunc;
@@ -318,15 +330,26 @@ typedef enum {
     HK_DEF_ITER,           /* a loop-carried value inside the loop body */
 } HkDefKind;
 
+/* A function holds one record per value: the fields are ordered so that
+ * no padding falls between them, and the kind and the index share one
+ * word (40 bytes in all). */
 typedef struct {
-    /* ordered so that no padding falls between the fields */
     HkType type;
-    HkDefKind kind;
+    HkDefKind kind : 8;
+    uint32_t index : 24;   /* result, parameter or iter-arg number */
     const char *name;      /* without '%'; unique in its function */
     HkInst *def;           /* defining instruction (INST), loop (IVAR, ITER) */
-    uint32_t index;        /* result, parameter or iter-arg number */
     HkLoc loc;
 } HkValue;
+
+/* Sets v's index, which the parser and the passes keep within
+ * HK_MAX_INDEX (past it is an internal error). */
+static inline void hk_value_set_index(HkValue *v, uint32_t index)
+{
+    if (index > HK_MAX_INDEX)
+        hk_die(__FILE__, __LINE__, "value index past HK_MAX_INDEX");
+    v->index = index & HK_MAX_INDEX;
+}
 
 typedef struct {
     const char *name;      /* without '%' */
@@ -461,14 +484,16 @@ struct HkFunc {
     HkType *rtypes;        /* funcs: result types */
     uint32_t nrtypes;
 
-    /* values, by index: segment s holds HK_VSEG0 << s of them and never
-     * moves, so a value's record stays where it is while more are made
-     * and growing copies nothing (hk_value).  The first segment is named
-     * here; the directory of the others is made when a function needs
-     * a second one (a program of many small functions pays for none). */
+    /* values, by index.  The first cap0 are in vseg0, sized by the
+     * maker's estimate (hk_func_reserve_values; HK_VSEG0 without one);
+     * past them, segment s holds HK_VSEG0 << s.  No segment moves, so a
+     * value's record stays where it is while more are made and growing
+     * copies nothing (hk_value).  The directory of the segments is made
+     * when a function outgrows vseg0 (a program of many small functions
+     * pays for none). */
     HkValue *vseg0;
-    HkValue **vsegs;       /* HK_VSEGS entries, [0] unused; or NULL */
-    uint32_t nvalues;
+    HkValue **vsegs;       /* HK_VSEGS entries, or NULL */
+    uint32_t nvalues, cap0;
 
     HkBlock body;
 
@@ -492,10 +517,10 @@ struct HkFunc {
     uint32_t nserials;     /* instructions ever created: bound of serials */
 };
 
-/* The segment of value v: floor(log2(v + HK_VSEG0)) - 4. */
-static inline uint32_t hk_vseg_of(HkVal v)
+/* The segment of the w-th value past vseg0: floor(log2(w + HK_VSEG0)) - 4. */
+static inline uint32_t hk_vseg_of(uint32_t w)
 {
-    uint32_t x = v + HK_VSEG0, s = 0;
+    uint32_t x = w + HK_VSEG0, s = 0;
 #if defined(__GNUC__)
     s = (uint32_t)(31 - __builtin_clz(x)) - 4u;
 #else
@@ -508,10 +533,10 @@ static inline uint32_t hk_vseg_of(HkVal v)
 /* The record of value v of f. */
 static inline HkValue *hk_value(const HkFunc *f, HkVal v)
 {
-    if (v < HK_VSEG0)
+    if (v < f->cap0)
         return &f->vseg0[v];
-    uint32_t s = hk_vseg_of(v);
-    return &f->vsegs[s][v + HK_VSEG0 - (HK_VSEG0 << s)];
+    uint32_t w = v - f->cap0, s = hk_vseg_of(w);
+    return &f->vsegs[s][w + HK_VSEG0 - (HK_VSEG0 << s)];
 }
 
 typedef struct HkModule {
@@ -604,6 +629,10 @@ HkVal hk_value_new(HkFunc *f, HkType t, const char *name, HkDefKind k,
                    HkInst *def, uint32_t index, HkLoc loc);
 /* Room for one more value of f, uninitialised but zeroed: its index. */
 HkVal hk_value_slot(HkFunc *f);
+/* Sizes f's first run of value records for n values, when f has none
+ * yet: a maker that knows about how many values f will hold (the parser,
+ * a copy) spends no room past them.  n = 0 leaves the default. */
+void hk_func_reserve_values(HkFunc *f, uint32_t n);
 /* hk_value_new for a name the caller reserved in f->syms as id was (the
  * parser names a result before it reads its instruction): name, an arena
  * string the value keeps, is taken as it is and its entry (at place at,

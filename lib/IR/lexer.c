@@ -48,7 +48,7 @@ typedef struct {
 
 static int check_fail(Check *c, size_t at, const char *msg, unsigned byte)
 {
-    HkLoc loc = {c->line, (uint32_t)(at - c->line_start + 1), (uint32_t)at};
+    HkLoc loc = {c->line, (uint32_t)(at - c->line_start + 1)};
     hk_error(c->d, c->src, loc, msg, byte);
     return 1;
 }
@@ -110,7 +110,7 @@ int hk_lex_check(const HkSource *src, HkDiags *d)
     Check c = {src, d, 1, 0, 0, 0};
     HkScanMark mark = hk_scan_mark(src->text);
     if (n >= UINT32_MAX) {
-        HkLoc none = {0, 0, 0};
+        HkLoc none = {0, 0};
         hk_error(d, src, none, "input too large (limit 4 GiB)");
         return 1;
     }
@@ -196,10 +196,12 @@ size_t hk_lex_peek_def(const HkLexer *lx, const char **name)
     return (size_t)(q - *name);
 }
 
-uint32_t hk_lex_defs_to_close(const HkLexer *lx)
+uint32_t hk_lex_defs_to_close(const HkLexer *lx, const char *from)
 {
     uint32_t n = 0;
-    const char *q = lx->p;
+    const char *q = from;
+    for (; q < lx->end && *q != '\n'; q++)
+        n += *q == '%';
     HkScanMark mark = hk_scan_mark(q);
     while (n < UINT32_MAX && (q = memchr(q, '\n', (size_t)(lx->end - q))) != NULL) {
         hk_source_pass(lx->src, &mark, q);
@@ -220,8 +222,7 @@ void hk_lex_skip_to(HkLexer *lx, const char *q)
 /* Line and column of p, which is on the lexer's current line. */
 static HkLoc loc_of(const HkLexer *lx, const char *p)
 {
-    HkLoc l = {lx->line, (uint32_t)(p - lx->line_start + 1),
-               (uint32_t)(p - lx->base)};
+    HkLoc l = {lx->line, (uint32_t)(p - lx->line_start + 1)};
     return l;
 }
 

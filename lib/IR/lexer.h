@@ -55,11 +55,13 @@ typedef struct {
  * '//'.  Returns 0, or 1 after appending one error. */
 int hk_lex_check(const HkSource *src, HkDiags *d);
 
-/* The lines that start with a local name ('%', after blanks) from the
- * lexer's position to the next line that starts with '}' (a function's
- * closing brace, as the printer writes it) or the end: how many names a
- * body is likely to define, a hint that costs one scan of its bytes. */
-uint32_t hk_lex_defs_to_close(const HkLexer *lx);
+/* The local names ('%') from `from` to the end of its line (a func's
+ * parameters, from its header's start) and the lines after it that
+ * start with one (after blanks), up to the next line that starts with
+ * '}' (a function's closing brace, as the printer writes it) or the end:
+ * how many names a function is likely to define, a hint that costs one
+ * scan of its bytes. */
+uint32_t hk_lex_defs_to_close(const HkLexer *lx, const char *from);
 
 /* Moves the lexer on to q, later on its current line (past a token the
  * caller recognised by its bytes). */

@@ -74,6 +74,12 @@ static void next(P *p)
         p->failed = 1;
 }
 
+/* The byte offset of the current token in the source. */
+static uint32_t tok_offset(const P *p)
+{
+    return (uint32_t)(p->tok.text - p->lx.base);
+}
+
 /* Whether the current token is of kind k. */
 static int is(const P *p, HkTokKind k)
 {
@@ -246,6 +252,8 @@ static void prefetch_next_result(P *p)
 /* Reserves the name of the current %name token; returns its index. */
 static int reserve(P *p, uint32_t *k)
 {
+    if (p->nres >= HK_MAX_INDEX)
+        return syntax(p, "too many results (limit %u)", HK_MAX_INDEX);
     p->res = hk_grow(p->a, p->res, &p->cap_res, p->nres + 1, sizeof *p->res);
     p->res_at = hk_grow(p->a, p->res_at, &p->cap_res_at, p->nres + 1,
                         sizeof *p->res_at);
@@ -498,7 +506,7 @@ static int parse_type_list(P *p)
 
 /* ---- instructions ----------------------------------------------------- */
 
-static int parse_block(P *p, HkBlock *b, HkLoc *close, const char *what);
+static int parse_block(P *p, HkBlock *b, uint32_t *close, const char *what);
 static int parse_region(P *p, HkBlock *b);
 
 /* The state of one instruction being parsed. */
@@ -1099,7 +1107,7 @@ static int parse_region(P *p, HkBlock *b)
     if (p->depth >= MAX_DEPTH && is(p, HK_TK_LBRACE))
         return syntax(p, "regions nested too deeply (limit %d)", MAX_DEPTH);
     p->depth++;
-    HkLoc close;
+    uint32_t close;
     int ok = parse_block(p, b, &close, "expected '{' to open the region");
     p->depth--;
     return ok;
@@ -1138,8 +1146,8 @@ static int parse_local(P *p, const HkBlock *b)
     return 1;
 }
 
-/* '{' NEWLINE (inst NEWLINE)* '}'; close receives the '}'. */
-static int parse_block(P *p, HkBlock *b, HkLoc *close, const char *what)
+/* '{' NEWLINE (inst NEWLINE)* '}'; close receives the '}''s offset. */
+static int parse_block(P *p, HkBlock *b, uint32_t *close, const char *what)
 {
     if (!expect(p, HK_TK_LBRACE, what) ||
         !expect(p, HK_TK_NEWLINE, "expected newline after '{'"))
@@ -1158,7 +1166,7 @@ static int parse_block(P *p, HkBlock *b, HkLoc *close, const char *what)
             return syntax(p, "expected newline after instruction");
         skip_newlines(p);
     }
-    *close = p->tok.loc;
+    *close = tok_offset(p);
     next(p);
     return 1;
 }
@@ -1314,16 +1322,22 @@ static int parse_func_name(P *p, int is_kernel)
     return expect(p, HK_TK_LPAREN, "expected '(' after the function name");
 }
 
-/* The body of f and its source span, from begin to the closing '}'. */
-static int parse_body(P *p, uint32_t begin)
+/* The body of f and its source span, from begin to the closing '}'; names:
+ * how many names f is likely to define (hk_lex_defs_to_close), or
+ * UINT32_MAX to count them here. */
+static int parse_body(P *p, uint32_t begin, uint32_t names)
 {
-    HkLoc close;
-    /* most names are defined at a line's start: the table is made once */
-    hk_names_reserve(p->f->syms, hk_lex_defs_to_close(&p->lx));
+    uint32_t close;
+    /* most names are defined at a line's start: the table and the
+     * values' records are made once, to size */
+    if (names == UINT32_MAX)
+        names = hk_lex_defs_to_close(&p->lx, p->lx.p);
+    hk_func_reserve_values(p->f, names);
+    hk_names_reserve(p->f->syms, names);
     if (!parse_block(p, &p->f->body, &close, "expected '{' to open the body"))
         return 0;
     p->f->src_begin = begin;
-    p->f->src_end = close.offset + 1;
+    p->f->src_end = close + 1;
     hk_func_drop_syms(p->f);
     return 1;
 }
@@ -1331,7 +1345,7 @@ static int parse_body(P *p, uint32_t begin)
 /* kernel ::= 'kernel' '@' name '(' [slot (',' slot)*] ')' [attributes] body */
 static int parse_kernel(P *p)
 {
-    uint32_t begin = p->tok.loc.offset;
+    uint32_t begin = tok_offset(p);
     next(p);
     if (!parse_func_name(p, 1))
         return 0;
@@ -1345,19 +1359,26 @@ static int parse_kernel(P *p)
         return 0;
     if (is_word(p, "attributes") && !parse_attr_list(p, parse_attr))
         return 0;
-    return parse_body(p, begin);
+    return parse_body(p, begin, UINT32_MAX);
 }
 
 /* func ::= 'func' '@' name '(' [param (',' param)*] ')' '->' type-list
  *          [func-attributes] body */
 static int parse_func(P *p)
 {
-    uint32_t begin = p->tok.loc.offset, vbase = p->nvals, tbase = p->ntypes;
+    uint32_t begin = tok_offset(p), vbase = p->nvals, tbase = p->ntypes;
     next(p);
     if (!parse_func_name(p, 0))
         return 0;
+    /* the parameters are values: the records are sized before them,
+     * counting the names from the header line's start */
+    uint32_t names = hk_lex_defs_to_close(&p->lx, p->lx.line_start);
+    hk_func_reserve_values(p->f, names);
     if (!is(p, HK_TK_RPAREN)) {
         do {
+            if (p->nvals - vbase >= HK_MAX_INDEX)
+                return syntax(p, "too many parameters (limit %u)",
+                              HK_MAX_INDEX);
             if (!parse_param(p, p->nvals - vbase))
                 return 0;
         } while (accept(p, HK_TK_COMMA));
@@ -1378,7 +1399,7 @@ static int parse_func(P *p)
     p->ntypes = tbase;
     if (is_word(p, "attributes") && !parse_attr_list(p, parse_func_attr))
         return 0;
-    return parse_body(p, begin);
+    return parse_body(p, begin, names);
 }
 
 /* module ::= (kernel | func)* */
@@ -1386,7 +1407,7 @@ static int parse_module(P *p)
 {
     skip_newlines(p);
     if (is(p, HK_TK_EOF)) {
-        HkLoc start = {1, 1, 0};
+        HkLoc start = {1, 1};
         return err_at(p, start, "empty input: expected 'kernel' or 'func'");
     }
     while (!is(p, HK_TK_EOF)) {

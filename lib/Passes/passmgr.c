@@ -7,7 +7,7 @@
 
 #include "passctx.h"
 
-static const HkLoc noloc = {0, 0, 0};
+static const HkLoc noloc = {0, 0};
 
 /* An entry point's arguments and result, for hk_ctx_protect. */
 typedef struct {

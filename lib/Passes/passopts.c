@@ -9,7 +9,7 @@
 #include "passctx.h"
 #include "targets.h"
 
-static const HkLoc noloc = {0, 0, 0};
+static const HkLoc noloc = {0, 0};
 
 const HkOptInfo hk_opts[HK_OPT_COUNT] = {
 #define CAP HK_OPTK_CAP

@@ -548,7 +548,7 @@ static void split_def(Sc *s, HkInst *i, HkVal v, HkDefKind kind, HkVal *out,
 /* Rank-0 result or carried value v keeps its place as number *j. */
 static void keep_def(Sc *s, HkVal v, HkVal *out, uint32_t *j)
 {
-    hk_value(s->f, v)->index = *j;
+    hk_value_set_index(hk_value(s->f, v), *j);
     out[(*j)++] = v;
 }
 

@@ -21,7 +21,7 @@ static int build_error(HawkContext *ctx, const char *kernel, const char *fmt,
 static int build_error(HawkContext *ctx, const char *kernel, const char *fmt,
                        ...)
 {
-    static const HkLoc noloc = {0, 0, 0};
+    static const HkLoc noloc = {0, 0};
     va_list ap;
     va_start(ap, fmt);
     HkDiag *d = hk_vdiag(&ctx->diags, HAWK_ERROR, NULL, noloc, fmt, ap);

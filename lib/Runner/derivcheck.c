@@ -615,7 +615,7 @@ static HkFunc *derivative(HawkContext *ctx, HkModule *m, HkFunc *f,
  * diagnostics in ctx. */
 static int unit_build(HawkContext *ctx, HkFunc *k, const char *math, Unit *u)
 {
-    static const HkLoc noloc = {0, 0, 0};
+    static const HkLoc noloc = {0, 0};
     const char *keys[] = {"math"};
     const char *vals[] = {math};
     u->kernel = k;

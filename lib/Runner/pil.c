@@ -40,7 +40,7 @@ struct PilSession {
     int broken;                   /* a run failed: every later call fails */
 };
 
-static const HkLoc noloc = {0, 0, 0};
+static const HkLoc noloc = {0, 0};
 
 /* ---- the harness ------------------------------------------------------- */
 

@@ -36,7 +36,7 @@ static const char *llvm_row_id(void)
 static int lower_layout(HawkContext *ctx, HkModule *m, HkFunc *f,
                         const char *math, HkLowered *low, HkAbiLayout *abi)
 {
-    static const HkLoc noloc = {0, 0, 0};
+    static const HkLoc noloc = {0, 0};
     const char *keys[] = {"math"};
     const char *vals[] = {math};
     if (hk_lower(ctx, m, f, keys, vals, math != NULL ? 1u : 0u, low) != 0)
@@ -78,7 +78,7 @@ static int built_host(KernelRun *kr, HkModule *m, HkFunc *f,
                       UnitEntry *host)
 {
     HawkContext *ctx = kr->ctx;
-    static const HkLoc noloc = {0, 0, 0};
+    static const HkLoc noloc = {0, 0};
     if (kr->rt == NULL) {
         HawkRtError err;
         char why[512];

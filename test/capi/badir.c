@@ -35,7 +35,7 @@ static const HkType I1 = {HK_I1, 0, {0, 0}};
 /* The location of the next thing created, at column col. */
 static HkLoc at(B *b, uint32_t col)
 {
-    HkLoc l = {++b->line, col, 0};
+    HkLoc l = {++b->line, col};
     return l;
 }
 

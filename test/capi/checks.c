@@ -53,7 +53,7 @@ int main(int argc, char **argv)
     const char *name = hk_strndup(a, c_path, n);
     const char *text = hk_asprintf(a, "kernel @%s() {\n  ret\n}\n", name);
     HkSource src = {hk_asprintf(a, "%s.hir", name), text, strlen(text), 0, 0};
-    HkLoc loc = {1, 1, 0};
+    HkLoc loc = {1, 1};
     HkProfile p;
     memset(&p, 0, sizeof p);
     p.max_trips = p.max_ops = p.max_stack_bytes = HK_NONE;

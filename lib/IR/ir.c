@@ -273,10 +273,10 @@ HkModule *hk_module_new(HkArena *a)
 
 HkFunc *hk_func_new(HkModule *m, const char *name, int is_kernel, HkLoc loc)
 {
-    HkFunc *f = hk_alloc(m->arena, sizeof *f);
+    HkFunc *f = hk_alloc_packed(m->arena, sizeof *f, _Alignof(HkFunc));
     f->module = m;
     f->name = hk_strdup(m->arena, name);
-    f->is_kernel = is_kernel;
+    f->is_kernel = is_kernel != 0;
     f->loc = loc;
     f->body.func = f;
     m->funcs = hk_grow(m->arena, m->funcs, &m->cap_funcs, m->nfuncs + 1,

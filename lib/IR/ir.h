@@ -462,25 +462,34 @@ typedef struct HkDerivOrigin {
 #define HK_VSEGS 28
 
 struct HkFunc {
+    /* A module holds one record per function: the fields are ordered so
+     * that no padding falls between them, and the flags share one word. */
     struct HkModule *module;
     const char *name;      /* without '@' */
-    int is_kernel;         /* kernel (slots) or func (params, result) */
     HkLoc loc;
     uint32_t src_begin, src_end;  /* byte span of the definition's text */
-    int derived;           /* a transform ran on it after parsing: its IR
+
+    unsigned is_kernel : 1; /* kernel (slots) or func (params, result) */
+    unsigned derived : 1;  /* a transform ran on it after parsing: its IR
                               is no longer what its source text says */
-    int parsed;            /* the parser made it (or a copy of what it
+    unsigned parsed : 1;   /* the parser made it (or a copy of what it
                               made): while not derived, each name is one
                               value's or slot's, as the parser checked */
+    /* kernel attributes */
+    unsigned segmented : 1, fused_lanes : 1, two_path : 1;
+    HkGuard guard : 8;
+    HkSink sink : 8;
+    uint32_t nslots;
+
     const char *made_by;   /* the pass that made this func ("jvp": the
                               <primal>_jvp), or NULL */
     const HkDerivOrigin *origin; /* a derivative kernel's, or NULL */
 
     HkSlot *slots;         /* kernels */
-    uint32_t nslots, cap_slots;
+    uint32_t cap_slots;
 
-    HkVal *params;         /* funcs: parameter values, in order */
     uint32_t nparams;
+    HkVal *params;         /* funcs: parameter values, in order */
     HkType *rtypes;        /* funcs: result types */
     uint32_t nrtypes;
 
@@ -491,10 +500,12 @@ struct HkFunc {
      * copies nothing (hk_value).  The directory of the segments is made
      * when a function outgrows vseg0 (a program of many small functions
      * pays for none). */
+    uint32_t nvalues;
     HkValue *vseg0;
     HkValue **vsegs;       /* HK_VSEGS entries, or NULL */
-    uint32_t nvalues, cap0;
+    uint32_t cap0;
 
+    uint32_t fresh;        /* counter for generated names */
     HkBlock body;
 
     /* func attributes: the funcs given as this func's derivative rules
@@ -503,17 +514,11 @@ struct HkFunc {
     const char *rule_jvp, *rule_vjp;
     HkLoc rule_jvp_loc, rule_vjp_loc;
 
-    /* kernel attributes */
-    HkGuard guard;
-    HkSink sink;
-    int segmented, fused_lanes, two_path;
-
     /* name -> value or slot: a hash map over this function's names,
      * made on first use (hk_func_syms); NULL until then, so a program
      * read and checked holds no table per function */
     struct HkNames *syms;
 
-    uint32_t fresh;        /* counter for generated names */
     uint32_t nserials;     /* instructions ever created: bound of serials */
 };
 

@@ -1234,7 +1234,12 @@ static int parse_attr(P *p, unsigned *seen)
     *seen |= 1u << k;
     next(p);
     if (k >= 2) {
-        *(k == 2 ? &f->segmented : k == 3 ? &f->fused_lanes : &f->two_path) = 1;
+        if (k == 2)
+            f->segmented = 1;
+        else if (k == 3)
+            f->fused_lanes = 1;
+        else
+            f->two_path = 1;
         return 1;
     }
     if (!expect(p, HK_TK_EQUAL, k == 0 ? "expected '=' after 'guard'"
@@ -1389,12 +1394,14 @@ static int parse_func(P *p)
         return 0;
     HkFunc *f = p->f;
     f->nparams = p->nvals - vbase;
-    f->params = hk_alloc(p->a, (f->nparams + 1) * sizeof *f->params);
+    f->params = hk_alloc_packed(p->a, (f->nparams + 1) * sizeof *f->params,
+                                sizeof *f->params);
     if (f->nparams)
         memcpy(f->params, p->vals + vbase, f->nparams * sizeof *f->params);
     p->nvals = vbase;
     f->nrtypes = p->ntypes - tbase;   /* at least one: parse_type_list */
-    f->rtypes = hk_alloc(p->a, f->nrtypes * sizeof *f->rtypes);
+    f->rtypes = hk_alloc_packed(p->a, f->nrtypes * sizeof *f->rtypes,
+                                _Alignof(HkType));
     memcpy(f->rtypes, p->types + tbase, f->nrtypes * sizeof *f->rtypes);
     p->ntypes = tbase;
     if (is_word(p, "attributes") && !parse_attr_list(p, parse_func_attr))

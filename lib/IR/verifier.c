@@ -562,9 +562,9 @@ static void verify_func(Ver *v, uint32_t idx)
     const HkFunc *f = v->m->funcs[idx];
     v->f = f;
     v->fidx = idx;
-    v->visible = hk_alloc(v->d->arena, (size_t)f->nvalues + 1);
-    v->defined = hk_alloc(v->d->arena, (size_t)f->nvalues + 1);
-    v->counted = hk_alloc(v->d->arena, (size_t)f->nslots + 1);
+    memset(v->visible, 0, f->nvalues);
+    memset(v->defined, 0, f->nvalues);
+    memset(v->counted, 0, f->nslots);
     if (f->is_kernel) {
         if (f->nparams || f->nrtypes)
             err(v, f->loc, "kernel '@%s' cannot have parameters or results", f->name);
@@ -585,10 +585,18 @@ uint32_t hk_verify_module(const HkModule *m, HkDiags *d)
     memset(&v, 0, sizeof v);
     v.m = m;
     v.d = d;
-    HkSymtab *fnames = hk_symtab_new(d->arena);
+    uint32_t nvalues = 0, nslots = 0;
+    for (uint32_t k = 0; k < m->nfuncs; k++) {
+        nvalues = m->funcs[k]->nvalues > nvalues ? m->funcs[k]->nvalues : nvalues;
+        nslots = m->funcs[k]->nslots > nslots ? m->funcs[k]->nslots : nslots;
+    }
+    v.visible = hk_alloc(d->arena, 2 * (size_t)nvalues + nslots + 1);
+    v.defined = v.visible + nvalues;
+    v.counted = v.defined + nvalues;
     for (uint32_t k = 0; k < m->nfuncs; k++) {
         const HkFunc *f = m->funcs[k];
-        if (!hk_symtab_put(fnames, f->name, strlen(f->name), k))
+        /* the module's table keeps the first function of a name */
+        if (hk_func_index(m, f->name, strlen(f->name)) != k)
             err(&v, f->loc, "redefinition of '@%s'", f->name);
         verify_func(&v, k);
     }

@@ -23,7 +23,8 @@ typedef struct {
 } CallEdge;
 
 /* The verifier's state over one module; the per-value and per-slot arrays
- * belong to the function being verified. */
+ * belong to the function being verified (one allocation, sized for the
+ * module's largest function and cleared for each). */
 typedef struct {
     const HkModule *m;
     HkDiags *d;

@@ -43,7 +43,9 @@ _Noreturn void hk_die(const char *file, int line, const char *what)
 /* A huge page: a chunk this large is mapped on its own, aligned to it,
  * and asked to be backed by huge pages, so that a program of a million
  * instructions takes hundreds rather than a hundred thousand page
- * faults. */
+ * faults.  Only the huge pages the chunk fills whole are asked for: the
+ * tail of a block of 2^24 bytes after the chunk's header would otherwise
+ * take a huge page for 32 bytes. */
 #define HUGE_PAGE ((size_t)2 << 20)
 
 /* A chunk of size bytes mapped at a huge page boundary, or NULL. */
@@ -64,7 +66,9 @@ static Chunk *chunk_map(size_t size)
         munmap(raw, head);
     munmap(p + len, HUGE_PAGE - head);
 #ifdef MADV_HUGEPAGE
-    (void)madvise(p, len, MADV_HUGEPAGE);
+    size_t whole = want & ~(HUGE_PAGE - 1);
+    if (whole > 0)
+        (void)madvise(p, whole, MADV_HUGEPAGE);
 #endif
     Chunk *c = (Chunk *)(void *)p;
     c->mapped = len;

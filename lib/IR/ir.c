@@ -223,7 +223,9 @@ static void sym_rehash(HkSymtab *t, uint32_t cap)
     hk_release(t->arena, old, ocap * sizeof *old);
 }
 
-uint32_t hk_table_cap(uint32_t cap, uint32_t n)
+/* The capacity (cap, a power of two, or the next ones) that holds n names
+ * at most half full (up to 2^30 entries). */
+static uint32_t table_cap(uint32_t cap, uint32_t n)
 {
     while (cap < (1u << 30) && (uint64_t)n * 2 > cap)
         cap *= 2;
@@ -232,7 +234,7 @@ uint32_t hk_table_cap(uint32_t cap, uint32_t n)
 
 void hk_symtab_reserve(HkSymtab *t, uint32_t n)
 {
-    uint32_t cap = hk_table_cap(t->cap, n);
+    uint32_t cap = table_cap(t->cap, n);
     if (cap > t->cap)
         sym_rehash(t, cap);
 }

@@ -566,10 +566,6 @@ int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id);
  * the doubling series of tables putting them one by one would clear and
  * fill. */
 void hk_symtab_reserve(HkSymtab *t, uint32_t n);
-/* The capacity of an open-addressed table (cap, a power of two, or the
- * next ones) that holds n names at most half full (up to 2^30 entries):
- * hk_symtab_reserve's and hk_names_reserve's rule. */
-uint32_t hk_table_cap(uint32_t cap, uint32_t n);
 void hk_symtab_del(HkSymtab *t, const char *name, size_t n);
 
 /* Function symbol ids: a value is its HkVal, a slot is HK_SYM_SLOT | index. */
@@ -590,7 +586,7 @@ uint32_t hk_names_get(const HkNames *t, const char *name, size_t n);
 /* Asks the cache for the entry of a name of hash h (hk_symtab_hash)
  * ahead of its put. */
 void hk_names_prefetch(const HkNames *t, uint32_t h);
-/* Room for n names without growing again. */
+/* Room for n names more than t holds without growing again. */
 void hk_names_reserve(HkNames *t, uint32_t n);
 /* Puts name -> id (key(owner, id) must give name from now on); 0 when
  * the name is there already. */

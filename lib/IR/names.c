@@ -7,7 +7,9 @@
  * read from what the id names (the owner's key function: a value's or a
  * slot's name, or while the parser reads a body, a name it reserved), so
  * the table of a body read whole is half as large.  Open addressing,
- * linear probing, at most half full. */
+ * linear probing, at most two thirds full; the capacity is any number
+ * (a hash is scaled to it, not masked), so a table reserved for n names
+ * holds 1.5 n entries, not the next power of two above 2 n. */
 #include <string.h>
 
 #include "ir.h"
@@ -46,6 +48,25 @@ void hk_names_rekey(HkNames *t, HkNameKey key, const void *owner)
     t->owner = owner;
 }
 
+/* The entry where a name of hash h is first looked for: h scaled to
+ * [0, cap) (the hash's high bits are as mixed as its low ones). */
+static uint32_t home(const HkNames *t, uint32_t h)
+{
+    return (uint32_t)(((uint64_t)h * t->cap) >> 32);
+}
+
+/* The entry after i, wrapping. */
+static uint32_t after(const HkNames *t, uint32_t i)
+{
+    return i + 1u == t->cap ? 0 : i + 1u;
+}
+
+/* Whether n names fit in cap entries: at most two thirds full. */
+static int fits(uint64_t n, uint32_t cap)
+{
+    return n * 3u <= (uint64_t)cap * 2u;
+}
+
 /* Whether entry e is name s[0, n) (hash h). */
 static int is_name(const HkNames *t, const NameEntry *e, const char *s,
                    size_t n, uint32_t h)
@@ -59,8 +80,7 @@ static int is_name(const HkNames *t, const NameEntry *e, const char *s,
 /* The entry of s (hash h), or the empty one where it would go. */
 static NameEntry *find(const HkNames *t, const char *s, size_t n, uint32_t h)
 {
-    uint32_t mask = t->cap - 1;
-    for (uint32_t i = h & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = home(t, h);; i = after(t, i)) {
         NameEntry *e = &t->e[i];
         if (e->id1 == 0 || is_name(t, e, s, n, h))
             return e;
@@ -76,15 +96,15 @@ uint32_t hk_names_get(const HkNames *t, const char *s, size_t n)
 void hk_names_prefetch(const HkNames *t, uint32_t h)
 {
 #if defined(__GNUC__)
-    __builtin_prefetch(&t->e[h & (t->cap - 1)], 1);
+    __builtin_prefetch(&t->e[home(t, h)], 1);
 #else
     (void)t;
     (void)h;
 #endif
 }
 
-/* Moves the table to cap entries (a power of two, more than twice the
- * names), each placed by its kept hash; dead entries are left behind. */
+/* Moves the table to cap entries (enough for its names), each placed by
+ * its kept hash; dead entries are left behind. */
 static void rehash(HkNames *t, uint32_t cap)
 {
     NameEntry *old = t->e;
@@ -94,9 +114,9 @@ static void rehash(HkNames *t, uint32_t cap)
     t->used = 0;
     for (uint32_t i = 0; i < ocap; i++)
         if (old[i].id1 != 0 && old[i].id1 != DEAD) {
-            uint32_t mask = cap - 1, k = old[i].hash & mask;
+            uint32_t k = home(t, old[i].hash);
             while (t->e[k].id1 != 0)
-                k = (k + 1) & mask;
+                k = after(t, k);
             t->e[k] = old[i];
             t->used++;
         }
@@ -105,15 +125,19 @@ static void rehash(HkNames *t, uint32_t cap)
 
 void hk_names_reserve(HkNames *t, uint32_t n)
 {
-    uint32_t cap = hk_table_cap(t->cap, n);
-    if (cap > t->cap)
-        rehash(t, cap);
+    uint64_t want = (uint64_t)t->used + n;
+    if (fits(want, t->cap))
+        return;
+    /* two thirds full, and a sixteenth more: a count a little short
+     * (a hint) does not double the table */
+    uint64_t cap = want + want / 2u + want / 16u + 16u;
+    rehash(t, cap > (1u << 30) ? 1u << 30 : (uint32_t)cap);
 }
 
 int hk_names_put_at(HkNames *t, const char *s, size_t n, uint32_t id,
                      uint32_t h, uint32_t *at)
 {
-    if ((t->used + 1) * 2 > t->cap)
+    if (!fits((uint64_t)t->used + 1u, t->cap))
         rehash(t, t->cap * 2);
     NameEntry *e = find(t, s, n, h);
     if (e->id1 != 0)
@@ -168,9 +192,8 @@ uint32_t hk_names_used(const HkNames *t)
 
 void hk_names_clear_run(HkNames *t, const char *s)
 {
-    uint32_t mask = t->cap - 1;
-    for (uint32_t i = hk_symtab_hash(s, strlen(s)) & mask; t->e[i].id1 != 0;
-         i = (i + 1) & mask) {
+    for (uint32_t i = home(t, hk_symtab_hash(s, strlen(s))); t->e[i].id1 != 0;
+         i = after(t, i)) {
         t->e[i].id1 = 0;
         t->e[i].hash = 0;
         t->used--;

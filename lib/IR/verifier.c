@@ -65,12 +65,13 @@ static void define(Ver *v, HkVal x, HkLoc loc, int typed)
         return;
     }
     const char *name = vn(v, x);
-    if (v->defined[x] || name_taken_by_other(v, name, x)) {
+    if (hk_bit(v->defined, x) || name_taken_by_other(v, name, x)) {
         err(v, hk_value(v->f, x)->loc.line ? hk_value(v->f, x)->loc : loc,
             "redefinition of '%%%s'", name);
         return;
     }
-    v->defined[x] = v->visible[x] = 1;
+    hk_bit_set(v->defined, x);
+    hk_bit_set(v->visible, x);
     if (!typed)
         check_value_type(v, x);
 }
@@ -79,7 +80,7 @@ static void define(Ver *v, HkVal x, HkLoc loc, int typed)
 static void hide(Ver *v, HkVal x)
 {
     if (x < v->f->nvalues)
-        v->visible[x] = 0;
+        hk_bit_clear(v->visible, x);
 }
 
 /* Every operand exists and is visible here; 0 if one does not exist. */
@@ -91,8 +92,8 @@ static int check_operands(Ver *v, const HkInst *i)
         if (x >= v->f->nvalues) {
             err(v, i->loc, "operand %u of '%s' is not a value", k, mn(i));
             ok = 0;
-        } else if (!v->visible[x]) {
-            if (v->defined[x])
+        } else if (!hk_bit(v->visible, x)) {
+            if (hk_bit(v->defined, x))
                 err(v, i->loc, "'%%%s' is used outside the region that defines it",
                     vn(v, x));
             else
@@ -562,8 +563,8 @@ static void verify_func(Ver *v, uint32_t idx)
     const HkFunc *f = v->m->funcs[idx];
     v->f = f;
     v->fidx = idx;
-    memset(v->visible, 0, f->nvalues);
-    memset(v->defined, 0, f->nvalues);
+    memset(v->visible, 0, hk_bit_words(f->nvalues) * sizeof *v->visible);
+    memset(v->defined, 0, hk_bit_words(f->nvalues) * sizeof *v->defined);
     memset(v->counted, 0, f->nslots);
     if (f->is_kernel) {
         if (f->nparams || f->nrtypes)
@@ -590,9 +591,10 @@ uint32_t hk_verify_module(const HkModule *m, HkDiags *d)
         nvalues = m->funcs[k]->nvalues > nvalues ? m->funcs[k]->nvalues : nvalues;
         nslots = m->funcs[k]->nslots > nslots ? m->funcs[k]->nslots : nslots;
     }
-    v.visible = hk_alloc(d->arena, 2 * (size_t)nvalues + nslots + 1);
-    v.defined = v.visible + nvalues;
-    v.counted = v.defined + nvalues;
+    size_t words = hk_bit_words(nvalues);
+    v.visible = hk_alloc(d->arena, 2 * words * sizeof *v.visible);
+    v.defined = v.visible + words;
+    v.counted = hk_alloc(d->arena, (size_t)nslots + 1);
     for (uint32_t k = 0; k < m->nfuncs; k++) {
         const HkFunc *f = m->funcs[k];
         /* the module's table keeps the first function of a name */

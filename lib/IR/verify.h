@@ -22,16 +22,35 @@ typedef struct {
     const HkInst *inst;
 } CallEdge;
 
+/* Bit sets over values: the words of n bits, bit x, and setting it. */
+static inline size_t hk_bit_words(uint32_t n)
+{
+    return ((size_t)n + 63u) / 64u;
+}
+static inline int hk_bit(const uint64_t *s, uint32_t x)
+{
+    return (int)((s[x / 64u] >> (x % 64u)) & 1u);
+}
+static inline void hk_bit_set(uint64_t *s, uint32_t x)
+{
+    s[x / 64u] |= (uint64_t)1 << (x % 64u);
+}
+static inline void hk_bit_clear(uint64_t *s, uint32_t x)
+{
+    s[x / 64u] &= ~((uint64_t)1 << (x % 64u));
+}
+
 /* The verifier's state over one module; the per-value and per-slot arrays
- * belong to the function being verified (one allocation, sized for the
+ * belong to the function being verified (sized for the
  * module's largest function and cleared for each). */
 typedef struct {
     const HkModule *m;
     HkDiags *d;
     const HkFunc *f;
     uint32_t fidx;
-    uint8_t *visible;      /* per value: defined in a region still open */
-    uint8_t *defined;      /* per value: defined somewhere already */
+    uint64_t *visible;     /* per value, a bit: defined in a region still
+                              open */
+    uint64_t *defined;     /* per value, a bit: defined somewhere already */
     uint8_t *counted;      /* per slot: a dispatch counts into this mix */
     CallEdge *calls;       /* call graph edges, grouped by caller */
     uint32_t ncalls, cap_calls;

@@ -48,7 +48,7 @@ static uint32_t count_offset(const HkInst *l)
 static void carried_live(Live *lv, const HkInst *l, uint32_t k)
 {
     mark(lv, l->x->iters[k]);
-    mark(lv, l->res[k]);
+    mark(lv, hk_res(l)[k]);
     mark(lv, l->ops[count_offset(l) + k]);
     const HkInst *y = hk_block_yield(&l->x->regions[0]);
     if (y != NULL && k < y->nops)
@@ -136,7 +136,7 @@ static int spelled(const Live *lv, const HkInst *i, uint32_t k)
         return 0;
     if (owner->op == HK_OP_LOOP)
         return lv->live[owner->x->iters[k]];
-    return lv->live[owner->res[k]];
+    return lv->live[hk_res(owner)[k]];
 }
 
 /* ---- one value per plane element ------------------------------------------ */
@@ -166,7 +166,7 @@ static int element_of(const HkCW *w, const HkInst *i, int32_t *slot,
 {
     if (i->op == HK_OP_LOAD && i->has_index)
         return 0;  /* a local's row: which one, the index says at run time */
-    if (i->op == HK_OP_LOAD && hk_value(w->f, i->res[0])->type.rank == 0) {
+    if (i->op == HK_OP_LOAD && hk_value(w->f, hk_res(i)[0])->type.rank == 0) {
         *slot = i->slot;
         *comp = 0;
         return 1;
@@ -216,13 +216,13 @@ static void canon_reads(HkCW *w)
                           read_visible(w, w->reads[k - 1].block, i->block, slot)))
             k = w->reads[k - 1].prev;
         if (k > 0) {
-            w->canon[i->res[0]] = w->reads[k - 1].val;
+            w->canon[hk_res(i)[0]] = w->reads[k - 1].val;
             continue;
         }
         w->reads = hk_grow(w->a, w->reads, &w->capreads, w->nreads + 1,
                            sizeof *w->reads);
         w->reads[w->nreads++] =
-            (HkCWRead){i->block, i->res[0], w->slot_gen[slot], *head};
+            (HkCWRead){i->block, hk_res(i)[0], w->slot_gen[slot], *head};
         *head = w->nreads;
     }
 }
@@ -244,12 +244,12 @@ void hk_cw_liveness(HkCW *w)
         visit(&lv, lv.work[--lv.n]);
     /* What the C omits, and the uses it spells. */
     for (const HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i)) {
-        if (removable(i) && !lv.live[i->res[0]]) {
+        if (removable(i) && !lv.live[hk_res(i)[0]]) {
             w->skip[i->serial] = 1;
             continue;
         }
         for (uint32_t k = 0; k < i->nres; k++)
-            w->dead[i->res[k]] = !lv.live[i->res[k]];
+            w->dead[hk_res(i)[k]] = !lv.live[hk_res(i)[k]];
         if (i->op == HK_OP_LOOP)
             for (uint32_t k = 0; k < i->nres; k++)
                 w->dead[i->x->iters[k]] = !lv.live[i->x->iters[k]];

@@ -80,7 +80,7 @@ static const char *comp_suffix(HkCW *w, HkType t, uint32_t c)
 
 static void emit_load(HkCW *w, const HkInst *i)
 {
-    HkVal v = i->res[0];
+    HkVal v = hk_res(i)[0];
     HkType t = type_of(w, v);
     if (w->fnprefix != NULL) {  /* an argument: the parameter of its name */
         hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
@@ -116,7 +116,7 @@ static void emit_load(HkCW *w, const HkInst *i)
 /* extract of a loaded tensor: the plane read of that component. */
 static void emit_extract(HkCW *w, const HkInst *i)
 {
-    HkVal src = i->ops[0], v = i->res[0];
+    HkVal src = i->ops[0], v = hk_res(i)[0];
     const HkInst *d = def_of(w, src);
     HkType t = type_of(w, src);
     if (d == NULL || d->op != HK_OP_LOAD || i->x->nimm != t.rank) {
@@ -134,7 +134,7 @@ static void emit_extract(HkCW *w, const HkInst *i)
 
 static void emit_gather(HkCW *w, const HkInst *i)
 {
-    HkVal v = i->res[0];
+    HkVal v = hk_res(i)[0];
     hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
                hk_cw_plane_read(w, i->slot,
                                 hk_cw_flat(w, i->slot,
@@ -146,7 +146,7 @@ static void emit_gather(HkCW *w, const HkInst *i)
  * at the index legalize held inside them. */
 static void emit_table(HkCW *w, const HkInst *i)
 {
-    HkVal v = i->res[0];
+    HkVal v = hk_res(i)[0];
     HkElem e = (HkElem)type_of(w, v).elem;
     const char *t = hk_cw_name_value(w, v, "_table");
     uint32_t n = i->x->cst.n;
@@ -187,7 +187,7 @@ static void emit_clamp_index(HkCW *w, const HkInst *i)
                    slot->role == HK_ROLE_LOCAL ? "local" : "tape", slot->type.dim[0]);
     }
     hk_cw_line(w, "const int64_t %s = hawk_clamp_index(%s, %s);",
-               hk_cw_val(w, i->res[0]), k, len);
+               hk_cw_val(w, hk_res(i)[0]), k, len);
 }
 
 /* ---- writes ----------------------------------------------------------------- */
@@ -350,7 +350,7 @@ static void declare_results(HkCW *w, const HkInst *i, Dests *to)
     to->dests = hk_alloc(w->a, (i->nres + 1u) * sizeof *to->dests);
     to->loop = NULL;
     for (uint32_t k = 0; k < i->nres; k++) {
-        HkVal r = i->res[k];
+        HkVal r = hk_res(i)[k];
         if (w->dead[r] || w->uses[r] == 0)
             continue;
         to->dests[k] = hk_cw_val(w, r);
@@ -452,7 +452,7 @@ static void emit_loop(HkCW *w, const HkInst *l)
     emit_region(w, &l->x->regions[0], &to);
     hk_cw_line(w, "}");
     for (uint32_t k = 0; k < l->nres; k++) {
-        HkVal r = l->res[k];
+        HkVal r = hk_res(l)[k];
         if (w->uses[r] == 0 || to.dests[k] == NULL)
             continue;
         hk_cw_line(w, "const %s %s = %s;", ctype_of(w, r), hk_cw_val(w, r),
@@ -475,7 +475,7 @@ static void emit_break(HkCW *w, const HkInst *i)
 
 static void emit_pure(HkCW *w, const HkInst *i)
 {
-    HkVal v = i->res[0];
+    HkVal v = hk_res(i)[0];
     w->note = NULL;
     if (i->op == HK_OP_CONST) {
         hk_cw_line(w, "const %s %s = %s;", ctype_of(w, v), hk_cw_val(w, v),
@@ -510,7 +510,7 @@ static void emit_inst(HkCW *w, const HkInst *i)
     default: break;
     }
     if ((hk_ops[i->op].flags & HK_F_PURE) != 0 && i->nres == 1 &&
-        type_of(w, i->res[0]).rank == 0) {
+        type_of(w, hk_res(i)[0]).rank == 0) {
         emit_pure(w, i);
         return;
     }

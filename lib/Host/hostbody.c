@@ -107,7 +107,7 @@ void hk_host_bind1(HkHostGen *g, HkVal v, LLVMValueRef c)
 /* Component k of a component-wise op i. */
 static LLVMValueRef elem_comp(HkHostGen *g, HkInst *i, uint32_t k)
 {
-    HkElem e = (HkElem)hk_host_type(g, i->res[0]).elem;
+    HkElem e = (HkElem)hk_host_type(g, hk_res(i)[0]).elem;
     HkElem oe = (HkElem)hk_host_type(g, i->ops[0]).elem;
     LLVMValueRef x = hk_host_comp(g, i->ops[0], k);
     LLVMValueRef y = i->nops > 1 ? hk_host_comp(g, i->ops[1], k) : NULL;
@@ -167,11 +167,11 @@ static LLVMValueRef elem_comp(HkHostGen *g, HkInst *i, uint32_t k)
 /* A component-wise op, one LLVM value per component of its result. */
 static void lower_elem(HkHostGen *g, HkInst *i)
 {
-    uint32_t n = hk_components(hk_host_type(g, i->res[0]));
+    uint32_t n = hk_components(hk_host_type(g, hk_res(i)[0]));
     LLVMValueRef *c = hk_alloc(g->a, (n + 1u) * sizeof *c);
     for (uint32_t k = 0; k < n; k++)
         c[k] = elem_comp(g, i, k);
-    g->vals[i->res[0]] = c;
+    g->vals[hk_res(i)[0]] = c;
 }
 
 /* ---- moves ---------------------------------------------------------------- */
@@ -179,24 +179,24 @@ static void lower_elem(HkHostGen *g, HkInst *i)
 /* A constant, a literal per component (one literal fills them all). */
 static void lower_const(HkHostGen *g, HkInst *i)
 {
-    HkType t = hk_host_type(g, i->res[0]);
+    HkType t = hk_host_type(g, hk_res(i)[0]);
     uint32_t n = hk_components(t);
     LLVMValueRef *c = hk_alloc(g->a, (n + 1u) * sizeof *c);
     for (uint32_t k = 0; k < n; k++)
         c[k] = hk_host_const(g, i, (HkElem)t.elem, k);
-    g->vals[i->res[0]] = c;
+    g->vals[hk_res(i)[0]] = c;
 }
 
 /* Component (or row) imm of a tensor. */
 static void lower_extract(HkHostGen *g, HkInst *i)
 {
     HkType t = hk_host_type(g, i->ops[0]);
-    uint32_t n = hk_components(hk_host_type(g, i->res[0]));
+    uint32_t n = hk_components(hk_host_type(g, hk_res(i)[0]));
     uint32_t first = hk_flat_index(t, i->x->imm, i->x->nimm);
     LLVMValueRef *c = hk_alloc(g->a, (n + 1u) * sizeof *c);
     for (uint32_t k = 0; k < n; k++)
         c[k] = hk_host_comp(g, i->ops[0], first + k);
-    g->vals[i->res[0]] = c;
+    g->vals[hk_res(i)[0]] = c;
 }
 
 /* A tensor whose components are the operands, row-major. */
@@ -205,14 +205,14 @@ static void lower_build(HkHostGen *g, HkInst *i)
     LLVMValueRef *c = hk_alloc(g->a, (i->nops + 1u) * sizeof *c);
     for (uint32_t k = 0; k < i->nops; k++)
         c[k] = hk_host_comp(g, i->ops[k], 0);
-    g->vals[i->res[0]] = c;
+    g->vals[hk_res(i)[0]] = c;
 }
 
 /* table %k, [...]: a private constant array and a load at the index
  * legalize held inside it (the C unit's static const array). */
 static void lower_table(HkHostGen *g, HkInst *i)
 {
-    HkElem e = (HkElem)hk_host_type(g, i->res[0]).elem;
+    HkElem e = (HkElem)hk_host_type(g, hk_res(i)[0]).elem;
     LLVMTypeRef et = hk_host_elem(g, e);
     uint32_t n = i->x->cst.n;
     LLVMValueRef *c = hk_alloc(g->a, (n + 1u) * sizeof *c);
@@ -226,7 +226,7 @@ static void lower_table(HkHostGen *g, HkInst *i)
     LLVMSetUnnamedAddr(gv, 1);
     LLVMValueRef idx[2] = {hk_host_i64(g, 0), hk_host_comp(g, i->ops[0], 0)};
     LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, at, gv, idx, 2, "");
-    hk_host_bind1(g, i->res[0], LLVMBuildLoad2(g->b, et, p, ""));
+    hk_host_bind1(g, hk_res(i)[0], LLVMBuildLoad2(g->b, et, p, ""));
 }
 
 /* ---- the walk -------------------------------------------------------------- */

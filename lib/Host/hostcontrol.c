@@ -64,7 +64,7 @@ static void region(HkHostGen *g, HkBlock *b, LLVMValueRef **slots,
             hk_host_fail(g, y, "a yield that does not match its results");
             return;
         }
-        assign(g, slots, owner->res, y->ops, owner->nres);
+        assign(g, slots, hk_res(owner), y->ops, owner->nres);
     }
     LLVMBuildBr(g->b, join);
 }
@@ -119,7 +119,7 @@ void hk_host_loop(HkHostGen *g, HkInst *i)
     LLVMBuildBr(g->b, head);
 
     LLVMPositionBuilderAtEnd(g->b, exit);
-    bind_from(g, carried, i->res, n);
+    bind_from(g, carried, hk_res(i), n);
 }
 
 /* Leaves the innermost loop when the condition holds. */
@@ -136,7 +136,7 @@ void hk_host_break_if(HkHostGen *g, HkInst *i)
 
 void hk_host_if(HkHostGen *g, HkInst *i)
 {
-    LLVMValueRef **res = slots_for(g, i->res, i->nres);
+    LLVMValueRef **res = slots_for(g, hk_res(i), i->nres);
     LLVMBasicBlockRef then_bb = hk_host_block(g, "if.then");
     LLVMBasicBlockRef else_bb = hk_host_block(g, "if.else");
     LLVMBasicBlockRef join = hk_host_block(g, "if.end");
@@ -149,7 +149,7 @@ void hk_host_if(HkHostGen *g, HkInst *i)
     else
         LLVMBuildBr(g->b, join);
     LLVMPositionBuilderAtEnd(g->b, join);
-    bind_from(g, res, i->res, i->nres);
+    bind_from(g, res, hk_res(i), i->nres);
 }
 
 /* Case sel runs (legalize held it to [0, K - 1]), then counts itself in
@@ -157,7 +157,7 @@ void hk_host_if(HkHostGen *g, HkInst *i)
 void hk_host_dispatch(HkHostGen *g, HkInst *i)
 {
     uint32_t ncase = i->x->nregions;
-    LLVMValueRef **res = slots_for(g, i->res, i->nres);
+    LLVMValueRef **res = slots_for(g, hk_res(i), i->nres);
     LLVMValueRef sel = hk_host_comp(g, i->ops[0], 0);
     LLVMBasicBlockRef join = hk_host_block(g, "dispatch.end");
     LLVMBasicBlockRef *bb = hk_alloc(g->a, (ncase + 1u) * sizeof *bb);
@@ -171,10 +171,10 @@ void hk_host_dispatch(HkHostGen *g, HkInst *i)
         hk_host_block_body(g, &i->x->regions[k]);
         const HkInst *y = hk_block_yield(&i->x->regions[k]);
         if (y != NULL && i->nres > 0)
-            assign(g, res, i->res, y->ops, i->nres);
+            assign(g, res, hk_res(i), y->ops, i->nres);
         hk_host_mix_bump(g, i->slot, hk_host_i64(g, k));
         LLVMBuildBr(g->b, join);
     }
     LLVMPositionBuilderAtEnd(g->b, join);
-    bind_from(g, res, i->res, i->nres);
+    bind_from(g, res, hk_res(i), i->nres);
 }

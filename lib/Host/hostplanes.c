@@ -112,7 +112,7 @@ void hk_host_clamp_index_op(HkHostGen *g, HkInst *i)
     LLVMValueRef len = hk_is_dyn(s->type)
                            ? plane_len(g, i->slot)
                            : hk_host_i64(g, (int64_t)s->type.dim[0]);
-    hk_host_bind1(g, i->res[0], hk_host_clamp_index(g, k, len));
+    hk_host_bind1(g, hk_res(i)[0], hk_host_clamp_index(g, k, len));
 }
 
 /* In a math function: argument s is the parameter of its place among
@@ -122,7 +122,7 @@ static void load_argument(HkHostGen *g, HkInst *i)
     unsigned k = 0;
     for (int32_t s = 0; s < i->slot; s++)
         k += g->f->slots[s].role == HK_ROLE_UNIFORM;
-    hk_host_bind1(g, i->res[0], LLVMGetParam(g->fn, k));
+    hk_host_bind1(g, hk_res(i)[0], LLVMGetParam(g->fn, k));
 }
 
 void hk_host_load(HkHostGen *g, HkInst *i)
@@ -133,13 +133,13 @@ void hk_host_load(HkHostGen *g, HkInst *i)
     }
     if (g->local[i->slot] != NULL) {  /* legalize held the row inside */
         LLVMTypeRef et = hk_host_mem_elem(g, slot_elem(g, i->slot));
-        hk_host_bind1(g, i->res[0], read(g, slot_elem(g, i->slot), et,
+        hk_host_bind1(g, hk_res(i)[0], read(g, slot_elem(g, i->slot), et,
                                          g->local[i->slot], flat_index(g, i)));
         return;
     }
     uint32_t k;
     const HkAbiField *m = member(g, i->slot, &k);
-    uint32_t n = hk_components(hk_host_type(g, i->res[0]));
+    uint32_t n = hk_components(hk_host_type(g, hk_res(i)[0]));
     HkElem e = slot_elem(g, i->slot);
     LLVMValueRef *c = hk_alloc(g->a, (n + 1u) * sizeof *c);
     LLVMTypeRef et;
@@ -154,14 +154,14 @@ void hk_host_load(HkHostGen *g, HkInst *i)
             c[j] = read(g, e, et, p, soa_index(g, j));
         }
     }
-    g->vals[i->res[0]] = c;
+    g->vals[hk_res(i)[0]] = c;
 }
 
 void hk_host_gather(HkHostGen *g, HkInst *i)
 {
     LLVMTypeRef et;
     LLVMValueRef p = plane(g, i->slot, &et);
-    hk_host_bind1(g, i->res[0], read(g, slot_elem(g, i->slot), et, p,
+    hk_host_bind1(g, hk_res(i)[0], read(g, slot_elem(g, i->slot), et, p,
                                      flat_index(g, i)));
 }
 

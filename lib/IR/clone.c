@@ -32,7 +32,8 @@ HkInst *hk_inst_copy_shell(HkArena *a, const HkInst *i, uint32_t serial)
     c->prev = c->next = NULL;
     c->block = NULL;
     c->nres = c->nops = 0;
-    c->res = c->ops = NULL;
+    c->r.many = NULL;
+    c->ops = NULL;
     if (i->x != &hk_inst_ext_none) {
         HkInstExt *x = dup(a, i->x, sizeof *x);
         x->iters = NULL;
@@ -51,16 +52,17 @@ HkInst *hk_inst_copy_shell(HkArena *a, const HkInst *i, uint32_t serial)
 static HkInst *clone_inst(HkArena *a, HkFunc *nf, const HkInst *i)
 {
     HkInst *c = hk_inst_copy_shell(a, i, i->serial);
-    c->nres = i->nres;
+    hk_inst_size_res(a, c, i->nres);
+    if (i->nres > 0)
+        memcpy(hk_res(c), hk_res(i), i->nres * sizeof *hk_res(i));
     c->nops = i->nops;
-    c->res = dup(a, i->res, i->nres * sizeof *i->res);
     c->ops = dup(a, i->ops, i->nops * sizeof *i->ops);
     if (c->x != &hk_inst_ext_none) {
         c->x->ivar = i->x->ivar;
         c->x->iters = dup(a, i->x->iters, i->x->iters ? i->nres * sizeof *i->x->iters : 0);
     }
     for (uint32_t r = 0; r < i->nres; r++)
-        hk_value(nf, i->res[r])->def = c;
+        hk_value(nf, hk_res(i)[r])->def = c;
     if (i->x->ivar != HK_NOVAL)
         hk_value(nf, i->x->ivar)->def = c;
     for (uint32_t r = 0; c->x->iters != NULL && r < i->nres; r++)

@@ -474,14 +474,25 @@ void hk_inst_set_ops(HkFunc *f, HkInst *i, const HkVal *ops, uint32_t n)
     i->nops = n;
 }
 
+void hk_inst_size_res(HkArena *a, HkInst *i, uint32_t n)
+{
+    i->nres = n;
+    if (n == 1) {
+        i->r.one = HK_NOVAL;
+        return;
+    }
+    i->r.many = n ? hk_alloc_packed(a, n * sizeof *i->r.many, sizeof *i->r.many)
+                  : NULL;
+    for (uint32_t k = 0; k < n; k++)
+        i->r.many[k] = HK_NOVAL;
+}
+
 void hk_inst_set_results(HkFunc *f, HkInst *i, const HkType *types,
                          const char *const *names, uint32_t n)
 {
-    i->res = n ? hk_alloc_packed(f->module->arena, n * sizeof *i->res, sizeof *i->res)
-               : NULL;
-    i->nres = n;
+    hk_inst_size_res(f->module->arena, i, n);
     for (uint32_t k = 0; k < n; k++)
-        i->res[k] = hk_value_new(f, types[k], names ? names[k] : NULL,
+        hk_res(i)[k] = hk_value_new(f, types[k], names ? names[k] : NULL,
                                  HK_DEF_INST, i, k, i->loc);
     if (n == 1)
         i->type = types[0];
@@ -491,7 +502,7 @@ HkVal hk_inst_result(HkFunc *f, HkInst *i, HkType t, const char *name)
 {
     const char *names[1] = {name};
     hk_inst_set_results(f, i, &t, names, 1);
-    return i->res[0];
+    return hk_res(i)[0];
 }
 
 HkBlock *hk_inst_add_regions(HkFunc *f, HkInst *i, uint32_t n)

@@ -419,7 +419,12 @@ struct HkInst {
      * loop [count,] inits...; dispatch selector; call args...; ret v? */
     uint32_t nres;
     uint32_t nops;
-    HkVal *res;
+    /* the results, read through hk_res: a single one is held here, where
+     * its array would cost 4 bytes more (most instructions have one) */
+    union {
+        HkVal one;         /* nres == 1 */
+        HkVal *many;       /* otherwise (NULL for none) */
+    } r;
     HkVal *ops;
     HkType type;           /* result type of a single-result op */
 
@@ -430,6 +435,25 @@ struct HkInst {
      * &hk_inst_ext_none (read only) */
     HkInstExt *x;
 };
+
+/* The results of i, nres of them. */
+static inline HkVal *hk_res(const HkInst *i)
+{
+    return i->nres == 1 ? (HkVal *)(uintptr_t)&i->r.one : i->r.many;
+}
+
+/* Gives i n results, their values unset (HK_NOVAL): held in the record
+ * for one, else in an array from a. */
+void hk_inst_size_res(HkArena *a, HkInst *i, uint32_t n);
+/* Gives i the n results of vals: the array itself when n is not 1. */
+static inline void hk_inst_put_res(HkInst *i, HkVal *vals, uint32_t n)
+{
+    i->nres = n;
+    if (n == 1)
+        i->r.one = vals[0];
+    else
+        i->r.many = vals;
+}
 
 typedef enum {
     HK_GUARD_DEFAULT,      /* gate on a bound terminated slot, if any */

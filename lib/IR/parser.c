@@ -537,10 +537,9 @@ static void define_results(P *p, Inst *in, uint32_t base)
 {
     HkInst *i = in->i;
     uint32_t n = p->ntypes - base;
-    i->nres = n;
-    i->res = n ? hk_alloc_packed(p->a, n * sizeof *i->res, sizeof *i->res) : NULL;
+    hk_inst_size_res(p->a, i, n);
     for (uint32_t k = 0; k < n; k++)
-        i->res[k] = define(p, in->res + k, p->types[base + k], HK_DEF_INST, i, k);
+        hk_res(i)[k] = define(p, in->res + k, p->types[base + k], HK_DEF_INST, i, k);
     if (n == 1)
         i->type = p->types[base];
     p->ntypes = base;

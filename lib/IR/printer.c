@@ -53,7 +53,7 @@ static void put_results(HkBuf *b, const HkFunc *f, const HkInst *i)
 {
     if (i->nres == 0)
         return;
-    put_vals(b, f, i->res, i->nres);
+    put_vals(b, f, hk_res(i), i->nres);
     hk_buf_puts(b, " = ");
 }
 
@@ -65,7 +65,7 @@ static HkType value_type(const HkFunc *f, HkVal v)
 /* The stated type of a single-result op: its result value's type. */
 static HkType result_type(const HkFunc *f, const HkInst *i)
 {
-    return i->nres ? value_type(f, i->res[0]) : i->type;
+    return i->nres ? value_type(f, hk_res(i)[0]) : i->type;
 }
 
 /* " : T" */
@@ -81,7 +81,7 @@ static void put_result_types(HkBuf *b, const HkFunc *f, const HkInst *i)
     for (uint32_t k = 0; k < i->nres; k++) {
         if (k)
             hk_buf_puts(b, ", ");
-        hk_type_print(b, value_type(f, i->res[k]));
+        hk_type_print(b, value_type(f, hk_res(i)[k]));
     }
 }
 

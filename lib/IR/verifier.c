@@ -214,9 +214,9 @@ static int check_carried(Ver *v, const HkInst *i)
             err(v, i->loc, "initial value '%%%s' of '%%%s' has type '%s', but '%%%s' is '%s'",
                 vn(v, i->ops[first + k]), vn(v, i->x->iters[k]), ts(v, ot(v, i, first + k)),
                 vn(v, i->x->iters[k]), ts(v, t));
-        if (!hk_type_eq(vt(v, i->res[k]), t))
+        if (!hk_type_eq(vt(v, hk_res(i)[k]), t))
             err(v, i->loc, "loop result '%%%s' has type '%s', but '%%%s' is '%s'",
-                vn(v, i->res[k]), ts(v, vt(v, i->res[k])), vn(v, i->x->iters[k]), ts(v, t));
+                vn(v, hk_res(i)[k]), ts(v, vt(v, hk_res(i)[k])), vn(v, i->x->iters[k]), ts(v, t));
     }
     return 1;
 }
@@ -258,9 +258,9 @@ static void verify_if(Ver *v, const HkInst *i)
     int has_else = i->x->nregions == 2 && i->x->regions[1].first != NULL;
     if (i->nres > 0 && !has_else)
         err(v, i->loc, "'if' with results needs an 'else' region");
-    verify_region(v, i, 0, i->nres > 0, i->res, i->nres, "the 'then' region of 'if'");
+    verify_region(v, i, 0, i->nres > 0, hk_res(i), i->nres, "the 'then' region of 'if'");
     if (i->x->nregions == 2)
-        verify_region(v, i, 1, i->nres > 0 && has_else, i->res, i->nres,
+        verify_region(v, i, 1, i->nres > 0 && has_else, hk_res(i), i->nres,
                       "the 'else' region of 'if'");
 }
 
@@ -284,7 +284,7 @@ static void verify_dispatch(Ver *v, const HkInst *i)
         err(v, i->loc, "'dispatch' needs at least one case");
     for (uint32_t r = 0; r < i->x->nregions; r++) {
         const char *what = hk_asprintf(v->d->arena, "case %u of 'dispatch'", r);
-        verify_region(v, i, r, 1, i->res, i->nres, what);
+        verify_region(v, i, r, 1, hk_res(i), i->nres, what);
     }
 }
 
@@ -329,9 +329,9 @@ static void verify_call(Ver *v, const HkInst *i)
         err(v, i->loc, "call to '@%s' has %u result%s, but '@%s' returns %u", g->name,
             i->nres, pl(i->nres), g->name, g->nrtypes);
     for (uint32_t k = 0; k < i->nres && k < g->nrtypes; k++)
-        if (!hk_type_eq(vt(v, i->res[k]), g->rtypes[k]))
+        if (!hk_type_eq(vt(v, hk_res(i)[k]), g->rtypes[k]))
             err(v, i->loc, "result '%%%s' of call to '@%s' has type '%s', but '@%s' returns '%s'",
-                vn(v, i->res[k]), g->name, ts(v, vt(v, i->res[k])), g->name,
+                vn(v, hk_res(i)[k]), g->name, ts(v, vt(v, hk_res(i)[k])), g->name,
                 ts(v, g->rtypes[k]));
 }
 
@@ -433,17 +433,17 @@ static int check_counts(Ver *v, const HkInst *i)
     }
     int ok = 1;
     for (uint32_t k = 0; k < i->nres; k++) {
-        if (i->res[k] >= v->f->nvalues) {
+        if (hk_res(i)[k] >= v->f->nvalues) {
             err(v, i->loc, "result %u of '%s' does not exist", k, mn(i));
             return 0;
         }
-        ok &= check_value_type(v, i->res[k]);
+        ok &= check_value_type(v, hk_res(i)[k]);
     }
     if (!ok)
         return 0;
     if (nres == 1 && !hk_type_eq(i->type, st(v, i))) {
         err(v, i->loc, "'%s' has type '%s', but its result '%%%s' has type '%s'", mn(i),
-            ts(v, i->type), vn(v, i->res[0]), ts(v, st(v, i)));
+            ts(v, i->type), vn(v, hk_res(i)[0]), ts(v, st(v, i)));
         return 0;
     }
     return 1;
@@ -521,7 +521,7 @@ static void verify_inst(Ver *v, const HkBlock *b, const HkInst *i, uint32_t *bre
     if (ok)
         verify_rule(v, i);
     for (uint32_t k = 0; k < i->nres; k++)
-        define(v, i->res[k], i->loc, 1);
+        define(v, hk_res(i)[k], i->loc, 1);
 }
 
 /* The instructions of b in order; b's definitions go out of view after. */
@@ -532,7 +532,7 @@ static void verify_block(Ver *v, const HkBlock *b)
         verify_inst(v, b, i, &breaks);
     for (const HkInst *i = b->first; i; i = i->next)
         for (uint32_t k = 0; k < i->nres; k++)
-            hide(v, i->res[k]);
+            hide(v, hk_res(i)[k]);
 }
 
 /* ---- functions and the module ----------------------------------------- */

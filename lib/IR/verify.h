@@ -126,7 +126,7 @@ static inline HkType ot(const Ver *v, const HkInst *i, uint32_t k)
 /* The stated type of a single-result op. */
 static inline HkType st(const Ver *v, const HkInst *i)
 {
-    return vt(v, i->res[0]);
+    return vt(v, hk_res(i)[0]);
 }
 
 /* Whether t is a rank-0 value of element type e. */

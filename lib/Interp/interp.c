@@ -84,7 +84,7 @@ static void layout(HkInterp *ip)
             continue;
         ip->tmp[i->serial] = at;
         for (uint32_t k = 0; k < i->nres; k++)
-            at += comps_of(type_of(ip, i->res[k]));
+            at += comps_of(type_of(ip, hk_res(i)[k]));
     }
     ip->vals = hk_alloc(ip->a, (at + 1u) * sizeof *ip->vals);
 }
@@ -194,7 +194,7 @@ static int64_t soa(const HkInterp *ip, uint32_t c)
 
 static void load(HkInterp *ip, const HkInst *i)
 {
-    HkWord *out = dest(ip, i->res[0]);
+    HkWord *out = dest(ip, hk_res(i)[0]);
     if (ip->fnmode) {  /* argument k: its place among the uniforms */
         int32_t k = ip->by_slot[i->slot];
         out[0] = ip->fnargs[k < 2 ? k : 0];
@@ -205,7 +205,7 @@ static void load(HkInterp *ip, const HkInst *i)
         return;
     }
     const HkAbiField *m = member(ip, i);
-    uint32_t n = comps_of(type_of(ip, i->res[0]));
+    uint32_t n = comps_of(type_of(ip, hk_res(i)[0]));
     for (uint32_t c = 0; c < n; c++)
         out[c] = m->kind == HK_ABI_VALUE
                      ? read_elem(m->elem, ip->args + m->offset + (size_t)c * m->elem_bytes)
@@ -220,7 +220,7 @@ static int64_t index_of(const HkInterp *ip, const HkInst *i)
 
 static void gather(HkInterp *ip, const HkInst *i)
 {
-    dest(ip, i->res[0])[0] = read_at(ip, member(ip, i), index_of(ip, i));
+    dest(ip, hk_res(i)[0])[0] = read_at(ip, member(ip, i), index_of(ip, i));
 }
 
 static void clamp_index(HkInterp *ip, const HkInst *i)
@@ -233,7 +233,7 @@ static void clamp_index(HkInterp *ip, const HkInst *i)
         k = len - 1;
     if (k < 0)
         k = 0;
-    dest(ip, i->res[0])[0].i = k;
+    dest(ip, hk_res(i)[0])[0].i = k;
 }
 
 /* A store: the result of a math function, a tape row, a runtime-length
@@ -339,10 +339,10 @@ static HkWord math_comp(HkInterp *ip, const HkInst *i, HkElem e, HkWord x,
 
 static void elementwise(HkInterp *ip, const HkInst *i)
 {
-    HkElem e = elem_of(ip, i->res[0]);
+    HkElem e = elem_of(ip, hk_res(i)[0]);
     HkElem oe = elem_of(ip, i->ops[0]);
-    uint32_t n = comps_of(type_of(ip, i->res[0]));
-    HkWord *out = dest(ip, i->res[0]);
+    uint32_t n = comps_of(type_of(ip, hk_res(i)[0]));
+    HkWord *out = dest(ip, hk_res(i)[0]);
     HkRule r = hk_ops[i->op].rule;
     for (uint32_t k = 0; k < n; k++) {
         HkWord x = comp(ip, i->ops[0], k);
@@ -395,9 +395,9 @@ static HkWord const_word(const HkInst *i, uint32_t k, HkElem e)
 
 static void constant(HkInterp *ip, const HkInst *i)
 {
-    HkType t = type_of(ip, i->res[0]);
+    HkType t = type_of(ip, hk_res(i)[0]);
     uint32_t n = comps_of(t);
-    HkWord *out = dest(ip, i->res[0]);
+    HkWord *out = dest(ip, hk_res(i)[0]);
     for (uint32_t k = 0; k < n; k++)
         out[k] = const_word(i, k, (HkElem)t.elem);
 }
@@ -407,22 +407,22 @@ static void table(HkInterp *ip, const HkInst *i)
 {
     int64_t k = comp(ip, i->ops[0], 0).i, last = (int64_t)i->x->cst.n - 1;
     k = k < 0 ? 0 : k > last ? last : k;
-    dest(ip, i->res[0])[0] =
-        const_word(i, (uint32_t)k, (HkElem)type_of(ip, i->res[0]).elem);
+    dest(ip, hk_res(i)[0])[0] =
+        const_word(i, (uint32_t)k, (HkElem)type_of(ip, hk_res(i)[0]).elem);
 }
 
 static void extract(HkInterp *ip, const HkInst *i)
 {
     uint32_t first = hk_flat_index(type_of(ip, i->ops[0]), i->x->imm, i->x->nimm);
-    uint32_t n = comps_of(type_of(ip, i->res[0]));
-    HkWord *out = dest(ip, i->res[0]);
+    uint32_t n = comps_of(type_of(ip, hk_res(i)[0]));
+    HkWord *out = dest(ip, hk_res(i)[0]);
     for (uint32_t k = 0; k < n; k++)
         out[k] = comp(ip, i->ops[0], first + k);
 }
 
 static void build(HkInterp *ip, const HkInst *i)
 {
-    HkWord *out = dest(ip, i->res[0]);
+    HkWord *out = dest(ip, hk_res(i)[0]);
     for (uint32_t k = 0; k < i->nops; k++)
         out[k] = comp(ip, i->ops[k], 0);
 }
@@ -483,7 +483,7 @@ static void loop(HkInterp *ip, const HkInst *i)
         if (n > 0)
             assign(ip, i->x->iters, y->ops, n, ip->tmp[i->serial]);
     }
-    set_each(ip, i->res, i->x->iters, n);
+    set_each(ip, hk_res(i), i->x->iters, n);
 }
 
 /* Runs region b of op i and takes its yield as i's results. */
@@ -496,7 +496,7 @@ static void region(HkInterp *ip, const HkInst *i, const HkBlock *b)
     }
     run_block(ip, b);
     if (i->nres > 0)
-        set_each(ip, i->res, y->ops, i->nres);
+        set_each(ip, hk_res(i), y->ops, i->nres);
 }
 
 

@@ -89,7 +89,7 @@ static void take_region(Fold *s, HkInst *i, HkBlock *r)
 {
     const HkInst *y = r != NULL ? hk_block_yield(r) : NULL;
     for (uint32_t k = 0; k < i->nres; k++)
-        s->map[i->res[k]] =
+        s->map[hk_res(i)[k]] =
             y != NULL && k < y->nops ? resolve(s, y->ops[k]) : HK_NOVAL;
     for (HkInst *j = r != NULL ? r->first : NULL, *next; j; j = next) {
         next = j->next;
@@ -141,7 +141,7 @@ static void fold_loop(Fold *s, HkInst *i)
     forget_to(s, mark);
     for (uint32_t k = 0; k < i->nres; k++)
         if (kept[k] != UNKNOWN)
-            learn(s, i->res[k], kept[k]);
+            learn(s, hk_res(i)[k], kept[k]);
 }
 
 static void fold_block(Fold *s, HkBlock *b)
@@ -155,7 +155,7 @@ static void fold_block(Fold *s, HkBlock *b)
         } else if (i->op == HK_OP_LOOP) {
             fold_loop(s, i);
         } else if (i->op == HK_OP_SELECT && fact != UNKNOWN) {
-            s->map[i->res[0]] =
+            s->map[hk_res(i)[0]] =
                 resolve(s, i->ops[fact == KNOWN_TRUE ? 1 : 2]);
             hk_inst_remove(i);
         } else if (i->op == HK_OP_BREAK_IF) {

@@ -183,7 +183,7 @@ static void count_loop(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
     for (int k = 0; k < C_N; k++)
         c->c[k] = sat_add(c->c[k], sat_mul(body.c[k], trip));
     for (uint32_t k = 0; k < i->nres; k++)
-        by->carries = sat_add(by->carries, type_bytes(type_of(f, i->res[k])));
+        by->carries = sat_add(by->carries, type_bytes(type_of(f, hk_res(i)[k])));
     if (i->x->ivar != HK_NOVAL)
         by->temporaries = sat_add(by->temporaries,
                                   type_bytes(type_of(f, i->x->ivar)));
@@ -206,7 +206,7 @@ static void count_branches(Cx *cx, const HkFunc *f, const HkInst *i,
         c->c[C_STORES] = sat_add(c->c[C_STORES], 1);  /* the mix increment */
     for (uint32_t k = 0; k < i->nres; k++)
         by->temporaries = sat_add(by->temporaries,
-                                  type_bytes(type_of(f, i->res[k])));
+                                  type_bytes(type_of(f, hk_res(i)[k])));
 }
 
 /* The counts of a plain (region-free) instruction, by its cost class. */
@@ -293,7 +293,7 @@ static void count_inst(Cx *cx, const HkFunc *f, const HkInst *i, Counts *c,
     count_plain(f, i, c);
     for (uint32_t k = 0; k < i->nres; k++)
         by->temporaries = sat_add(by->temporaries,
-                                  type_bytes(type_of(f, i->res[k])));
+                                  type_bytes(type_of(f, hk_res(i)[k])));
 }
 
 /* Adds every instruction of b (nested regions included) to c and by. */

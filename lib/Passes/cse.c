@@ -175,7 +175,7 @@ static int merge(Cse *s, HkInst *i)
         insert(s, i, h, slot);
         return 0;
     }
-    s->repl[i->res[0]] = s->log[*slot - 1].inst->res[0];
+    s->repl[hk_res(i)[0]] = hk_res(s->log[*slot - 1].inst)[0];
     hk_inst_remove(i);
     return 1;
 }

@@ -53,7 +53,7 @@ static int removable_kind(const HkInst *i)
 static int all_unused(const Dce *s, const HkInst *i)
 {
     for (uint32_t k = 0; k < i->nres; k++)
-        if (s->uses[i->res[k]] != 0)
+        if (s->uses[hk_res(i)[k]] != 0)
             return 0;
     return 1;
 }

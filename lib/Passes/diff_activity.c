@@ -54,21 +54,21 @@ static int act_inst(Diff *s, const HkInst *i)
         ch |= act_yields(s, i, i->x->iters);
         for (uint32_t k = 0; k < i->nres; k++)
             if (s->act[i->x->iters[k]])
-                ch |= mark(s, i->res[k]);
+                ch |= mark(s, hk_res(i)[k]);
         return ch;
     }
     case HK_OP_IF:
     case HK_OP_DISPATCH:
         for (uint32_t r = 0; r < i->x->nregions; r++)
             ch |= hk_diff_act_block(s, &i->x->regions[r]);
-        return ch | act_yields(s, i, i->res);
+        return ch | act_yields(s, i, hk_res(i));
     case HK_OP_LOAD:
     case HK_OP_GATHER:
-        return i->slot >= 0 && s->in[i->slot] ? mark(s, i->res[0]) : 0;
+        return i->slot >= 0 && s->in[i->slot] ? mark(s, hk_res(i)[0]) : 0;
     case HK_OP_CALL:
         for (uint32_t k = 0; k < i->nres && hk_diff_any_active(s, i, 0); k++)
-            if (hk_diff_is_real(hk_diff_type(s, i->res[k])))
-                ch |= mark(s, i->res[k]);
+            if (hk_diff_is_real(hk_diff_type(s, hk_res(i)[k])))
+                ch |= mark(s, hk_res(i)[k]);
         return ch;
     case HK_OP_CONST:
     case HK_OP_TABLE:
@@ -80,7 +80,7 @@ static int act_inst(Diff *s, const HkInst *i)
         return 0;
     default:
         if (i->nres == 1 && hk_diff_is_real(i->type) && hk_diff_any_active(s, i, 0))
-            return mark(s, i->res[0]);
+            return mark(s, hk_res(i)[0]);
         return 0;
     }
 }

@@ -392,7 +392,7 @@ int hk_diff_is_real(HkType t)
 HkVal hk_diff_rule(Diff *s, HkInst *i)
 {
     HkType t = i->type;
-    HkVal r = i->res[0];
+    HkVal r = hk_res(i)[0];
     HkVal a = i->nops > 0 ? i->ops[0] : HK_NOVAL;
     HkVal b = i->nops > 1 ? i->ops[1] : HK_NOVAL;
     HkVal ta = a != HK_NOVAL ? hk_diff_tan(s, a) : HK_NOVAL;

@@ -107,7 +107,7 @@ static const HkInst *put_box(Dot *d, const HkInst *i, int depth,
     const HkInst *j = i;
     for (; j != NULL && !(hk_ops[j->op].flags & HK_F_REGION); j = j->next)
         for (uint32_t k = 0; k < j->nres; k++)
-            d->box[j->res[k]] = *id;
+            d->box[hk_res(j)[k]] = *id;
     hk_buf_printf(d->b, "%*s  b%u [shape=box, label=\"", 2 * depth, "", *id);
     for (const HkInst *k = i; k != j; k = k->next) {
         HkBuf t;
@@ -126,7 +126,7 @@ static void put_region_op(Dot *d, const HkInst *i, int depth, uint32_t *first,
 {
     uint32_t head = ++d->nboxes;
     for (uint32_t k = 0; k < i->nres; k++)
-        d->box[i->res[k]] = head;
+        d->box[hk_res(i)[k]] = head;
     if (i->op == HK_OP_LOOP) {
         d->box[i->x->ivar] = head;
         for (uint32_t k = 0; k < i->nres; k++)

@@ -44,10 +44,10 @@ int hk_pass_expand_math(HawkPassRun *r, HkFunc *f)
         for (uint32_t k = 0; k < i->nops && k < 2; k++)
             args[k] = hk_valmap_get(repl, nrepl, i->ops[k]);
         HkVal out;
-        const char *prefix = hk_asprintf(a, "%s.", hk_value(f, i->res[0])->name);
+        const char *prefix = hk_asprintf(a, "%s.", hk_value(f, hk_res(i)[0])->name);
         if (hk_inline_at(r, f, i, g, args, prefix, i->loc, &out) != 0)
             return 1;
-        repl[i->res[0]] = out;
+        repl[hk_res(i)[0]] = out;
         hk_inst_remove(i);
         n++;
     }

@@ -286,7 +286,7 @@ static void yield_into(Facts *F, const HkInst *y)
     if (p == NULL || (p->op != HK_OP_IF && p->op != HK_OP_DISPATCH))
         return;  /* a loop's results stay unknown: no fixpoint */
     for (uint32_t k = 0; k < y->nops && k < p->nres; k++)
-        F->iv[p->res[k]] = hk_iv_hull(F->iv[p->res[k]], F->iv[y->ops[k]]);
+        F->iv[hk_res(p)[k]] = hk_iv_hull(F->iv[hk_res(p)[k]], F->iv[y->ops[k]]);
 }
 
 /* Records what i defines, reading only values defined before it. */
@@ -298,7 +298,7 @@ static void step(Facts *F, const HkInst *i)
     }
     if (i->op == HK_OP_IF || i->op == HK_OP_DISPATCH) {
         for (uint32_t k = 0; k < i->nres; k++)
-            F->iv[i->res[k]] = hk_iv_empty();  /* filled by the yields */
+            F->iv[hk_res(i)[k]] = hk_iv_empty();  /* filled by the yields */
         return;
     }
     if (i->op == HK_OP_YIELD) {
@@ -307,7 +307,7 @@ static void step(Facts *F, const HkInst *i)
     }
     if (i->nres != 1 || i->op == HK_OP_CALL)
         return;
-    HkVal v = i->res[0];
+    HkVal v = hk_res(i)[0];
     HkElem e = (HkElem)i->type.elem;
     F->iv[v] = hk_is_float(e) ? hk_iv_fit(real_result(F, i, e), e)
                               : int_result(F, i, e);

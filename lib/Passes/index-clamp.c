@@ -226,7 +226,7 @@ int hk_pass_index_clamp(HawkPassRun *r, HkFunc *f)
         HkIndexSite *s = &res->sites[res->nsites++];
         s->inst = i;
         /* a table read names the value it reads */
-        s->slot = table ? hk_value(f, i->res[0])->name : f->slots[i->slot].name;
+        s->slot = table ? hk_value(f, hk_res(i)[0])->name : f->slots[i->slot].name;
         s->status = hk_index_classify(a, f, i, &s->reason);
         s->pos = hk_pos(pos, i);
     }

@@ -85,10 +85,9 @@ static int copy_inst(Inliner *s, Copy *c, const HkInst *i, Cursor at)
     n->ops = hk_alloc(a, (i->nops + 1u) * sizeof *n->ops);
     for (uint32_t k = 0; k < i->nops; k++)
         n->ops[k] = mapped(c, i->ops[k]);
-    n->nres = i->nres;
-    n->res = hk_alloc(a, (i->nres + 1u) * sizeof *n->res);
+    hk_inst_size_res(a, n, i->nres);
     for (uint32_t k = 0; k < i->nres; k++)
-        n->res[k] = copy_value(s, c, i->res[k], HK_DEF_INST, n, k);
+        hk_res(n)[k] = copy_value(s, c, hk_res(i)[k], HK_DEF_INST, n, k);
     if (i->x->ivar != HK_NOVAL)
         n->x->ivar = copy_value(s, c, i->x->ivar, HK_DEF_IVAR, n, 0);
     if (i->x->iters != NULL) {
@@ -136,7 +135,7 @@ static int expand_call(Inliner *s, const HkModule *m, const HkInst *i,
     if (expand(s, i, g, args, prefix, at, out) != 0)
         return -1;
     for (uint32_t k = 0; k < i->nres; k++)
-        results[i->res[k]] = out[k];
+        results[hk_res(i)[k]] = out[k];
     return 0;
 }
 

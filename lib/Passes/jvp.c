@@ -137,12 +137,14 @@ static void extend_results(Diff *s, HkInst *i, const uint8_t *need, uint32_t m)
         for (uint32_t k = 0; k < n; k++) {
             if (!need[k])
                 continue;
-            s->base = hk_value(s->f, i->res[k])->name;
-            ops[j++] = hk_diff_full(s, hk_diff_tan(s, y->ops[k]), hk_diff_type(s, i->res[k]));
+            s->base = hk_value(s->f, hk_res(i)[k])->name;
+            ops[j++] = hk_diff_full(s, hk_diff_tan(s, y->ops[k]), hk_diff_type(s, hk_res(i)[k]));
         }
         hk_inst_set_ops(s->f, y, ops, n + m);
     }
-    i->res = with_tangents(s, i->res, n, need, HK_DEF_INST, i, &i->nres);
+    uint32_t total;
+    HkVal *res = with_tangents(s, hk_res(i), n, need, HK_DEF_INST, i, &total);
+    hk_inst_put_res(i, res, total);
 }
 
 /* After the regions of if or dispatch i: each real result whose yields
@@ -152,7 +154,7 @@ static void branch_results(Diff *s, HkInst *i)
     uint32_t n = i->nres, m = 0;
     uint8_t *need = hk_alloc(s->a, n + 1u);
     for (uint32_t k = 0; k < n; k++) {
-        if (!hk_diff_is_real(hk_diff_type(s, i->res[k])))
+        if (!hk_diff_is_real(hk_diff_type(s, hk_res(i)[k])))
             continue;
         for (uint32_t r = 0; r < i->x->nregions && !need[k]; r++) {
             const HkInst *y = hk_block_yield(&i->x->regions[r]);
@@ -197,7 +199,9 @@ static void differentiate_call(Diff *s, HkInst *i)
     }
     hk_inst_set_ops(s->f, i, ops, n + m);
     i->x->callee = hk_func_index(s->f->module, gj->name, strlen(gj->name));
-    i->res = with_tangents(s, i->res, i->nres, NULL, HK_DEF_INST, i, &i->nres);
+    uint32_t total;
+    HkVal *res = with_tangents(s, hk_res(i), i->nres, NULL, HK_DEF_INST, i, &total);
+    hk_inst_put_res(i, res, total);
 }
 
 /* The tangent parameters of h: "<param>.dot" after the primal ones, one
@@ -322,7 +326,7 @@ static void differentiate(Diff *s, HkInst *i)
     }
     if (i->nres != 1 || !hk_diff_is_real(i->type))
         return;
-    HkVal r = i->res[0];
+    HkVal r = hk_res(i)[0];
     s->base = hk_value(s->f, r)->name;
     uint32_t first = s->f->nvalues;
     HkVal t = hk_diff_rule(s, i);

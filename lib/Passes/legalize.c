@@ -44,7 +44,7 @@ static HkVal emit_before(HkFunc *f, HkInst *at, HkOp op, const HkVal *ops,
 /* clip x, lo, hi: a maximum before it, then i itself becomes the minimum. */
 static void legalize_clip(HkFunc *f, HkInst *i)
 {
-    HkVal v = i->res[0];
+    HkVal v = hk_res(i)[0];
     HkVal max_ops[2] = {i->ops[0], i->ops[1]};
     HkVal m = emit_before(f, i, HK_OP_MAXIMUM, max_ops, 2, i->type, v, "max");
     HkVal min_ops[2] = {m, i->ops[2]};
@@ -56,7 +56,7 @@ static void legalize_clip(HkFunc *f, HkInst *i)
  * division. */
 static void legalize_rsqrt(HkFunc *f, HkInst *i)
 {
-    HkVal v = i->res[0];
+    HkVal v = hk_res(i)[0];
     HkInst *one = hk_inst_new(f, HK_OP_CONST, i->loc);
     one->x->cst.n = 1;
     one->x->cst.f = hk_alloc(f->module->arena, sizeof *one->x->cst.f);

@@ -46,7 +46,7 @@ static const char *why_not(const HkFunc *f, const HkInst *i)
         return "a call inline did not replace";
     if (i->op == HK_OP_CLIP || i->op == HK_OP_RSQRT)
         return "legalize writes it as simpler ops";
-    if (i->nres == 1 && hk_value(f, i->res[0])->type.rank > 0 &&
+    if (i->nres == 1 && hk_value(f, hk_res(i)[0])->type.rank > 0 &&
         !makes_tensor(i->op))
         return "a tensor result scalarize did not take apart";
     for (uint32_t k = 0; k < i->nops; k++)

@@ -57,7 +57,7 @@ static const char *name_of(const Sc *s, HkVal v)
 /* The type of i's (first) result, as the printer and verifier see it. */
 static HkType rtype(const Sc *s, const HkInst *i)
 {
-    return type_of(s, i->res[0]);
+    return type_of(s, hk_res(i)[0]);
 }
 
 /* The rank-0 value standing for v now. */
@@ -122,9 +122,7 @@ static HkInst *emit_inst(Sc *s, HkOp op, const HkVal *ops, uint32_t n)
 /* Makes v, a value whose definition was lowered away, i's one result. */
 static void adopt(Sc *s, HkInst *i, HkVal v)
 {
-    i->res = hk_alloc(s->a, sizeof *i->res);
-    i->res[0] = v;
-    i->nres = 1;
+    hk_inst_put_res(i, &v, 1);
     HkValue *val = hk_value(s->f, v);
     i->type = val->type;
     val->kind = HK_DEF_INST;
@@ -226,7 +224,7 @@ static HkInst *split(Sc *s, HkVal v, HkBlock *b, HkInst *pos)
     for (HkInst *x = after(pos, b); (k = extract_index(s, x, v)) >= 0;
          x = x->next)
         if (c[k] == HK_NOVAL)
-            c[k] = x->res[0];
+            c[k] = hk_res(x)[0];
     for (uint32_t j = 0; j < n; j++)
         if (c[j] == HK_NOVAL)
             c[j] = new_extract(s, v, j, b,
@@ -242,7 +240,7 @@ static int is_component(const Sc *s, const HkInst *x)
 {
     HkVal v = x->ops[0];
     int64_t k = extract_index(s, x, v);
-    return k >= 0 && v < s->nmap && s->kept[v] && s->comps[v][k] == x->res[0];
+    return k >= 0 && v < s->nmap && s->kept[v] && s->comps[v][k] == hk_res(x)[0];
 }
 
 /* Whether block outer is inner or encloses it. */
@@ -265,7 +263,7 @@ static HkVal materialize(Sc *s, HkVal v)
         return v;
     const HkInst *prev = s->built[v];
     if (prev != NULL && encloses(prev->block, s->before->block))
-        return prev->res[0];
+        return hk_res(prev)[0];
     const HkVal *c = comps_of(s, v);
     if (c == NULL)
         return v;
@@ -277,7 +275,7 @@ static HkVal materialize(Sc *s, HkVal v)
         hk_inst_result(s->f, b, t,
                        hk_asprintf(s->a, "%s.build", name_of(s, v)));
     s->built[v] = b;
-    return b->res[0];
+    return hk_res(b)[0];
 }
 
 /* ---- folds in LangRef's order ----------------------------------------- */
@@ -315,7 +313,7 @@ static void lower_dot(Sc *s, HkInst *i)
     const HkVal *a = comps_of(s, i->ops[0]), *b = comps_of(s, i->ops[1]);
     if (a == NULL || b == NULL)
         return;
-    HkVal r = i->res[0];
+    HkVal r = hk_res(i)[0];
     dot_chain(s, rtype(s, i).elem, a, 1, b, 1, type_of(s, i->ops[0]).dim[0],
               name_of(s, r), name_of(s, r), r);
 }
@@ -326,7 +324,7 @@ static void lower_norm(Sc *s, HkInst *i)
     const HkVal *a = comps_of(s, i->ops[0]);
     if (a == NULL)
         return;
-    HkVal r = i->res[0];
+    HkVal r = hk_res(i)[0];
     HkElem e = rtype(s, i).elem;
     const char *base = name_of(s, r);
     HkVal d = dot_chain(s, e, a, 1, a, 1, type_of(s, i->ops[0]).dim[0], base,
@@ -341,7 +339,7 @@ static void lower_cross(Sc *s, HkInst *i)
     const HkVal *a = comps_of(s, i->ops[0]), *b = comps_of(s, i->ops[1]);
     if (a == NULL || b == NULL)
         return;
-    HkVal r = i->res[0];
+    HkVal r = hk_res(i)[0];
     HkElem e = rtype(s, i).elem;
     HkVal *c = new_comps(s, r);
     for (uint32_t k = 0; k < 3; k++) {
@@ -363,7 +361,7 @@ static void lower_matvec(Sc *s, HkInst *i)
         return;
     HkType mt = type_of(s, i->ops[0]);
     HkElem e = rtype(s, i).elem;
-    HkVal r = i->res[0];
+    HkVal r = hk_res(i)[0];
     HkVal *c = new_comps(s, r);
     for (uint32_t row = 0; row < mt.dim[0]; row++) {
         const char *name = comp_name(s, r, row);
@@ -381,7 +379,7 @@ static void lower_matmul(Sc *s, HkInst *i)
     HkType rt = rtype(s, i);
     uint32_t rows = rt.dim[0], cols = rt.dim[1];
     uint32_t inner = type_of(s, i->ops[0]).dim[1];
-    HkVal r = i->res[0];
+    HkVal r = hk_res(i)[0];
     HkVal *c = new_comps(s, r);
     for (uint32_t k = 0; k < rows * cols; k++) {
         const char *name = comp_name(s, r, k);
@@ -404,7 +402,7 @@ static int lower_reduce(Sc *s, HkInst *i)
     const HkVal *a = comps_of(s, i->ops[0]);
     if (a == NULL)
         return 1;
-    HkVal r = i->res[0];
+    HkVal r = hk_res(i)[0];
     uint32_t n = hk_components(type_of(s, i->ops[0]));
     if (n == 1)
         s->repl[r] = a[0];
@@ -424,10 +422,10 @@ static void lower_extract(Sc *s, HkInst *i)
     if (c == NULL)
         return;
     if (i->x->nimm == t.rank) {
-        s->repl[i->res[0]] = c[hk_flat_index(t, i->x->imm, i->x->nimm)];
+        s->repl[hk_res(i)[0]] = c[hk_flat_index(t, i->x->imm, i->x->nimm)];
         return;
     }
-    HkVal *row = new_comps(s, i->res[0]);
+    HkVal *row = new_comps(s, hk_res(i)[0]);
     uint32_t start = hk_flat_index(t, i->x->imm, i->x->nimm);
     memcpy(row, c + start, t.dim[1] * sizeof *row);
 }
@@ -438,14 +436,14 @@ static void lower_insert(Sc *s, HkInst *i)
     const HkVal *c = comps_of(s, i->ops[0]);
     if (c == NULL)
         return;
-    HkVal *n = new_comps(s, i->res[0]);
+    HkVal *n = new_comps(s, hk_res(i)[0]);
     memcpy(n, c, hk_components(t) * sizeof *n);
     n[hk_flat_index(t, i->x->imm, i->x->nimm)] = scalar(s, i->ops[1]);
 }
 
 static void lower_build(Sc *s, HkInst *i)
 {
-    HkVal *c = new_comps(s, i->res[0]);
+    HkVal *c = new_comps(s, hk_res(i)[0]);
     for (uint32_t k = 0; k < i->nops; k++)
         c[k] = scalar(s, i->ops[k]);
 }
@@ -456,7 +454,7 @@ static void lower_transpose(Sc *s, HkInst *i)
     const HkVal *m = comps_of(s, i->ops[0]);
     if (m == NULL)
         return;
-    HkVal *c = new_comps(s, i->res[0]);
+    HkVal *c = new_comps(s, hk_res(i)[0]);
     for (uint32_t r = 0; r < t.dim[0]; r++)
         for (uint32_t col = 0; col < t.dim[1]; col++)
             c[col * t.dim[0] + r] = m[r * t.dim[1] + col];
@@ -466,7 +464,7 @@ static void lower_transpose(Sc *s, HkInst *i)
 static void lower_const(Sc *s, HkInst *i)
 {
     HkType t = rtype(s, i);
-    HkVal r = i->res[0];
+    HkVal r = hk_res(i)[0];
     HkVal *c = new_comps(s, r);
     for (uint32_t k = 0; k < hk_components(t); k++) {
         uint32_t from = k < i->x->cst.n ? k : 0;
@@ -488,7 +486,7 @@ static void lower_const(Sc *s, HkInst *i)
 static void lower_elem(Sc *s, HkInst *i)
 {
     HkType t = rtype(s, i);
-    HkVal r = i->res[0];
+    HkVal r = hk_res(i)[0];
     HkVal *c = new_comps(s, r);
     HkVal *ops = hk_alloc(s->a, (i->nops + 1u) * sizeof *ops);
     for (uint32_t k = 0; k < hk_components(t); k++) {
@@ -512,8 +510,8 @@ static void keep(Sc *s, HkInst *i)
                                                      : scalar(s, i->ops[k]);
     HkInst *pos = i;
     for (uint32_t k = 0; k < i->nres; k++)
-        if (is_tensor(type_of(s, i->res[k])))
-            pos = split(s, i->res[k], i->block, pos);
+        if (is_tensor(type_of(s, hk_res(i)[k])))
+            pos = split(s, hk_res(i)[k], i->block, pos);
 }
 
 /* ---- regions ---------------------------------------------------------- */
@@ -555,16 +553,15 @@ static void keep_def(Sc *s, HkVal v, HkVal *out, uint32_t *j)
 /* The results of region op i, tensors split into their components. */
 static void split_results(Sc *s, HkInst *i)
 {
-    uint32_t n = flat_count(s, i->res, i->nres), j = 0;
+    uint32_t n = flat_count(s, hk_res(i), i->nres), j = 0;
     HkVal *res = hk_alloc(s->a, (n + 1u) * sizeof *res);
     for (uint32_t k = 0; k < i->nres; k++) {
-        if (is_tensor(type_of(s, i->res[k])))
-            split_def(s, i, i->res[k], HK_DEF_INST, res, &j);
+        if (is_tensor(type_of(s, hk_res(i)[k])))
+            split_def(s, i, hk_res(i)[k], HK_DEF_INST, res, &j);
         else
-            keep_def(s, i->res[k], res, &j);
+            keep_def(s, hk_res(i)[k], res, &j);
     }
-    i->res = res;
-    i->nres = n;
+    hk_inst_put_res(i, res, n);
     if (n == 1)
         i->type = type_of(s, res[0]);
 }
@@ -589,7 +586,7 @@ static uint32_t flatten(Sc *s, const HkVal *vals, uint32_t n, HkVal *out)
 static void lower_loop(Sc *s, HkInst *i)
 {
     uint32_t off = i->x->has_count ? 1u : 0u;
-    uint32_t n = flat_count(s, i->res, i->nres), j = 0;
+    uint32_t n = flat_count(s, hk_res(i), i->nres), j = 0;
     HkVal *ops = hk_alloc(s->a, (off + n + 1u) * sizeof *ops);
     HkVal *iters = hk_alloc(s->a, (n + 1u) * sizeof *iters);
     if (off)
@@ -636,7 +633,7 @@ static int touches_tensor(const Sc *s, const HkInst *i)
         if (is_tensor(type_of(s, i->ops[k])))
             return 1;
     for (uint32_t k = 0; k < i->nres; k++)
-        if (is_tensor(type_of(s, i->res[k])))
+        if (is_tensor(type_of(s, hk_res(i)[k])))
             return 1;
     return 0;
 }
@@ -725,7 +722,7 @@ static void prune_splits(Sc *s)
 {
     uint32_t *uses = hk_use_counts(s->f);
     for (uint32_t k = 0; k < s->nsplits; k++)
-        if (uses[s->splits[k]->res[0]] == 0)
+        if (uses[hk_res(s->splits[k])[0]] == 0)
             hk_inst_remove(s->splits[k]);
 }
 

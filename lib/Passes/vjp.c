@@ -304,7 +304,7 @@ static int structural(Vjp *v, HkInst *i, HkVal R)
             hk_vjp_add_adj(v, b, hk_diff_emit2(d, HK_OP_FMUL, R, a, tb));
         return 1;
     case HK_OP_NORM: {
-        HkVal q = hk_diff_emit2(d, HK_OP_FDIV, R, i->res[0], i->type);
+        HkVal q = hk_diff_emit2(d, HK_OP_FDIV, R, hk_res(i)[0], i->type);
         hk_vjp_add_adj(v, a, hk_diff_emit2(d, HK_OP_FMUL, q, a, ta));
         return 1;
     }
@@ -338,7 +338,7 @@ static int structural(Vjp *v, HkInst *i, HkVal R)
 static void transpose(Vjp *v, HkInst *i, HkVal R)
 {
     Diff *d = &v->d;
-    d->base = hk_value(d->f, i->res[0])->name;
+    d->base = hk_value(d->f, hk_res(i)[0])->name;
     if (structural(v, i, R))
         return;
     for (uint32_t k = 0; k < i->nops; k++) {
@@ -349,7 +349,7 @@ static void transpose(Vjp *v, HkInst *i, HkVal R)
         if (seen || a >= d->ntan || !d->act[a] || !hk_diff_is_real(type_of(v, a)))
             continue;
         d->tan[a] = R;
-        d->base = hk_value(d->f, i->res[0])->name;
+        d->base = hk_value(d->f, hk_res(i)[0])->name;
         HkVal c = hk_diff_rule(d, i);
         d->tan[a] = HK_NOVAL;
         hk_vjp_add_adj(v, a, c);
@@ -361,7 +361,7 @@ static void transpose(Vjp *v, HkInst *i, HkVal R)
  * result's, or "if" / "dispatch" when it has none. */
 static const char *region_base(const Vjp *v, const HkInst *i)
 {
-    return i->nres > 0 ? hk_value(v->d.f, i->res[0])->name : hk_ops[i->op].mnemonic;
+    return i->nres > 0 ? hk_value(v->d.f, hk_res(i)[0])->name : hk_ops[i->op].mnemonic;
 }
 
 /* ---- writes into active outputs --------------------------------------- */
@@ -383,7 +383,7 @@ int hk_vjp_writes(const Vjp *v, const HkInst *x)
 
 int hk_vjp_write_copy(const Vjp *v, const HkInst *x)
 {
-    return x->nres == 1 && wadj_of(v, x->res[0]) != HK_NOVAL;
+    return x->nres == 1 && wadj_of(v, hk_res(x)[0]) != HK_NOVAL;
 }
 
 void hk_vjp_row_store(Vjp *v, HkVal x, int32_t slot, HkVal row)
@@ -586,7 +586,7 @@ static void mark_inside(const HkInst *i, uint8_t *inside)
     for (uint32_t r = 0; r < i->x->nregions; r++)
         for (const HkInst *x = i->x->regions[r].first; x != NULL; x = x->next) {
             for (uint32_t k = 0; k < x->nres; k++)
-                inside[x->res[k]] = 1;
+                inside[hk_res(x)[k]] = 1;
             mark_inside(x, inside);
         }
 }
@@ -626,7 +626,7 @@ static void outer_uses(Vjp *v, const HkInst *i, const uint8_t *inside,
                 outer_use(v, x->ops[k], inside, seen, o);
             /* a write's copy adds to the written value's adjoint */
             if (hk_vjp_write_copy(v, x))
-                outer_use(v, wadj_of(v, x->res[0]), inside, seen, o);
+                outer_use(v, wadj_of(v, hk_res(x)[0]), inside, seen, o);
             outer_uses(v, x, inside, seen, sseen, o);
         }
 }
@@ -676,13 +676,12 @@ static void copy_inst(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
     for (uint32_t k = 0; k < x->nops; k++)
         ops[k] = hk_valmap_get(map, nmap, x->ops[k]);
     hk_inst_set_ops(d->f, c, ops, x->nops);
-    c->res = hk_alloc(d->a, (x->nres + 1) * sizeof *c->res);
-    c->nres = x->nres;
+    hk_inst_size_res(d->a, c, x->nres);
     for (uint32_t k = 0; k < x->nres; k++)
-        map[x->res[k]] = c->res[k] = copy_of(v, x->res[k], HK_DEF_INST, c, k);
-    HkVal share = x->nres == 1 ? wadj_of(v, x->res[0]) : HK_NOVAL;
+        map[hk_res(x)[k]] = hk_res(c)[k] = copy_of(v, hk_res(x)[k], HK_DEF_INST, c, k);
+    HkVal share = x->nres == 1 ? wadj_of(v, hk_res(x)[0]) : HK_NOVAL;
     if (share != HK_NOVAL)
-        set_wadj(v, c->res[0], hk_valmap_get(map, nmap, share));
+        set_wadj(v, hk_res(c)[0], hk_valmap_get(map, nmap, share));
     if (x->x->ivar != HK_NOVAL)
         map[x->x->ivar] = c->x->ivar = copy_of(v, x->x->ivar, HK_DEF_IVAR, c, 0);
     if (x->x->iters != NULL) {
@@ -712,13 +711,13 @@ static HkInst *case_copy(Vjp *v, const HkInst *x, uint32_t c, HkVal kv,
     HkType *types = hk_alloc(d->a, (x->nres + 1) * sizeof *types);
     const char **names = hk_alloc(d->a, (x->nres + 1) * sizeof *names);
     for (uint32_t k = 0; k < x->nres; k++) {
-        types[k] = type_of(v, x->res[k]);
-        names[k] = hk_asprintf(d->a, "%s.re", hk_value(d->f, x->res[k])->name);
+        types[k] = type_of(v, hk_res(x)[k]);
+        names[k] = hk_asprintf(d->a, "%s.re", hk_value(d->f, hk_res(x)[k])->name);
     }
     HkInst *ni = hk_vjp_if(v, eq, types, names, x->nres);
     hk_vjp_grow(v);
     for (uint32_t k = 0; k < x->nres; k++)
-        d->act[ni->res[k]] = x->res[k] < d->ntan && d->act[x->res[k]];
+        d->act[hk_res(ni)[k]] = hk_res(x)[k] < d->ntan && d->act[hk_res(x)[k]];
     copy_block(v, &x->x->regions[c], &ni->x->regions[0], map, nmap, 1, 0);
     if (c + 2 == x->x->nregions) {
         copy_block(v, &x->x->regions[c + 1], &ni->x->regions[1], map, nmap, 1, 0);
@@ -727,7 +726,7 @@ static HkInst *case_copy(Vjp *v, const HkInst *x, uint32_t c, HkVal kv,
     DiffPoint p = hk_diff_enter(d, &ni->x->regions[1]);
     HkInst *rest = case_copy(v, x, c + 1, kv, map, nmap);
     HkInst *y = hk_inst_new(d->f, HK_OP_YIELD, d->loc);
-    hk_inst_set_ops(d->f, y, rest->res, rest->nres);
+    hk_inst_set_ops(d->f, y, hk_res(rest), rest->nres);
     hk_block_append(&ni->x->regions[1], y);
     hk_diff_leave(d, p);
     return ni;
@@ -747,7 +746,7 @@ static void copy_dispatch(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
         copy_block(v, &x->x->regions[0], nb, map, nmap, 0, 0);
         const HkInst *y = hk_block_yield(&x->x->regions[0]);
         for (uint32_t k = 0; y != NULL && k < x->nres && k < y->nops; k++)
-            map[x->res[k]] = hk_valmap_get(map, nmap, y->ops[k]);
+            map[hk_res(x)[k]] = hk_valmap_get(map, nmap, y->ops[k]);
     } else {
         HkVal sel = hk_valmap_get(map, nmap, x->ops[0]);
         HkType st = type_of(v, sel);
@@ -757,7 +756,7 @@ static void copy_dispatch(Vjp *v, const HkInst *x, HkBlock *nb, HkVal *map,
         kv = hk_diff_emit2(d, HK_OP_MINIMUM, kv, hi, st);
         HkInst *ni = case_copy(v, x, 0, kv, map, nmap);
         for (uint32_t k = 0; k < x->nres; k++)
-            map[x->res[k]] = ni->res[k];
+            map[hk_res(x)[k]] = hk_res(ni)[k];
     }
     hk_diff_leave(d, p);
 }
@@ -829,8 +828,8 @@ static void reverse_branch(Vjp *v, const HkInst *i, const HkBlock *b,
     HkInst *last = nb->last;
     const HkInst *y = b != NULL ? hk_block_yield(b) : NULL;
     for (uint32_t k = 0; y != NULL && k < i->nres && k < y->nops; k++)
-        if (v->adj[i->res[k]] != HK_NOVAL)
-            hk_vjp_add_adj(v, hk_valmap_get(map, nmap, y->ops[k]), v->adj[i->res[k]]);
+        if (v->adj[hk_res(i)[k]] != HK_NOVAL)
+            hk_vjp_add_adj(v, hk_valmap_get(map, nmap, y->ops[k]), v->adj[hk_res(i)[k]]);
     for (HkInst *x = last; x != NULL; x = x->prev)
         hk_vjp_reverse(v, x);
     uint32_t n = o->nvals + o->nslots;
@@ -911,7 +910,7 @@ static HkInst *case_chain(Vjp *v, const HkInst *i, const Outer *o, HkVal k,
     d->blk = &ni->x->regions[1];
     HkInst *inner = case_chain(v, i, o, k, c + 1);
     HkInst *yi = hk_inst_new(d->f, HK_OP_YIELD, d->loc);
-    hk_inst_set_ops(d->f, yi, inner->res, inner->nres);
+    hk_inst_set_ops(d->f, yi, hk_res(inner), inner->nres);
     hk_block_append(&ni->x->regions[1], yi);
     return ni;
 }
@@ -928,7 +927,7 @@ static void reverse_region(Vjp *v, HkInst *i)
     Diff *d = &v->d;
     int any = 0;
     for (uint32_t k = 0; k < i->nres; k++)
-        any |= i->res[k] < d->ntan && v->adj[i->res[k]] != HK_NOVAL;
+        any |= hk_res(i)[k] < d->ntan && v->adj[hk_res(i)[k]] != HK_NOVAL;
     Outer o;
     hk_vjp_outer(v, i, &o);
     if ((!any && !o.writes) || (o.nvals + o.nslots == 0 && !o.effects))
@@ -960,11 +959,11 @@ static void reverse_region(Vjp *v, HkInst *i)
     d->blk = blk;
     for (uint32_t k = 0; k < o.nvals; k++) {
         d->base = hk_value(d->f, o.vals[k])->name;
-        hk_vjp_add_to(v, &v->adj[o.vals[k]], ni->res[k], type_of(v, o.vals[k]));
+        hk_vjp_add_to(v, &v->adj[o.vals[k]], hk_res(ni)[k], type_of(v, o.vals[k]));
     }
     for (uint32_t k = 0; k < o.nslots; k++) {
         d->base = d->f->slots[o.slots[k]].name;
-        hk_vjp_add_to(v, &v->sadj[o.slots[k]], ni->res[o.nvals + k],
+        hk_vjp_add_to(v, &v->sadj[o.slots[k]], hk_res(ni)[o.nvals + k],
                d->f->slots[o.slots[k]].type);
     }
 }
@@ -981,7 +980,7 @@ static void reverse_call(Vjp *v, HkInst *i)
     Diff *d = &v->d;
     int any = 0;
     for (uint32_t k = 0; k < i->nres; k++)
-        any |= i->res[k] < d->ntan && v->adj[i->res[k]] != HK_NOVAL;
+        any |= hk_res(i)[k] < d->ntan && v->adj[hk_res(i)[k]] != HK_NOVAL;
     if (!any || !hk_diff_any_active(d, i, 0))
         return;
     HkFunc *g = d->f->module->funcs[i->x->callee];
@@ -994,7 +993,7 @@ static void reverse_call(Vjp *v, HkInst *i)
     HkVal *ops = hk_alloc(d->a, (n + m + 1) * sizeof *ops);
     memcpy(ops, i->ops, n * sizeof *ops);
     for (uint32_t k = 0, j = n; k < i->nres; k++) {
-        HkVal r = i->res[k];
+        HkVal r = hk_res(i)[k];
         if (!hk_diff_is_real(type_of(v, r)))
             continue;
         d->base = hk_value(d->f, r)->name;
@@ -1017,7 +1016,7 @@ static void reverse_call(Vjp *v, HkInst *i)
     if (gv->nrtypes == 1)
         c->type = types[0];
     hk_diff_place(d, c);
-    HkVal *res = c->res;
+    HkVal *res = hk_res(c);
     hk_vjp_grow(v);
     for (uint32_t j = 0; j < gv->nrtypes; j++)
         hk_vjp_add_adj(v, to[j], res[j]);
@@ -1101,7 +1100,7 @@ static HkFunc *vjp_func(Vjp *v, HkFunc *g)
 static void scatter_share(Vjp *v, const HkInst *i)
 {
     Diff *d = &v->d;
-    HkVal ops[2] = {v->adj[i->res[0]], i->ops[0]};
+    HkVal ops[2] = {v->adj[hk_res(i)[0]], i->ops[0]};
     HkInst *n = hk_inst_new(d->f, HK_OP_ACCUM, d->loc);
     hk_inst_set_ops(d->f, n, ops, 2);
     n->slot = v->bslot[i->slot];
@@ -1124,13 +1123,13 @@ void hk_vjp_reverse(Vjp *v, HkInst *i)
         hk_vjp_reverse_loop(v, i);
         return;
     }
-    HkVal share = i->nres == 1 ? wadj_of(v, i->res[0]) : HK_NOVAL;
+    HkVal share = i->nres == 1 ? wadj_of(v, hk_res(i)[0]) : HK_NOVAL;
     if (share != HK_NOVAL) {
-        hk_vjp_add_adj(v, share, i->res[0]);
+        hk_vjp_add_adj(v, share, hk_res(i)[0]);
         return;
     }
     if (i->op == HK_OP_GATHER) {
-        if (i->slot >= 0 && d->in[i->slot] && v->adj[i->res[0]] != HK_NOVAL)
+        if (i->slot >= 0 && d->in[i->slot] && v->adj[hk_res(i)[0]] != HK_NOVAL)
             scatter_share(v, i);
         return;
     }
@@ -1144,21 +1143,21 @@ void hk_vjp_reverse(Vjp *v, HkInst *i)
         return;
     }
     if (i->op == HK_OP_LOAD && i->has_index) {
-        if (i->slot >= 0 && d->in[i->slot] && v->adj[i->res[0]] != HK_NOVAL)
-            local_add(v, i->slot, i->ops[0], v->adj[i->res[0]]);
+        if (i->slot >= 0 && d->in[i->slot] && v->adj[hk_res(i)[0]] != HK_NOVAL)
+            local_add(v, i->slot, i->ops[0], v->adj[hk_res(i)[0]]);
         return;
     }
     if (i->op == HK_OP_LOAD) {
-        if (i->slot >= 0 && d->in[i->slot] && v->adj[i->res[0]] != HK_NOVAL) {
+        if (i->slot >= 0 && d->in[i->slot] && v->adj[hk_res(i)[0]] != HK_NOVAL) {
             d->base = d->f->slots[i->slot].name;
-            hk_vjp_add_to(v, &v->sadj[i->slot], v->adj[i->res[0]],
+            hk_vjp_add_to(v, &v->sadj[i->slot], v->adj[hk_res(i)[0]],
                    d->f->slots[i->slot].type);
         }
         return;
     }
-    if (i->nres != 1 || i->res[0] >= d->ntan || !hk_diff_is_real(i->type))
+    if (i->nres != 1 || hk_res(i)[0] >= d->ntan || !hk_diff_is_real(i->type))
         return;
-    HkVal R = v->adj[i->res[0]];
+    HkVal R = v->adj[hk_res(i)[0]];
     if (R != HK_NOVAL)
         transpose(v, i, R);
 }

@@ -80,7 +80,7 @@ static HkVal add_counter(Vjp *v, HkInst *L)
     HkVal *res = hk_alloc(d->a, (n + 1) * sizeof *res);
     if (n > 0) {
         memcpy(iters, L->x->iters, n * sizeof *iters);
-        memcpy(res, L->res, n * sizeof *res);
+        memcpy(res, hk_res(L), n * sizeof *res);
     }
     iters[n] = hk_value_new(f, hk_scalar(HK_I64),
                             hk_asprintf(d->a, "%s.bar.c", d->base),
@@ -89,8 +89,7 @@ static HkVal add_counter(Vjp *v, HkInst *L)
                           hk_asprintf(d->a, "%s.bar.n", d->base),
                           HK_DEF_INST, L, n, L->loc);
     L->x->iters = iters;
-    L->res = res;
-    L->nres = n + 1;
+    hk_inst_put_res(L, res, n + 1);
     hk_vjp_grow(v);
     return res[n];
 }
@@ -336,9 +335,9 @@ static HkInst *reverse_head(Vjp *v, Rev *rv, HkVal end)
         if (!rv->need[k])
             continue;
         const char *c = hk_value(f, L->x->iters[k])->name;
-        d->base = hk_value(f, L->res[k])->name;
-        types[j] = type_of(v, L->res[k]);
-        ops[first + j] = hk_diff_full(d, v->adj[L->res[k]], types[j]);
+        d->base = hk_value(f, hk_res(L)[k])->name;
+        types[j] = type_of(v, hk_res(L)[k]);
+        ops[first + j] = hk_diff_full(d, v->adj[hk_res(L)[k]], types[j]);
         in[j] = hk_asprintf(d->a, "%s.bar", c);
         out[j++] = hk_asprintf(d->a, "%s.bar.s",
                                hk_value(f, L->ops[(L->x->has_count ? 1u : 0u) + k])->name);
@@ -407,7 +406,7 @@ static HkVal trip_copy(Vjp *v, const Rev *rv, HkVal t, int to_break, Trip *tr,
         tr->stop = d->blk->last;
     } else {
         tr->stop = rerun(v, L, rv->n, t);
-        tr->start = tr->stop->res;
+        tr->start = hk_res(tr->stop);
     }
     uint32_t nmap = f->nvalues;
     HkVal *map = hk_valmap_new(f, nmap);
@@ -592,8 +591,8 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
     HkVal *outer = hk_alloc(d->a, (m + 1) * sizeof *outer);
     for (uint32_t k = 0, j = 0; k < rv->n; k++)
         if (rv->need[k]) {
-            types[j] = type_of(v, L->res[k]);
-            names[j++] = hk_asprintf(d->a, "%s.bar.p", hk_value(f, L->res[k])->name);
+            types[j] = type_of(v, hk_res(L)[k]);
+            names[j++] = hk_asprintf(d->a, "%s.bar.p", hk_value(f, hk_res(L)[k])->name);
         }
     for (uint32_t k = 0; k < no; k++) {
         types[nc + k] = type_of(v, rv->o.vals[k]);
@@ -656,7 +655,7 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
     hk_inst_set_ops(f, y, zops, m);
     hk_block_append(&S->x->regions[1], y);
     y = hk_inst_new(f, HK_OP_YIELD, d->loc);
-    hk_inst_set_ops(f, y, S->res, m);
+    hk_inst_set_ops(f, y, hk_res(S), m);
     hk_block_append(&P->x->regions[0], y);
     /* no partial trip: nothing */
     d->blk = &P->x->regions[1];
@@ -670,16 +669,16 @@ static void partial_trip(Vjp *v, Rev *rv, HkVal end)
     hk_vjp_grow(v);
     for (uint32_t k = 0, j = 0; k < rv->n; k++)
         if (rv->need[k]) {
-            d->base = hk_value(f, L->res[k])->name;
-            hk_vjp_add_to(v, &v->adj[L->res[k]], P->res[j++], type_of(v, L->res[k]));
+            d->base = hk_value(f, hk_res(L)[k])->name;
+            hk_vjp_add_to(v, &v->adj[hk_res(L)[k]], hk_res(P)[j++], type_of(v, hk_res(L)[k]));
         }
     for (uint32_t k = 0; k < no; k++) {
         d->base = hk_value(f, rv->o.vals[k])->name;
-        hk_vjp_add_to(v, &v->adj[rv->o.vals[k]], P->res[nc + k], types[nc + k]);
+        hk_vjp_add_to(v, &v->adj[rv->o.vals[k]], hk_res(P)[nc + k], types[nc + k]);
     }
     for (uint32_t k = 0; k < ns; k++) {
         d->base = f->slots[rv->o.slots[k]].name;
-        hk_vjp_add_to(v, &v->sadj[rv->o.slots[k]], P->res[nc + no + k],
+        hk_vjp_add_to(v, &v->sadj[rv->o.slots[k]], hk_res(P)[nc + no + k],
                       types[nc + no + k]);
     }
 }
@@ -700,13 +699,13 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
         HkVal c = L->x->iters[k];
         rv.need[k] = c < d->ntan && d->act[c] && hk_diff_is_real(type_of(v, c));
         rv.nc += rv.need[k];
-        any |= rv.need[k] && v->adj[L->res[k]] != HK_NOVAL;
+        any |= rv.need[k] && v->adj[hk_res(L)[k]] != HK_NOVAL;
     }
     if (bound(L) <= 0) {  /* no trip runs: each result is its init */
         uint32_t first = L->x->has_count ? 1u : 0u;
         for (uint32_t k = 0; k < rv.n; k++)
-            if (rv.need[k] && v->adj[L->res[k]] != HK_NOVAL)
-                hk_vjp_add_adj(v, L->ops[first + k], v->adj[L->res[k]]);
+            if (rv.need[k] && v->adj[hk_res(L)[k]] != HK_NOVAL)
+                hk_vjp_add_adj(v, L->ops[first + k], v->adj[hk_res(L)[k]]);
         return;
     }
     hk_vjp_outer(v, L, &rv.o);
@@ -714,7 +713,7 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
         return;
     HkInst *at = d->at;
     HkBlock *blk = d->blk;
-    d->base = L->nres > 0 ? hk_value(f, L->res[0])->name : hk_value(f, L->x->ivar)->name;
+    d->base = L->nres > 0 ? hk_value(f, hk_res(L)[0])->name : hk_value(f, L->x->ivar)->name;
     HkVal end = trips_end(v, L);
     if (use_tape(v, L, rv.n))
         make_tape(v, &rv);
@@ -737,15 +736,15 @@ void hk_vjp_reverse_loop(Vjp *v, HkInst *L)
     uint32_t first = L->x->has_count ? 1u : 0u, nc = rv.nc, no = rv.o.nvals;
     for (uint32_t k = 0, j = 0; k < rv.n; k++)
         if (rv.need[k])
-            hk_vjp_add_adj(v, L->ops[first + k], R->res[j++]);
+            hk_vjp_add_adj(v, L->ops[first + k], hk_res(R)[j++]);
     for (uint32_t k = 0; k < no; k++) {
         d->base = hk_value(f, rv.o.vals[k])->name;
-        hk_vjp_add_to(v, &v->adj[rv.o.vals[k]], R->res[nc + k],
+        hk_vjp_add_to(v, &v->adj[rv.o.vals[k]], hk_res(R)[nc + k],
                       type_of(v, rv.o.vals[k]));
     }
     for (uint32_t k = 0; k < rv.o.nslots; k++) {
         const HkSlot *sl = &f->slots[rv.o.slots[k]];
         d->base = sl->name;
-        hk_vjp_add_to(v, &v->sadj[rv.o.slots[k]], R->res[nc + no + k], sl->type);
+        hk_vjp_add_to(v, &v->sadj[rv.o.slots[k]], hk_res(R)[nc + no + k], sl->type);
     }
 }

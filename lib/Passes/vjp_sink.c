@@ -92,11 +92,10 @@ static HkVal add_result(HkFunc *f, HkInst *X, HkType t, const char *name)
     uint32_t n = X->nres;
     HkVal *res = hk_alloc(f->module->arena, (n + 2) * sizeof *res);
     if (n > 0)
-        memcpy(res, X->res, n * sizeof *res);
+        memcpy(res, hk_res(X), n * sizeof *res);
     res[n] = hk_value_new(f, t, hk_asprintf(f->module->arena, "%s.sunk", name),
                           HK_DEF_INST, X, n, X->loc);
-    X->res = res;
-    X->nres = n + 1;
+    hk_inst_put_res(X, res, n + 1);
     if (n == 0)
         X->type = t;
     return res[n];
@@ -138,7 +137,7 @@ static void sink_slot(Vjp *v, HkInst *X, int32_t s)
     /* the kernel's own load of the slot before K, when it has one */
     for (HkInst *x = f->body.first; !all && x != K && prior == HK_NOVAL; x = x->next)
         if (x->op == HK_OP_LOAD && x->slot == s)
-            prior = x->res[0];
+            prior = hk_res(x)[0];
     if (!all && prior == HK_NOVAL) {
         HkInst *ld = hk_inst_new(f, HK_OP_LOAD, X->loc);
         ld->slot = s;

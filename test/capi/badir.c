@@ -101,7 +101,7 @@ static HkVal cst(B *b, HkFunc *f, double x, const char *name)
 {
     HkInst *i = literals(b, f, F64, 1, 0, name);
     i->x->cst.f[0] = x;
-    return i->res[0];
+    return hk_res(i)[0];
 }
 
 /* %name = fneg %x : f64 at the end of blk. */
@@ -372,7 +372,7 @@ static void loop_index_type(B *b)
 static void if_regions(B *b)
 {
     HkFunc *k = kernel(b, "k");
-    HkVal p = literals(b, k, I1, 1, 1, "p")->res[0];
+    HkVal p = hk_res(literals(b, k, I1, 1, 1, "p"))[0];
     regions(b, k, inst(b, k, &k->body, HK_OP_IF, &p, 1), 3, NULL, 0);
     ret(b, k, NULL, 0);
 }
@@ -382,7 +382,7 @@ static void dispatch_no_case(B *b)
 {
     HkFunc *k = kernel(b, "k");
     int32_t m = slot(b, k, "m", HK_ROLE_MIX, hk_vec(HK_U32, 1));
-    HkVal sel = literals(b, k, I64, 1, 1, "sel")->res[0];
+    HkVal sel = hk_res(literals(b, k, I64, 1, 1, "sel"))[0];
     inst(b, k, &k->body, HK_OP_DISPATCH, &sel, 1)->slot = m;
     ret(b, k, NULL, 0);
 }
@@ -412,7 +412,7 @@ static void result_missing(B *b)
 {
     HkFunc *k = kernel(b, "k");
     HkVal c = cst(b, k, 1.0, "c");
-    fneg(b, k, &k->body, c, "y")->res[0] = 99;
+    hk_res(fneg(b, k, &k->body, c, "y"))[0] = 99;
     ret(b, k, NULL, 0);
 }
 

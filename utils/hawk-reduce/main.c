@@ -175,8 +175,8 @@ static int replace(HkFunc *f, HkInst *i, uint32_t variant)
 {
     if (variant == 0) {
         for (uint32_t r = 0; r < i->nres; r++) {
-            HkValue *v = hk_value(f, i->res[r]);
-            hk_replace_all_uses(f, i->res[r], constant(f, i, v->type));
+            HkValue *v = hk_value(f, hk_res(i)[r]);
+            hk_replace_all_uses(f, hk_res(i)[r], constant(f, i, v->type));
         }
         hk_inst_remove(i);
         return 1;
@@ -184,9 +184,9 @@ static int replace(HkFunc *f, HkInst *i, uint32_t variant)
     if (i->nres != 1 || i->x->nregions > 0)
         return -1;
     HkVal op = i->ops[variant - 1];
-    if (!same_type(hk_value(f, op)->type, hk_value(f, i->res[0])->type))
+    if (!same_type(hk_value(f, op)->type, hk_value(f, hk_res(i)[0])->type))
         return -1;
-    hk_replace_all_uses(f, i->res[0], op);
+    hk_replace_all_uses(f, hk_res(i)[0], op);
     hk_inst_remove(i);
     return 1;
 }
@@ -215,7 +215,7 @@ static int apply(HkModule *m, long k)
             /* a constant is as small as it gets (replacing it would only
              * rename it, round after round): it goes when unused */
             if (i->op == HK_OP_CONST) {
-                if (k != 0 || used(f, i->res[0]))
+                if (k != 0 || used(f, hk_res(i)[0]))
                     return -1;
                 hk_inst_remove(i);
                 return 1;

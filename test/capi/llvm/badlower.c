@@ -99,7 +99,7 @@ static int corrupt(HkLowered *l, const char *name)
         l->mathfn[id] = NULL;
     else if (strcmp(name, "no-member") == 0 && (i = first_of(f, HK_OP_LOAD)))
         i->slot = hk_slot_add(f, "ghost", HK_ROLE_PER_SAMPLE,
-                              hk_value(f, i->res[0])->type, i->loc);
+                              hk_value(f, hk_res(i)[0])->type, i->loc);
     else if (strcmp(name, "fcmp-pred") == 0 && (i = first_of(f, HK_OP_FCMP)))
         i->pred = HK_P_EQ;
     else if (strcmp(name, "icmp-pred") == 0 && (i = first_of(f, HK_OP_ICMP)))
@@ -120,7 +120,7 @@ static int corrupt(HkLowered *l, const char *name)
         i->nops = 1;
     } else if (strcmp(name, "stray-break") == 0 && (i = first_of(f, HK_OP_FCMP))) {
         HkInst *b = hk_inst_new(f, HK_OP_BREAK_IF, i->loc);
-        hk_inst_set_ops(f, b, &i->res[0], 1);
+        hk_inst_set_ops(f, b, &hk_res(i)[0], 1);
         hk_insert_before(f->body.last, b);
     }
     return i != NULL ? 0 : -1;

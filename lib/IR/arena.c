@@ -43,13 +43,15 @@ _Noreturn void hk_die(const char *file, int line, const char *what)
 /* A huge page: a chunk this large is mapped on its own, aligned to it,
  * and asked to be backed by huge pages, so that a program of a million
  * instructions takes hundreds rather than a hundred thousand page
- * faults.  Only the huge pages the chunk fills whole are asked for: the
- * tail of a block of 2^24 bytes after the chunk's header would otherwise
- * take a huge page for 32 bytes. */
+ * faults.  A large block's own chunk asks only for the huge pages its
+ * block fills whole: the tail of a block of 2^24 bytes after the chunk's
+ * header would otherwise take a huge page for 32 bytes.  A chunk to bump
+ * in takes all it maps, and is filled, so it asks for all. */
 #define HUGE_PAGE ((size_t)2 << 20)
 
-/* A chunk of size bytes mapped at a huge page boundary, or NULL. */
-static Chunk *chunk_map(size_t size)
+/* A chunk of size bytes mapped at a huge page boundary, or NULL; bump: a
+ * chunk to bump in. */
+static Chunk *chunk_map(size_t size, int bump)
 {
     if (hk_fault(HK_FAULT_ALLOC))
         return NULL;
@@ -66,9 +68,9 @@ static Chunk *chunk_map(size_t size)
         munmap(raw, head);
     munmap(p + len, HUGE_PAGE - head);
 #ifdef MADV_HUGEPAGE
-    size_t whole = want & ~(HUGE_PAGE - 1);
-    if (whole > 0)
-        (void)madvise(p, whole, MADV_HUGEPAGE);
+    size_t huge = bump ? len : want & ~(HUGE_PAGE - 1);
+    if (huge > 0)
+        (void)madvise(p, huge, MADV_HUGEPAGE);
 #endif
     Chunk *c = (Chunk *)(void *)p;
     c->mapped = len;
@@ -81,7 +83,7 @@ static Chunk *chunk_map(size_t size)
  * again.  bump: a chunk to bump in, not a large block's own. */
 static Chunk *chunk_alloc(size_t size, int bump)
 {
-    Chunk *c = size >= HUGE_PAGE ? chunk_map(size)
+    Chunk *c = size >= HUGE_PAGE ? chunk_map(size, bump)
                                  : hk_calloc(1, sizeof *c + size);
     if (c != NULL) {
         c->next = NULL;

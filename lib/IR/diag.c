@@ -11,7 +11,8 @@ void hk_diags_init(HkDiags *d, HkArena *a)
 
 /* The byte offset in src's text where line (1-based) starts, or SIZE_MAX:
  * counted from the line d found last when it is in the same text, so a
- * run of diagnostics in source order reads the text once. */
+ * run of diagnostics in source order reads the text once (and a mapped
+ * text's pages are given back behind the count, as behind every scan). */
 static size_t line_offset(HkDiags *d, const HkSource *src, uint32_t line)
 {
     if (src == NULL || src->text == NULL || line == 0)
@@ -23,10 +24,12 @@ static size_t line_offset(HkDiags *d, const HkSource *src, uint32_t line)
         l = d->at_line;
         off = d->at_off;
     }
+    HkScanMark mark = hk_scan_mark(t + off);
     while (l < line) {
         const char *nl = memchr(t + off, '\n', src->len - off);
         if (nl == NULL)
             return SIZE_MAX;
+        hk_source_pass(src, &mark, nl);
         off = (size_t)(nl - t) + 1;
         l++;
     }

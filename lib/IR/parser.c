@@ -1318,7 +1318,17 @@ static int parse_func_name(P *p, int is_kernel)
                 "previous definition is here");
         return 0;
     }
-    p->f = hk_func_new(p->m, tok_str(p, p->tok), is_kernel, p->tok.loc);
+    /* hk_func_new keeps a copy: a short name is spelled on the stack, so
+     * a program of many small functions holds one copy, not two */
+    char buf[64];
+    const char *name = buf;
+    if (p->tok.len < sizeof buf) {
+        memcpy(buf, p->tok.text, p->tok.len);
+        buf[p->tok.len] = '\0';
+    } else {
+        name = tok_str(p, p->tok);
+    }
+    p->f = hk_func_new(p->m, name, is_kernel, p->tok.loc);
     p->f->parsed = 1;
     p->f->syms = p->names;
     hk_names_rekey(p->names, parser_key, p);

@@ -223,21 +223,6 @@ static void sym_rehash(HkSymtab *t, uint32_t cap)
     hk_release(t->arena, old, ocap * sizeof *old);
 }
 
-/* The capacity (cap, a power of two, or the next ones) that holds n names
- * at most half full (up to 2^30 entries). */
-static uint32_t table_cap(uint32_t cap, uint32_t n)
-{
-    while (cap < (1u << 30) && (uint64_t)n * 2 > cap)
-        cap *= 2;
-    return cap;
-}
-
-void hk_symtab_reserve(HkSymtab *t, uint32_t n)
-{
-    uint32_t cap = table_cap(t->cap, n);
-    if (cap > t->cap)
-        sym_rehash(t, cap);
-}
 
 /* The key is a copy of name. */
 int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id)

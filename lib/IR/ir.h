@@ -436,7 +436,8 @@ struct HkInst {
     HkInstExt *x;
 };
 
-/* The results of i, nres of them. */
+/* The results of i, nres of them (writable, as strchr's result is: a
+ * pass that holds a const instruction reads them the same way). */
 static inline HkVal *hk_res(const HkInst *i)
 {
     return i->nres == 1 ? (HkVal *)(uintptr_t)&i->r.one : i->r.many;
@@ -586,10 +587,6 @@ uint32_t hk_symtab_get(const HkSymtab *t, const char *name, size_t n);
 uint32_t hk_symtab_hash(const char *name, size_t n);
 /* Inserts name -> id; returns 0 if the name was already present. */
 int hk_symtab_put(HkSymtab *t, const char *name, size_t n, uint32_t id);
-/* Makes room for n names in all without growing again: one table, not
- * the doubling series of tables putting them one by one would clear and
- * fill. */
-void hk_symtab_reserve(HkSymtab *t, uint32_t n);
 void hk_symtab_del(HkSymtab *t, const char *name, size_t n);
 
 /* Function symbol ids: a value is its HkVal, a slot is HK_SYM_SLOT | index. */

@@ -1337,15 +1337,12 @@ static int parse_func_name(P *p, int is_kernel)
 }
 
 /* The body of f and its source span, from begin to the closing '}'; names:
- * how many names f is likely to define (hk_lex_defs_to_close), or
- * UINT32_MAX to count them here. */
+ * how many names f is likely to define (hk_lex_defs_to_close). */
 static int parse_body(P *p, uint32_t begin, uint32_t names)
 {
     uint32_t close;
     /* most names are defined at a line's start: the table and the
      * values' records are made once, to size */
-    if (names == UINT32_MAX)
-        names = hk_lex_defs_to_close(&p->lx, p->lx.p);
     hk_func_reserve_values(p->f, names);
     hk_names_reserve(p->f->syms, names);
     if (!parse_block(p, &p->f->body, &close, "expected '{' to open the body"))
@@ -1373,7 +1370,8 @@ static int parse_kernel(P *p)
         return 0;
     if (is_word(p, "attributes") && !parse_attr_list(p, parse_attr))
         return 0;
-    return parse_body(p, begin, UINT32_MAX);
+    /* a kernel's slots are no values: its names are counted from here */
+    return parse_body(p, begin, hk_lex_defs_to_close(&p->lx, p->lx.p));
 }
 
 /* func ::= 'func' '@' name '(' [param (',' param)*] ')' '->' type-list

@@ -12,7 +12,7 @@ the HIR math.hir holds, so a reviewer can regenerate and compare them:
     python3 scripts/mathtables.py logf     # hawk_logf_split's tables and
     python3 scripts/mathtables.py log2f    # the f32 fast paths' log_b(c)
     python3 scripts/mathtables.py powf     # powf's log2 polynomial
-    python3 scripts/mathtables.py expf     # powf's exp polynomial
+    python3 scripts/mathtables.py expf     # powf's exp2 polynomial
     python3 scripts/mathtables.py trig     # sin and cos on f32's kernels
 
 z = x 2^-k in [0x1.6p-1, 0x1.6p0) falls in one of 128 subintervals,
@@ -180,21 +180,23 @@ def exp_tables():
 
 
 def expf():
-    """powf's exp2 on exp's table: (exp(r) - 1 - r)/r^2 of degree 2 on
-    |r| <= ln2/256, within 2^-49 of exp(r) - 1 relative to exp(r)."""
-    bound = mpmath.log(2) / (2 * N) * mpmath.mpf('1.02')
+    """powf's exp2 on exp's table, in x = 128 t - k itself (|x| <= 1/2):
+    2^(x/128) - 1 as x (a1 + a2 x + a3 x^2 + a4 x^3), so no product turns
+    x into r = x ln2/128 first; the error printed relative to 2^(x/128)."""
+    bound = mpmath.mpf(0.5) * mpmath.mpf('1.02')
 
-    def g(r):
-        return (mpmath.exp(r) - 1 - r) / r**2 if r != 0 else mpmath.mpf(0.5)
+    def g(x):
+        return (mpmath.power(2, x / N) - 1) / x if x != 0 else mpmath.log(2) / N
 
-    p = mpmath.chebyfit(g, [-bound, bound], 3)
+    p = mpmath.chebyfit(g, [-bound, bound], 4)
     coeffs = [float(c) for c in p]
-    err = max(abs(mpmath.polyval(coeffs, bound * k / 400) - g(bound * k / 400))
-              * (bound * k / 400)**2 for k in range(-400, 401) if k)
-    print('; |r| <= ln2/256; r + r^2 (c2 + c3 r + c4 r^2) within 2^%s of exp(r) - 1'
-          % mpmath.nstr(mpmath.log(err, 2), 4))
+    err = max(abs(x * mpmath.polyval(coeffs, x) - (mpmath.power(2, x / N) - 1))
+              / mpmath.power(2, x / N)
+              for x in (bound * k / 400 for k in range(-400, 401)))
+    print('; |x| <= 1/2; x (a1 + a2 x + a3 x^2 + a4 x^3) within 2^%s of'
+          ' 2^(x/128) - 1 relative to 2^(x/128)' % mpmath.nstr(mpmath.log(err, 2), 4))
     for k, c in enumerate(reversed(coeffs)):
-        print('  %%c%d = const %s : f64' % (k + 2, hexf(c)))
+        print('  %%a%d = const %s : f64' % (k + 1, hexf(c)))
 
 
 def logf(fn):

@@ -10,11 +10,11 @@
  *   core version   hawk-core/1
  * BUDGETS (per sample, worst case):
  *   loop trips     0
- *   ops            arith32 27, arith64 204, special32 0, special64 1, loads 13, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
+ *   ops            arith32 27, arith64 208, special32 0, special64 1, loads 13, gathers 0, chain32 0, chain64 0, chainSpecial32 0, chainSpecial64 0, stores 1
  *   fp64 ops       153
  *   soft float     none (fpu dp)
- *   static bytes   tapes 0, carries 0, temporaries 1903, total 1903
- *   stack bound    entry 176, sample 288, runtime 2480, total 2944 (not libm, the caller, interrupts)
+ *   static bytes   tapes 0, carries 0, temporaries 1951, total 1951
+ *   stack bound    entry 176, sample 288, runtime 2520, total 2984 (not libm, the caller, interrupts)
  *   libm           sqrt
  *   hawk math      atan2f, hypotf (hawk's own, the same bits on every IEEE 754 target: hawk_atan2_f32, hawk_hypot_f32 in the runtime unit)
  * INTERFACE CONTRACT: planes are SoA; rank-1 extent N stores component c of sample i at

@@ -11,7 +11,6 @@ the HIR math.hir holds, so a reviewer can regenerate and compare them:
     python3 scripts/mathtables.py exp      # hawk_exp_x2's tables
     python3 scripts/mathtables.py logf     # hawk_logf_split's tables and
     python3 scripts/mathtables.py log2f    # the f32 fast paths' log_b(c)
-    python3 scripts/mathtables.py powf     # powf's log2 polynomial
     python3 scripts/mathtables.py expf     # powf's exp2 polynomial
     python3 scripts/mathtables.py trig     # sin and cos on f32's kernels
 
@@ -206,9 +205,9 @@ def logf(fn):
     has no cancellation; log_b(c) rounded to a double; (log1p(r) - r/ln b
     ... ) as r/ln b + r^2 (p0 + ... + p4 r^4), a Chebyshev fit over every
     r (|r| < 2^-6), its error relative to log_b(1 + r) printed.  powf's
-    log2 takes the same tables and p0 + ... + p5 r^5, for 2^-50."""
-    lnb = mpmath.log(2) if fn in ('log2f', 'powf') else mpmath.mpf(1)
-    ncoef = 6 if fn == 'powf' else 5
+    log2 takes the same tables and log2f's polynomial."""
+    lnb = mpmath.log(2) if fn == 'log2f' else mpmath.mpf(1)
+    ncoef = 5
     cs, lo_r, hi_r = [], mpmath.mpf(0), mpmath.mpf(0)
     for i in range(64):
         lo = as_double(OFF + (i << 46))
@@ -236,10 +235,6 @@ def logf(fn):
     print('; r in [%s, %s]; r/ln b + r^2 (p0 + ... + p%d r^%d) within 2^%s of'
           ' log_b(1 + r) relative' % (hexf(lo_r), hexf(hi_r), ncoef - 1, ncoef - 1,
                                       mpmath.nstr(mpmath.log(worst, 2), 4)))
-    if fn == 'powf':
-        for k, q in enumerate(coeffs):
-            print('  %%p%d = const %s : f64' % (k, hexf(q)))
-        return
     if fn == 'logf':
         print(table('c', [c for c, _ in cs]))
         print(table('invc', [v for _, v in cs]))
@@ -285,7 +280,7 @@ def trig():
 
 
 def main():
-    if sys.argv[1:] in (['logf'], ['log2f'], ['powf']):
+    if sys.argv[1:] in (['logf'], ['log2f']):
         logf(sys.argv[1])
         return
     if sys.argv[1:] == ['trig']:
@@ -301,7 +296,7 @@ def main():
         exp_tables()
         return
     if len(sys.argv) != 2 or sys.argv[1] not in BASES:
-        sys.exit('usage: mathtables.py log|log2|log10|logdd|exp|logf|log2f|powf|expf|trig')
+        sys.exit('usage: mathtables.py log|log2|log10|logdd|exp|logf|log2f|expf|trig')
     fn = sys.argv[1]
     base, grid = BASES[fn]
     lnb = mpmath.log(base)

@@ -360,34 +360,52 @@ static long list_files(HkArena *a, const char *dir, const char ***names)
     return (long)l.n;
 }
 
-/* Builds into a stage inside dir, stores the stage's files in the cache
- * (what this build wrote, whatever another process does in dir), then
- * moves them into dir. */
-static int build_staged(HawkContext *ctx, const HawkBuildOptions *opts,
-                        BuildRecord *r, const char *dir,
-                        const HawkBuildResult *res)
+typedef struct {
+    HawkContext *ctx;
+    const HawkBuildOptions *opts;
+    BuildRecord *r;
+    BuildStage *stage;
+    const char *dir;
+    const HawkBuildResult *res;
+    int rc;
+} Staged;
+
+static void build_in_stage(void *ud)
 {
-    HkArena *a = ctx->arena;
-    const char *stage = build_stage(ctx, dir);
-    if (stage == NULL)
-        return -1;
-    r->stage = stage;
+    Staged *s = ud;
+    HawkContext *ctx = s->ctx;
+    const char *stage = s->stage->path;
     const char **names = NULL;
     long n = 0;
-    int rc = build_into(ctx, opts, r, stage);
-    if (rc == 0 && (n = list_files(a, stage, &names)) < 0) {
+    int rc = build_into(ctx, s->opts, s->r, stage);
+    if (rc == 0 && (n = list_files(ctx->arena, stage, &names)) < 0) {
         hk_error(&ctx->diags, NULL, noloc, "cannot read directory '%s': %s",
                  stage, strerror(errno));
         rc = -1;
     }
-    if (rc == 0 && opts->cache_dir != NULL)
-        rc = build_cache_store(ctx, opts->cache_dir, res->key, stage, names,
-                               (size_t)n);
+    if (rc == 0 && s->opts->cache_dir != NULL)
+        rc = build_cache_store(ctx, s->opts->cache_dir, s->res->key, stage,
+                               names, (size_t)n);
     if (rc == 0)
-        rc = build_move_files(ctx, stage, dir, names, (size_t)n);
-    build_remove_dir(a, stage);
-    r->stage = NULL;
-    return rc;
+        rc = build_move_files(ctx, stage, s->dir, names, (size_t)n);
+    s->rc = rc;
+}
+
+/* Builds into a stage inside dir, stores the stage's files in the cache
+ * (what this build wrote, whatever another process does in dir), then
+ * moves them into dir; the stage goes however the build ends, memory
+ * running out included. */
+static int build_staged(HawkContext *ctx, const HawkBuildOptions *opts,
+                        BuildRecord *r, const char *dir,
+                        const HawkBuildResult *res)
+{
+    BuildStage stage;
+    if (build_stage_make(ctx, dir, BUILD_STAGE_PREFIX, &stage) != 0)
+        return -1;
+    Staged s = {ctx, opts, r, &stage, dir, res, 0};
+    build_stage_protect(ctx->arena, &stage, build_in_stage, &s);
+    build_stage_drop(&stage);
+    return s.rc;
 }
 
 static int build(BuildRecord *r, const HawkBuildOptions *opts)
@@ -449,8 +467,5 @@ int hawk_build(HawkContext *ctx, HawkModule *const *ms, size_t nms,
     c.opts = opts;
     if (hk_ctx_protect(ctx, build_call, &c) == 0)
         return c.status;
-    /* memory ran out: the stage goes, as a failed build's does */
-    if (c.r.stage != NULL)
-        build_remove_dir(ctx->arena, c.r.stage);
-    return -1;
+    return -1;  /* memory ran out: each stage went as it unwound */
 }

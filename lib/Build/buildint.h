@@ -38,8 +38,6 @@ typedef struct {
                                     row's shared objects, or NULL */
     size_t kernels_restored;     /* loadable rows: (row, kernel) pairs */
     size_t kernels_built;        /* from the cache, and made */
-    const char *stage;           /* the stage while it is there, so a build
-                                    that ran out of memory removes it */
 } BuildRecord;
 
 /* Whether a program can load row t's artifacts: it builds native code. */
@@ -74,16 +72,50 @@ void build_tool_line(HkBuf *b, const char *label, int found,
 const char *build_kernel_key(const BuildRecord *r, const HkTarget *t,
                              const BuildKernel *k, const char **terms);
 
-/* ---- cache.c ------------------------------------------------------------- */
+/* ---- stage.c ------------------------------------------------------------- */
 
 /* The stage of a build or a restore into an output directory:
- * <dir>/.hawk-build-<pid>. */
+ * <dir>/.hawk-build-XXXXXX; a cache entry's temporary directory:
+ * <cache>/tmp-XXXXXX. */
 #define BUILD_STAGE_PREFIX ".hawk-build-"
+#define BUILD_TMP_PREFIX "tmp-"
+/* The marker inside a stage: its host and process, locked while alive. */
+#define BUILD_STAGE_MARK ".hawk-stage"
 
-/* Removes dir and what it holds: its files, and a directory a damaged
- * cache entry holds where a file was (a few levels deep at most); a
- * symbolic link is removed, never followed. */
+/* A stage while it lives: its path (NULL when there is none), its name in
+ * its directory, that directory, the stage and its marker open (the
+ * marker locked), each -1 when closed. */
+typedef struct {
+    const char *path, *name;
+    int dir, fd, lock;
+} BuildStage;
+
+/* Makes a new empty stage "<prefix>XXXXXX" in dir, marked and locked,
+ * after sweeping the stages of prefix there whose makers are gone; 0, or
+ * -1 after a diagnostic. */
+int build_stage_make(HawkContext *ctx, const char *dir, const char *prefix,
+                     BuildStage *s);
+/* Runs fn(ud), the stage s dropped when memory runs out inside it (the
+ * failure then goes on to the caller's catcher). */
+void build_stage_protect(HkArena *a, BuildStage *s, void (*fn)(void *ud),
+                         void *ud);
+/* Removes the stage's marker, before the stage is renamed into a cache
+ * entry; 0, or -1 with errno. */
+int build_stage_unmark(BuildStage *s);
+/* Removes the stage with what it holds and closes it; nothing when it is
+ * gone already. */
+void build_stage_drop(BuildStage *s);
+/* Closes the stage, leaving its directory (it was renamed away). */
+void build_stage_forget(BuildStage *s);
+/* Removes dir and what it holds; a symbolic link is removed, never
+ * followed, at any depth. */
 void build_remove_dir(HkArena *a, const char *dir);
+/* Removes the stages "<prefix>XXXXXX" of dir whose makers are gone: a
+ * directory of this user's, not a link, holding a marker of this host
+ * whose lock is free and whose process does not exist. */
+void build_sweep(const char *dir, const char *prefix);
+
+/* ---- cache.c ------------------------------------------------------------- */
 
 /* Calls each(ud, name) for every entry of dir but "." and "..", in the
  * order readdir gives, and closes the directory even when memory runs
@@ -91,12 +123,6 @@ void build_remove_dir(HkArena *a, const char *dir);
  * Returns 0, or -1 when dir cannot be opened. */
 int build_each_entry(HkArena *a, const char *dir,
                      void (*each)(void *ud, const char *name), void *ud);
-/* Removes the entries of dir named "<prefix>...<pid>" whose process is
- * gone: the stages and temporary entries of killed builds. */
-void build_sweep(HkArena *a, const char *dir, const char *prefix);
-/* Makes this process's empty stage in dir (after sweeping dead ones);
- * its path, or NULL after a diagnostic. */
-const char *build_stage(HawkContext *ctx, const char *dir);
 /* Moves the n files names of stage into dir; 0, or -1 after a
  * diagnostic. */
 int build_move_files(HawkContext *ctx, const char *stage, const char *dir,

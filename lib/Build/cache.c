@@ -7,11 +7,10 @@
  * finds the entry and its copy goes); an entry whose files do not match
  * its index is never used, and the next build of its key replaces it.  A
  * restore writes the very bytes it checked into a stage, then moves them
- * out, as a build does.  The stages and temporary directories of builds
- * that were killed are swept when their process is gone. */
+ * out, as a build does.  The stages and temporary directories (stage.c)
+ * of builds that were killed are swept when their process is gone. */
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,86 +50,6 @@ int build_each_entry(HkArena *a, const char *dir,
     if (oom != 0)
         hk_out_of_memory(a);
     return 0;
-}
-
-typedef struct {
-    HkArena *a;
-    const char *dir, *prefix;
-    int depth;
-} InDir;
-
-/* How deep a removal goes: an entry holds files, and a damaged one a
- * directory or two where a file was; nothing hawk makes is deeper. */
-enum { REMOVE_DEPTH = 8 };
-
-static void remove_tree(HkArena *a, const char *dir, int depth);
-
-/* unlink never follows a symbolic link; a directory refuses it (EISDIR,
- * or EPERM where POSIX allows that) and is removed with what it holds. */
-static void unlink_entry(void *ud, const char *name)
-{
-    const InDir *in = ud;
-    const char *path = hk_path_join(in->a, in->dir, name);
-    if (unlink(path) != 0 && (errno == EISDIR || errno == EPERM))
-        remove_tree(in->a, path, in->depth + 1);
-}
-
-static void remove_tree(HkArena *a, const char *dir, int depth)
-{
-    if (depth > REMOVE_DEPTH)
-        return;
-    InDir in = {a, dir, NULL, depth};
-    build_each_entry(a, dir, unlink_entry, &in);
-    rmdir(dir);
-}
-
-void build_remove_dir(HkArena *a, const char *dir)
-{
-    remove_tree(a, dir, 0);
-}
-
-/* Whether name is "<prefix>...-<pid>" (or "<prefix><pid>") of a process
- * that no longer exists: a live one, or another user's (EPERM), is left
- * alone. */
-static int of_dead_process(const char *name, const char *prefix)
-{
-    if (strncmp(name, prefix, strlen(prefix)) != 0)
-        return 0;
-    const char *dash = strrchr(name, '-');
-    const char *digits = dash != NULL ? dash + 1 : name + strlen(prefix);
-    char *end;
-    long pid = strtol(digits, &end, 10);
-    if (*digits == '\0' || *end != '\0' || pid <= 0 || (pid_t)pid == getpid())
-        return 0;
-    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
-}
-
-static void sweep_entry(void *ud, const char *name)
-{
-    const InDir *in = ud;
-    if (of_dead_process(name, in->prefix))
-        build_remove_dir(in->a, hk_path_join(in->a, in->dir, name));
-}
-
-void build_sweep(HkArena *a, const char *dir, const char *prefix)
-{
-    InDir in = {a, dir, prefix, 0};
-    build_each_entry(a, dir, sweep_entry, &in);
-}
-
-const char *build_stage(HawkContext *ctx, const char *dir)
-{
-    HkArena *a = ctx->arena;
-    build_sweep(a, dir, BUILD_STAGE_PREFIX);
-    const char *stage = hk_path_join(
-        a, dir, hk_asprintf(a, BUILD_STAGE_PREFIX "%ld", (long)getpid()));
-    build_remove_dir(a, stage);
-    if (hk_make_dirs(a, stage, NULL) != 0) {
-        hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
-                 stage, strerror(errno));
-        return NULL;
-    }
-    return stage;
 }
 
 int build_move_files(HawkContext *ctx, const char *stage, const char *dir,
@@ -233,6 +152,37 @@ static int entry_sound(HkArena *a, const char *entry, EntryFile **files,
     return 1;
 }
 
+typedef struct {
+    HawkContext *ctx;
+    BuildStage *stage;
+    const EntryFile *files;
+    size_t n;
+    const char *out;
+    int rc;
+} Restore;
+
+/* The bytes checked are the bytes written, all of them into the stage
+ * before any file of out is replaced. */
+static void restore_staged(void *ud)
+{
+    Restore *r = ud;
+    HkArena *a = r->ctx->arena;
+    const char **names = hk_alloc(a, r->n * sizeof *names);
+    for (size_t k = 0; k < r->n && r->rc == 0; k++) {
+        const char *werr;
+        names[k] = r->files[k].name;
+        if (hk_write_whole(a, hk_path_join(a, r->stage->path, names[k]),
+                           r->files[k].data, r->files[k].len, &werr) != 0) {
+            hk_error(&r->ctx->diags, NULL, noloc,
+                     "cannot restore '%s' from the cache: %s", names[k],
+                     werr);
+            r->rc = -1;
+        }
+    }
+    if (r->rc == 0)
+        r->rc = build_move_files(r->ctx, r->stage->path, r->out, names, r->n);
+}
+
 int build_cache_restore(HawkContext *ctx, const char *cache, const char *key,
                         const char *out, const char **why)
 {
@@ -242,36 +192,83 @@ int build_cache_restore(HawkContext *ctx, const char *cache, const char *key,
     size_t n;
     if (!entry_sound(a, entry, &files, &n, why))
         return 0;
-    const char *failed, *stage;
+    const char *failed;
     if (hk_make_dirs(a, out, &failed) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
                  failed, strerror(errno));
         return -1;
     }
-    if ((stage = build_stage(ctx, out)) == NULL)
+    BuildStage stage;
+    if (build_stage_make(ctx, out, BUILD_STAGE_PREFIX, &stage) != 0)
         return -1;
-    /* the bytes checked are the bytes written, all of them before any
-     * file of out is replaced */
-    const char **names = hk_alloc(a, n * sizeof *names);
-    int rc = 0;
-    for (size_t k = 0; k < n && rc == 0; k++) {
-        const char *werr;
-        names[k] = files[k].name;
-        if (hk_write_whole(a, hk_path_join(a, stage, files[k].name),
-                           files[k].data, files[k].len, &werr) != 0) {
-            hk_error(&ctx->diags, NULL, noloc,
-                     "cannot restore '%s' from the cache: %s", files[k].name,
-                     werr);
-            rc = -1;
-        }
-    }
-    if (rc == 0)
-        rc = build_move_files(ctx, stage, out, names, n);
-    build_remove_dir(a, stage);
-    if (rc != 0)
+    Restore r = {ctx, &stage, files, n, out, 0};
+    build_stage_protect(a, &stage, restore_staged, &r);
+    build_stage_drop(&stage);
+    if (r.rc != 0)
         return -1;
     *why = NULL;
     return 1;
+}
+
+typedef struct {
+    HawkContext *ctx;
+    BuildStage *tmp;
+    const char *cache, *entry, *stage;
+    const char *const *files;
+    size_t n;
+    int rc;
+} Store;
+
+/* Copies the files into the temporary entry with their index, then
+ * renames it into place. */
+static void store_staged(void *ud)
+{
+    Store *s = ud;
+    HawkContext *ctx = s->ctx;
+    HkArena *a = ctx->arena;
+    HkBuf index;
+    hk_buf_init(&index, a);
+    for (size_t k = 0; k < s->n; k++) {
+        const char *digest;
+        if (copy_file(a, hk_path_join(a, s->stage, s->files[k]),
+                      hk_path_join(a, s->tmp->path, s->files[k]),
+                      &digest) != 0) {
+            hk_error(&ctx->diags, NULL, noloc,
+                     "cannot copy '%s' into the cache: %s", s->files[k],
+                     strerror(errno));
+            s->rc = -1;
+            return;
+        }
+        hk_buf_printf(&index, "%s %s\n", digest, s->files[k]);
+    }
+    const char *why;
+    if (hk_write_whole(a, hk_path_join(a, s->tmp->path, "index"), index.data,
+                       index.len, &why) != 0) {
+        hk_error(&ctx->diags, NULL, noloc, "%s", why);
+        s->rc = -1;
+        return;
+    }
+    /* the entry holds no marker: a sweep never takes it for a stage */
+    if (build_stage_unmark(s->tmp) == 0 && hk_rename(s->tmp->path, s->entry) == 0) {
+        build_stage_forget(s->tmp);
+        return;
+    }
+    /* An entry is there: a sound one (another build's) stays and this copy
+     * goes; a damaged one is moved into a stage of its own, removed with
+     * it, and replaced. */
+    EntryFile *there;
+    size_t nn;
+    if (entry_sound(a, s->entry, &there, &nn, &why))
+        return;
+    BuildStage old;
+    if (build_stage_make(ctx, s->cache, BUILD_TMP_PREFIX, &old) != 0) {
+        s->rc = -1;
+        return;
+    }
+    if (hk_rename(s->entry, hk_path_join(a, old.path, "entry")) == 0 &&
+        hk_rename(s->tmp->path, s->entry) == 0)
+        build_stage_forget(s->tmp);
+    build_stage_drop(&old);
 }
 
 int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
@@ -279,52 +276,18 @@ int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
 {
     HkArena *a = ctx->arena;
     const char *entry = entry_of(a, cache, key);
-    build_sweep(a, cache, "tmp-");
-    const char *tmp = hk_path_join(
-        a, cache, hk_asprintf(a, "tmp-%s-%ld", key, (long)getpid()));
     char *parent = hk_strdup(a, entry);
     *strrchr(parent, '/') = '\0';
-    if (hk_make_dirs(a, tmp, NULL) != 0 || hk_make_dirs(a, parent, NULL) != 0) {
+    if (hk_make_dirs(a, parent, NULL) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "cannot create a cache entry in "
                  "'%s': %s", cache, strerror(errno));
         return -1;
     }
-    HkBuf index;
-    hk_buf_init(&index, a);
-    for (size_t k = 0; k < n; k++) {
-        const char *digest;
-        if (copy_file(a, hk_path_join(a, stage, files[k]),
-                      hk_path_join(a, tmp, files[k]), &digest) != 0) {
-            hk_error(&ctx->diags, NULL, noloc,
-                     "cannot copy '%s' into the cache: %s", files[k],
-                     strerror(errno));
-            build_remove_dir(a, tmp);
-            return -1;
-        }
-        hk_buf_printf(&index, "%s %s\n", digest, files[k]);
-    }
-    const char *why;
-    if (hk_write_whole(a, hk_path_join(a, tmp, "index"), index.data, index.len,
-                       &why) != 0) {
-        hk_error(&ctx->diags, NULL, noloc, "%s", why);
-        build_remove_dir(a, tmp);
+    BuildStage tmp;
+    if (build_stage_make(ctx, cache, BUILD_TMP_PREFIX, &tmp) != 0)
         return -1;
-    }
-    if (hk_rename(tmp, entry) == 0)
-        return 0;
-    /* An entry is there: a sound one (another build's) stays and this copy
-     * goes; a damaged one is moved aside and replaced. */
-    EntryFile *there;
-    size_t nn;
-    if (entry_sound(a, entry, &there, &nn, &why)) {
-        build_remove_dir(a, tmp);
-        return 0;
-    }
-    const char *stale =
-        hk_asprintf(a, "%s.stale-%ld", entry, (long)getpid());
-    if (hk_rename(entry, stale) == 0)
-        build_remove_dir(a, stale);
-    if (hk_rename(tmp, entry) != 0)
-        build_remove_dir(a, tmp);
-    return 0;
+    Store s = {ctx, &tmp, cache, entry, stage, files, n, 0};
+    build_stage_protect(a, &tmp, store_staged, &s);
+    build_stage_drop(&tmp);
+    return s.rc;
 }

@@ -1,7 +1,8 @@
 /* manifest.c -- the fuzz target of libhawk-rt's manifest reader: any bytes
  * read as dir/hawk.manifest.json are refused with a reason or give kernels
  * a program can trust: a name, an args size in range and every field
- * inside the args (a program writes its arguments at those offsets), and
+ * inside the args and of its kind's size (a program writes its arguments
+ * there: a pointer where a plane is), and
  * nothing loaded yet.  Unloading frees every byte (the leak check). */
 #include "fuzz.h"
 
@@ -22,11 +23,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fuzz_defect("a kernel without a name or a loadable row", NULL);
         if (kk->args_size < 1 || kk->args_size > HK_RT_MAX_ARGS)
             fuzz_defect("an args size out of range", NULL);
-        for (size_t i = 0; i < kk->nfields; i++)
-            if (kk->fields[i].offset < 0 ||
-                (size_t)kk->fields[i].offset >= kk->args_size ||
-                hawk_rt_field_offset(kk, kk->fields[i].name) < 0)
+        for (size_t i = 0; i < kk->nfields; i++) {
+            const Field *f = &kk->fields[i];
+            if (f->offset < 0 || f->size < 1 || f->size > kk->args_size ||
+                (size_t)f->offset > kk->args_size - f->size ||
+                hawk_rt_field_offset(kk, f->name) < 0 ||
+                hawk_rt_field_size(kk, f->name) < 1)
                 fuzz_defect("a field outside the args", NULL);
+            if ((f->kind == HK_RT_PLANE && f->size != sizeof(void *)) ||
+                (f->kind == HK_RT_LENGTH && f->size != sizeof(int64_t)))
+                fuzz_defect("a field smaller or larger than its kind", NULL);
+        }
         if (kk->handle != NULL || kk->entry != NULL)
             fuzz_defect("a kernel loaded by the reader", NULL);
     }

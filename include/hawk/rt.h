@@ -8,7 +8,9 @@
  *   HawkRt *rt = hawk_load("out", &err, why, sizeof why);
  *   const HawkRtKernel *k = hawk_rt_find(rt, "drag");
  *   ... fill a buffer of hawk_rt_args_size(k) bytes: the C header's
- *       drag_args_t (hawk_rt_field_offset names each member's place) ...
+ *       drag_args_t, member by member (hawk_rt_set_plane,
+ *       hawk_rt_set_field: each write checked against the member's
+ *       size) ...
  *   int32_t status = hawk_launch(k, &args, n_samples, 2);
  *   hawk_unload(rt);
  */
@@ -59,9 +61,22 @@ const char *hawk_rt_walk_digest(const HawkRtKernel *k);
 typedef int32_t (*HawkRtEntry)(const void *args, int64_t base, int64_t count,
                                int64_t n_samples);
 HawkRtEntry hawk_rt_entry(const HawkRtKernel *k);
-/* sizeof(<name>_args_t), and the offset of its member field (-1: none). */
+/* sizeof(<name>_args_t), and the offset of its member field (-1: none)
+ * and its size (0: none).  The manifest's size of every member is
+ * checked at load against its kind: a plane's is a pointer's, a length's
+ * an int64_t's, a value's its components' elements'. */
 size_t hawk_rt_args_size(const HawkRtKernel *k);
 long hawk_rt_field_offset(const HawkRtKernel *k, const char *field);
+size_t hawk_rt_field_size(const HawkRtKernel *k, const char *field);
+/* Writes size bytes of value into member field of args (a buffer of
+ * hawk_rt_args_size(k) bytes): 0, or -1, writing nothing, when k has no
+ * such member or it is not size bytes. */
+int hawk_rt_set_field(const HawkRtKernel *k, void *args, const char *field,
+                      const void *value, size_t size);
+/* Writes the pointer plane into member field of args: 0, or -1, writing
+ * nothing, when k has no such member or it is not a plane. */
+int hawk_rt_set_plane(const HawkRtKernel *k, void *args, const char *field,
+                      const void *plane);
 /* Whether partitions of a launch may run at once: every plane the kernel
  * writes is per sample.  A kernel that writes a shared plane (a table, a
  * scattered accumulator, a count) runs as one partition, in sample

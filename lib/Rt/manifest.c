@@ -2,8 +2,10 @@
  * hawk.manifest/1, docs/EmbeddedC.md "Loading a build"): each kernel's
  * name, args layout and loadable row, checked before anything is loaded,
  * since a program writes its arguments at the offsets the manifest gives
- * (every field inside the args, every number a whole one in range). */
+ * (every field inside the args and of its kind's size, every number a
+ * whole one in range). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,19 +64,73 @@ static const cJSON *host_row(const cJSON *k)
     return NULL;
 }
 
+/* The bytes of one element of dtype d as an args member (the C type
+ * hawk's header gives it), or 0 for a dtype this library does not know. */
+static size_t elem_size(const char *d)
+{
+    if (d == NULL)
+        return 0;
+    if (strcmp(d, "f64") == 0)
+        return sizeof(double);
+    if (strcmp(d, "i64") == 0)
+        return sizeof(int64_t);
+    if (strcmp(d, "f32") == 0)
+        return sizeof(float);
+    if (strcmp(d, "i32") == 0 || strcmp(d, "u32") == 0)
+        return sizeof(int32_t);
+    if (strcmp(d, "i1") == 0)
+        return sizeof(_Bool);
+    return 0;
+}
+
+/* The size a member of kind k must have: a plane is a pointer, a length
+ * an int64_t, a value its components' elements; 0 for no kind known. */
+static size_t kind_size(const char *kind, const cJSON *f, HkRtFieldKind *fk)
+{
+    long comps;
+    if (kind == NULL)
+        return 0;
+    if (strcmp(kind, "plane") == 0) {
+        *fk = HK_RT_PLANE;
+        return sizeof(void *);
+    }
+    if (strcmp(kind, "length") == 0) {
+        *fk = HK_RT_LENGTH;
+        return sizeof(int64_t);
+    }
+    if (strcmp(kind, "value") != 0 ||
+        !whole(cJSON_GetObjectItem(f, "components"), 1,
+               (double)HK_RT_MAX_ARGS, &comps))
+        return 0;
+    *fk = HK_RT_VALUE;
+    return (size_t)comps *
+           elem_size(cJSON_GetStringValue(cJSON_GetObjectItem(f, "dtype")));
+}
+
 /* Fills field *out from manifest field f of an args struct of size
- * bytes; why it cannot, or NULL. */
+ * bytes; why it cannot, or NULL.  The size is kept with the offset, and
+ * must be the size of what a program writes there for the field's kind:
+ * a field that lies inside the args but is smaller than its kind would
+ * let a write run past it. */
 static const char *read_field(const cJSON *f, long size, Field *out)
 {
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(f, "name"));
+    const char *kind = cJSON_GetStringValue(cJSON_GetObjectItem(f, "kind"));
     long off, n;
     if (name == NULL)
         return "a field without a name";
     if (!whole(cJSON_GetObjectItem(f, "offset"), 0, (double)size, &off) ||
         !whole(cJSON_GetObjectItem(f, "size"), 1, (double)size, &n) || off > size - n)
         return "a field whose offset and size do not lie inside the args";
+    size_t want = kind_size(kind, f, &out->kind);
+    if (want == 0)
+        return "a field of no kind this library writes (plane, length or "
+               "value of a known dtype)";
+    if ((size_t)n != want)
+        return "a field whose size is not that of its kind";
     out->name = copy_str(name);
     out->offset = off;
+    out->size = (size_t)n;
     return out->name == NULL ? "out of memory" : NULL;
 }
 

@@ -205,12 +205,43 @@ size_t hawk_rt_args_size(const HawkRtKernel *k)
     return k->args_size;
 }
 
-long hawk_rt_field_offset(const HawkRtKernel *k, const char *field)
+static const Field *field_of(const HawkRtKernel *k, const char *field)
 {
     for (size_t i = 0; i < k->nfields; i++)
         if (strcmp(k->fields[i].name, field) == 0)
-            return k->fields[i].offset;
-    return -1;
+            return &k->fields[i];
+    return NULL;
+}
+
+long hawk_rt_field_offset(const HawkRtKernel *k, const char *field)
+{
+    const Field *f = field_of(k, field);
+    return f != NULL ? f->offset : -1;
+}
+
+size_t hawk_rt_field_size(const HawkRtKernel *k, const char *field)
+{
+    const Field *f = field_of(k, field);
+    return f != NULL ? f->size : 0;
+}
+
+int hawk_rt_set_field(const HawkRtKernel *k, void *args, const char *field,
+                      const void *value, size_t size)
+{
+    const Field *f = field_of(k, field);
+    if (f == NULL || f->size != size)
+        return -1;
+    memcpy((unsigned char *)args + f->offset, value, size);
+    return 0;
+}
+
+int hawk_rt_set_plane(const HawkRtKernel *k, void *args, const char *field,
+                      const void *plane)
+{
+    const Field *f = field_of(k, field);
+    if (f == NULL || f->kind != HK_RT_PLANE)
+        return -1;
+    return hawk_rt_set_field(k, args, field, &plane, sizeof plane);
 }
 
 int hawk_rt_parallel(const HawkRtKernel *k)

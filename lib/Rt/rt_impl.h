@@ -11,9 +11,15 @@
 typedef int32_t (*Entry)(const void *args, int64_t base, int64_t count,
                          int64_t n_samples);
 
+/* What a member holds, and so what a program writes there. */
+typedef enum { HK_RT_PLANE, HK_RT_LENGTH, HK_RT_VALUE } HkRtFieldKind;
+
 typedef struct {
     char *name;
     long offset;           /* inside the args: offset + size <= args_size */
+    size_t size;           /* its kind's: a pointer, an int64_t, a value's
+                              components */
+    HkRtFieldKind kind;
 } Field;
 
 struct HawkRtKernel {

@@ -98,8 +98,11 @@ static int built_host(KernelRun *kr, HkModule *m, HkFunc *f,
         why = "its args struct has another size";
     for (uint32_t i = 0; why == NULL && k != NULL && i < kr->abi.nfields; i++)
         if (hawk_rt_field_offset(k, kr->abi.fields[i].name) !=
-            (long)kr->abi.fields[i].offset)
-            why = hk_asprintf(ctx->arena, "its member '%s' lies elsewhere",
+                (long)kr->abi.fields[i].offset ||
+            hawk_rt_field_size(k, kr->abi.fields[i].name) !=
+                kr->abi.fields[i].size)
+            why = hk_asprintf(ctx->arena, "its member '%s' lies elsewhere or has "
+                              "another size",
                               kr->abi.fields[i].name);
     if (why != NULL) {
         hk_error(&ctx->diags, &m->src, f->loc,

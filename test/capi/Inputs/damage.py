@@ -9,6 +9,9 @@ what libhawk-rt's hawk_load refuses.  The cases:
   offset-frac  the first field's offset is 0.5
   offset-past  the first field's offset lies past the args
   size-zero    the first field's size is 0
+  plane-byte   the first field (a plane) is one byte, at the args' last
+  value-size   the first value field is a byte short of its components
+  no-kind      the first field's kind is one no program writes
   args-size    the args size is -8
   so-path      the host row's shared object is a path (../x.so)
   no-entry     the host row has no entry
@@ -37,6 +40,14 @@ elif case == "offset-past":
     field["offset"] = k["abi"]["size"] + 8
 elif case == "size-zero":
     field["size"] = 0
+elif case == "plane-byte":
+    field["size"] = 1
+    field["offset"] = k["abi"]["size"] - 1
+elif case == "value-size":
+    value = next(f for f in k["abi"]["fields"] if f["kind"] == "value")
+    value["size"] -= 1
+elif case == "no-kind":
+    field["kind"] = "handle"
 elif case == "args-size":
     k["abi"]["size"] = -8
 elif case == "so-path":

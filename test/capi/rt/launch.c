@@ -21,7 +21,7 @@
 
 /* One member of an args struct, from the manifest. */
 typedef struct {
-    const char *kind, *dtype, *addressing, *direction;
+    const char *name, *kind, *dtype, *addressing, *direction;
     long offset, comps;
     size_t elem;           /* bytes of one element of a plane */
 } Member;
@@ -63,22 +63,27 @@ typedef struct {
     size_t *bytes;
 } Launch;
 
-/* Fills l for n samples from the manifest's members. */
-static void fill(Launch *l, const Member *m, size_t nm, size_t size, long n)
+/* Fills l for n samples from the manifest's members, each written
+ * through libhawk-rt's checked writes; 0, or 1 when one is refused. */
+static int fill(Launch *l, const HawkRtKernel *kk, const Member *m, size_t nm,
+                size_t size, long n)
 {
     l->args = calloc(1, size);
     l->plane = calloc(nm + 1, sizeof *l->plane);
     l->bytes = calloc(nm + 1, sizeof *l->bytes);
     const long len = n;  /* every runtime length: n rows */
+    int bad = 0;
     for (size_t k = 0; k < nm; k++) {
-        unsigned char *at = l->args + m[k].offset;
         if (strcmp(m[k].kind, "length") == 0) {
             int64_t v = len;
-            memcpy(at, &v, sizeof v);
+            bad |= hawk_rt_set_field(kk, l->args, m[k].name, &v, sizeof v);
         } else if (strcmp(m[k].kind, "value") == 0) {
-            for (long c = 0; c < m[k].comps; c++)
-                put(at + (size_t)c * elem_bytes(m[k].dtype, "value"),
-                    m[k].dtype, (size_t)c + 1);
+            size_t e = elem_bytes(m[k].dtype, "value");
+            unsigned char v[64 * 8];
+            for (long c = 0; c < m[k].comps && c < 64; c++)
+                put(v + (size_t)c * e, m[k].dtype, (size_t)c + 1);
+            bad |= hawk_rt_set_field(kk, l->args, m[k].name, v,
+                                     (size_t)m[k].comps * e);
         } else {
             size_t count = strcmp(m[k].addressing, "flat_cells") == 0
                                ? (size_t)m[k].comps
@@ -89,9 +94,10 @@ static void fill(Launch *l, const Member *m, size_t nm, size_t size, long n)
                 put(l->plane[k] + e * m[k].elem, m[k].dtype, e);
             if (strcmp(m[k].addressing, "flat_cells") == 0)
                 memset(l->plane[k], 0, l->bytes[k]);  /* counts start at 0 */
-            memcpy(at, &l->plane[k], sizeof l->plane[k]);
+            bad |= hawk_rt_set_plane(kk, l->args, m[k].name, l->plane[k]);
         }
     }
+    return bad != 0;
 }
 
 static void release(Launch *l, size_t nm)
@@ -125,6 +131,33 @@ static int check_drag(const Launch *l, long n)
         }
     }
     return 0;
+}
+
+/* The checked writes of drag's args: a member's own size and kind are
+ * written, a byte where a pointer goes, a pointer where a double goes, a
+ * double too many and a member drag lacks are refused, changing nothing. */
+static int check_writes(const HawkRtKernel *k, unsigned char *args)
+{
+    size_t size = hawk_rt_args_size(k);
+    unsigned char *before = malloc(size);
+    memcpy(before, args, size);
+    unsigned char byte = 1;
+    double rho[2] = {2.0, 3.0};
+    int wrong = hawk_rt_field_size(k, "uni_rho") != sizeof(double) ||
+                hawk_rt_field_size(k, "mut_out") != sizeof(void *) ||
+                hawk_rt_field_size(k, "none") != 0 ||
+                hawk_rt_set_field(k, args, "mut_out", &byte, 1) != -1 ||
+                hawk_rt_set_plane(k, args, "uni_rho", rho) != -1 ||
+                hawk_rt_set_field(k, args, "uni_rho", rho, sizeof rho) != -1 ||
+                hawk_rt_set_field(k, args, "none", rho, sizeof rho[0]) != -1 ||
+                hawk_rt_set_plane(k, args, "none", rho) != -1 ||
+                memcmp(before, args, size) != 0;
+    wrong |= hawk_rt_set_field(k, args, "uni_rho", rho, sizeof rho[0]) != 0 ||
+             memcmp(args + hawk_rt_field_offset(k, "uni_rho"), rho,
+                    sizeof rho[0]) != 0;
+    memcpy(args, before, size);
+    free(before);
+    return wrong;
 }
 
 int main(int argc, char **argv)
@@ -174,18 +207,22 @@ int main(int argc, char **argv)
         Member *m = calloc(nm + 1, sizeof *m);
         const cJSON *fj;
         cJSON_ArrayForEach(fj, fields) {
+            m[i].name = cJSON_GetObjectItem(fj, "name")->valuestring;
             m[i].kind = cJSON_GetObjectItem(fj, "kind")->valuestring;
             m[i].dtype = cJSON_GetObjectItem(fj, "dtype")->valuestring;
             m[i].addressing = cJSON_GetObjectItem(fj, "addressing")->valuestring;
             m[i].direction = cJSON_GetObjectItem(fj, "direction")->valuestring;
-            m[i].offset = hawk_rt_field_offset(k, cJSON_GetObjectItem(fj, "name")->valuestring);
+            m[i].offset = hawk_rt_field_offset(k, m[i].name);
             m[i].comps = (long)cJSON_GetObjectItem(fj, "components")->valuedouble;
             m[i].elem = elem_bytes(m[i].dtype, m[i].kind);
             i++;
         }
         Launch one, two;
-        fill(&one, m, nm, hawk_rt_args_size(k), n);
-        fill(&two, m, nm, hawk_rt_args_size(k), n);
+        if (fill(&one, k, m, nm, hawk_rt_args_size(k), n) |
+            fill(&two, k, m, nm, hawk_rt_args_size(k), n)) {
+            printf("%s: a checked write was REFUSED\n", name);
+            bad = 1;
+        }
         int32_t s1 = hawk_launch(k, one.args, n, 1);
         int32_t s2 = hawk_launch(k, two.args, n, threads);
         int same = s1 == s2;
@@ -201,6 +238,11 @@ int main(int argc, char **argv)
             int off = check_drag(&one, n);
             printf("drag: %s\n", off ? "DIFFERS from its formula"
                                      : "every value is its formula's");
+            bad |= off;
+            off = check_writes(k, one.args);
+            printf("drag: checked writes %s\n",
+                   off ? "MISSED a wrong write"
+                       : "refuse a wrong size, a value as a plane and no member");
             bad |= off;
         }
         release(&one, nm);

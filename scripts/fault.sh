@@ -11,7 +11,10 @@
 # exit 1 with an error, or 0 having written the same bytes, and leave
 # OUTPUT as it was or whole (a directory's files each whole; a report
 # that would no longer certify its unit may be gone): no crash, no
-# sanitizer report (a leak included), no temporary file.  Prints one
+# sanitizer report (a leak included), no temporary file, no stage.  The
+# earlier output is there before each run, dated 2000-01-01, so a run
+# that exits 0 must have written every file of it anew (a later date),
+# or it swallowed a failed write.  Prints one
 # line, "fault: NAME: A allocations, W writes[, L llvm answers]: F failed
 # with an error, S succeeded, D defects" (the answers when there are any),
 # and each defect; exits 1 when there is one.  -fresh DIR removes DIR
@@ -86,6 +89,22 @@ intact() {
     cmp -s "$f" "$work/ref/${f#"$out"/}" || return 1
   done < <(find "$out" -type f -print0)
 }
+# Whether each file of OUTPUT was written anew by a run that succeeded:
+# the earlier output is dated 2000-01-01 before each run, so a file
+# written again bears a later time, and a run that swallowed a failed
+# write and exited 0 leaves the earlier copy, same bytes, same date.
+# (An inode says nothing here: a file written whole takes a new one, but
+# the number of a file it replaced may come back for the next.)
+old_time=946684800
+renewed() {
+  local path
+  while IFS= read -r -d '' path; do
+    [[ $(stat -c %Y "$path") != "$old_time" ]] || {
+      echo "${path#"$out"/}"
+      return 1
+    }
+  done < <(find "$out" -type f -print0)
+}
 for kind in $kinds; do
   n=$allocs
   [[ $kind == io ]] && n=$writes
@@ -93,6 +112,7 @@ for kind in $kinds; do
   for ((i = 1; i <= n; i++)); do
     rm -rf "$out"
     cp -a "$work/ref" "$out"
+    [[ -e $out ]] && find "$out" -type f -exec touch -d @$old_time {} +
     [[ -n $fresh ]] && rm -rf "$fresh"
     HAWK_FAULT=$kind:$i "$@" > "$stdout" 2> "$work/err"
     status=$?
@@ -107,10 +127,14 @@ for kind in $kinds; do
     fi
     if [[ $stdout != /dev/null && $status -ne 0 ]]; then
       : # a failed run's standard output is whatever it printed
-    elif ! intact; then
-      defect "$kind:$i" "the output is not the earlier one, nor written whole"
     elif [[ -n $(find "$dir" -name '*.tmp.*' -print -quit) ]]; then
       defect "$kind:$i" "a temporary file is left: $(find "$dir" -name '*.tmp.*' | head -1)"
+    elif [[ -n $(find "$dir" -name .hawk-stage -print -quit) ]]; then
+      defect "$kind:$i" "a stage is left: $(find "$dir" -name .hawk-stage | head -1)"
+    elif ! intact; then
+      defect "$kind:$i" "the output is not the earlier one, nor written whole"
+    elif [[ $status -eq 0 && $stdout == /dev/null ]] && ! stale=$(renewed); then
+      defect "$kind:$i" "exit status 0, but the earlier $stale was not written again"
     fi
   done
 done

@@ -5,9 +5,11 @@
 #     kernel the C target refuses only because the interval analysis
 #     proves a math op's operand outside its domain (fp.domain.violated,
 #     a refusal hawk-gen cannot always foresee) is counted and left out;
-#     any other refusal is a failure;
+#     any other refusal is a failure, and so is a crash (a signal, an
+#     abort, a status past 1) or a status of 1 without an error;
 #   - print, parse, print: the printer's text reads back to the same text;
-#   - jvp and vjp: a refusal is allowed, a crash is not; a derivative
+#   - jvp and vjp: a refusal (status 1 with an error) is allowed and
+#     counted per pass, a crash or a silent failure is not; a derivative
 #     kernel made must pass -verify-embedded as its primal did;
 #   - hawk-run on the kernels and on their jvp and vjp kernels: the C unit
 #     against the host build and the HIR interpreter (the interpreter
@@ -15,8 +17,9 @@
 #   - with STRESS_CHECKS=1, hawk-emit with the compilers and cppcheck's
 #     MISRA addon over each batch.
 # Prints one line per failing seed with the command that reproduces it,
-# then "stress: N kernels, A accepted, R refused (fp.domain.violated),
-# F failed"; exits 1 when F > 0.  STRESS_BATCH (default 50) kernels go to
+# then "stress: N kernels, A accepted, R refused (fp.domain.violated);
+# jvp: J run, JR refused; vjp: V run, VR refused; F failed"; exits 1
+# when F > 0.  STRESS_BATCH (default 50) kernels go to
 # one hawk-run; STRESS_SAMPLES (default 256) samples per kernel;
 # STRESS_SIZE (default 24) instructions per kernel, about.
 set -uo pipefail
@@ -36,15 +39,33 @@ trap 'rm -rf "$work"' EXIT
 accepted=0
 refused=0
 failed=0
+jvp_refused=0 vjp_refused=0  # derivative kernels refused by their pass
+jvp_run=0 vjp_run=0          # derivative kernels made and run
 
 fail() {  # seed, what
   echo "stress: seed $1: $2 (reproduce: hawk-gen -seed=$1 -size=$size > k.hir)"
   failed=$((failed + 1))
 }
 
-# Whether every error of file $1 is an fp.domain.violated refusal.
+# Whether file $1 holds an error, and every error of it is an
+# fp.domain.violated refusal (no error at all is no refusal: a run that
+# fails without a diagnostic is a failure).
 only_domain() {
-  ! grep -E ': error: ' "$1" | grep -qv 'under fp.domain.violated'
+  grep -qE ': error: ' "$1" &&
+    ! grep -E ': error: ' "$1" | grep -qv 'under fp.domain.violated'
+}
+
+# Why hawk-opt's run whose status is $1 and errors are in $2 is not a
+# refusal, or nothing when it is one: a signal, an abort or a status past
+# 1 is a crash, and a status of 1 must come with an error.
+not_refusal() {  # status, errors
+  if [[ $1 -gt 128 ]]; then
+    echo "crashed (signal $(($1 - 128))): $(head -c 300 "$2")"
+  elif [[ $1 -gt 1 ]]; then
+    echo "exited with status $1: $(head -c 300 "$2")"
+  elif ! grep -qE ': error: ' "$2"; then
+    echo "failed without an error: $(head -c 300 "$2")"
+  fi
 }
 
 # The derivative kernels of one pass: exit 0 or 1, never a signal or an
@@ -52,21 +73,29 @@ only_domain() {
 # target must accept it) and goes to its mode's batch.
 derive() {  # seed, file, pass
   "$opt" -passes="$3" "$2" -o "$work/d.hir" 2> "$work/pass.err"
-  local rc=$?
-  if [[ $rc -gt 1 ]]; then
-    fail "$1" "hawk-opt -passes=$3 exited with status $rc: $(head -c 300 "$work/pass.err")"
-    return
-  fi
+  local rc=$? why
   if [[ $rc -ne 0 ]]; then
-    # a refusal is allowed; IR the pass itself made invalid is not
-    if grep -q 'verification failed after pass' "$work/pass.err"; then
+    why=$(not_refusal "$rc" "$work/pass.err")
+    if [[ -n $why ]]; then
+      fail "$1" "hawk-opt -passes=$3 $why"
+    elif grep -q 'verification failed after pass' "$work/pass.err"; then
+      # a refusal is allowed; IR the pass itself made invalid is not
       fail "$1" "hawk-opt -passes=$3 made IR that does not verify: $(grep ': error: ' "$work/pass.err" | grep -v 'verification failed' | head -1 | head -c 300)"
+    else
+      if [[ $3 == jvp ]]; then jvp_refused=$((jvp_refused + 1)); else vjp_refused=$((vjp_refused + 1)); fi
     fi
     return
   fi
-  if ! "$opt" -verify-embedded "$work/d.hir" -disable-output 2> "$work/ve.err"; then
-    if ! only_domain "$work/ve.err"; then
+  "$opt" -verify-embedded "$work/d.hir" -disable-output 2> "$work/ve.err"
+  rc=$?
+  if [[ $rc -ne 0 ]]; then
+    why=$(not_refusal "$rc" "$work/ve.err")
+    if [[ -n $why ]]; then
+      fail "$1" "hawk-opt -verify-embedded on the $3 kernel $why"
+    elif ! only_domain "$work/ve.err"; then
       fail "$1" "$3 kernel refused: $(grep -m1 ': error: ' "$work/ve.err" | head -c 400)"
+    else
+      if [[ $3 == jvp ]]; then jvp_refused=$((jvp_refused + 1)); else vjp_refused=$((vjp_refused + 1)); fi
     fi
     return
   fi
@@ -80,8 +109,13 @@ one_kernel() {  # seed; appends an accepted kernel to the batch
     fail "$s" "hawk-gen failed"
     return
   fi
-  if ! "$opt" -verify-embedded "$k" -disable-output 2> "$work/ve.err"; then
-    if only_domain "$work/ve.err"; then
+  "$opt" -verify-embedded "$k" -disable-output 2> "$work/ve.err"
+  local rc=$? why
+  if [[ $rc -ne 0 ]]; then
+    why=$(not_refusal "$rc" "$work/ve.err")
+    if [[ -n $why ]]; then
+      fail "$s" "hawk-opt -verify-embedded $why"
+    elif only_domain "$work/ve.err"; then
       refused=$((refused + 1))
     else
       fail "$s" "refused: $(grep -m1 ': error: ' "$work/ve.err" | head -c 400)"
@@ -106,6 +140,7 @@ run_file() {  # file, suffix, seeds...
   local file=$1 suffix=$2
   shift 2
   [[ $# -eq 0 ]] && return
+  if [[ $suffix == _jvp ]]; then jvp_run=$((jvp_run + $#)); elif [[ $suffix == _vjp ]]; then vjp_run=$((vjp_run + $#)); fi
   if ! "$run" -samples="$samples" "$file" > "$work/run.out" 2>&1; then
     grep -v ': bit-identical' "$work/run.out" | head -40
     for s in "$@"; do
@@ -149,5 +184,5 @@ for ((s = first; s < first + n; s++)); do
   fi
 done
 run_batch
-echo "stress: $n kernels, $accepted accepted, $refused refused (fp.domain.violated), $failed failed"
+echo "stress: $n kernels, $accepted accepted, $refused refused (fp.domain.violated); jvp: $jvp_run run, $jvp_refused refused; vjp: $vjp_run run, $vjp_refused refused; $failed failed"
 [[ $failed -eq 0 ]]

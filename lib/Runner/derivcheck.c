@@ -11,7 +11,8 @@
  *
  * (JAX's assert_allclose with atol = rtol = tol).  A value is skipped,
  * not compared, where a difference is not finite or where the
- * differences at h and h/2 disagree beyond a tenth of the tolerance: the
+ * differences at h and h/2 disagree beyond a tenth of the tolerance (a
+ * tangent that is not finite where they are finite and agree fails): the
  * differences are not accurate enough to judge the tangent, or the primal is
  * not smooth within the step there (a kink, a branch or a break taken
  * on one side only), and no tangent could match a difference across it.
@@ -275,12 +276,15 @@ static void compare_value(Check *c, const Active *p, const HkLaunch *run,
         y[k] = get(at(&run[k + 1], s, p->x, i, j), p->x->elem);
     double d1 = (y[0] - y[1]) / (2.0 * c->step);
     double d2 = (y[2] - y[3]) / c->step;
-    if (!isfinite(t) || !isfinite(d1) || !isfinite(d2) ||
+    if (!isfinite(d1) || !isfinite(d2) ||
         fabs(d1 - d2) > SMOOTH * c->tol * (1.0 + fabs(d1))) {
         r->skipped++;
         return;
     }
-    double err = fabs(t - d1) / (1.0 + fabs(d1));
+    /* the primal is smooth here with a finite slope: a tangent that is
+     * not finite is wrong, never a value to skip */
+    double err = isfinite(t) ? fabs(t - d1) / (1.0 + fabs(d1)) : INFINITY;
+    r->nonfinite += isfinite(t) ? 0u : 1u;
     r->checked++;
     if (err > r->worst)
         r->worst = err;
@@ -404,11 +408,16 @@ static void dot_compare(Check *c, double lhs, double rhs, double mag,
 {
     RunnerDerivResult *r = c->res;
 
-    if (!isfinite(lhs) || !isfinite(rhs) || !isfinite(mag)) {
+    /* one side finite and the other not: a mode made a NaN or an
+     * infinity the other did not, which no tolerance covers */
+    int one_side = isfinite(lhs) != isfinite(rhs);
+    if (!one_side && (!isfinite(lhs) || !isfinite(mag))) {
         r->dot_skipped++;
         return;
     }
-    double err = fabs(lhs - rhs) / (mag > 0.0 ? mag : 1.0);
+    double err = one_side ? INFINITY
+                          : fabs(lhs - rhs) / (mag > 0.0 ? mag : 1.0);
+    r->dot_nonfinite += (uint64_t)one_side;
     r->dot_checked++;
     if (err > r->dot_worst)
         r->dot_worst = err;

@@ -62,8 +62,11 @@ int runner_kernel(HawkContext *ctx, HawkModule *m, HawkFunction *f,
 typedef struct {
     uint32_t outputs;         /* active real outputs: none, nothing ran */
     uint64_t checked;         /* output values compared */
-    uint64_t skipped;         /* not finite, or not smooth within the step */
+    uint64_t skipped;         /* a difference not finite, or not smooth
+                                 within the step */
     uint64_t failed;          /* compared beyond the tolerance */
+    uint64_t nonfinite;       /* of them, a tangent not finite where the
+                                 differences are finite and agree */
     double worst;             /* the largest |t - d| / (1 + |d|) */
     double step, tol;         /* the central differences' step h, and
                                  the tolerance */
@@ -79,6 +82,7 @@ typedef struct {
      * of the shared members' terms) */
     const char *vjp_note;
     uint64_t dot_checked, dot_skipped, dot_failed;
+    uint64_t dot_nonfinite;   /* failed: one side finite, the other not */
     double dot_worst, dot_tol;
     int64_t dot_fail_sample;
     double dot_fail_lhs, dot_fail_rhs;

@@ -133,10 +133,12 @@ static int check_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
            res.skipped, res.worst, res.step, res.tol,
            res.failed == 0 ? "ok" : "FAILED");
     if (res.failed != 0)
-        printf("  %" PRIu64 " beyond the tolerance; the first: %s sample %"
-               PRId64 " component %" PRIu32 ": jvp %.17g, differences %.17g\n",
-               res.failed, res.fail_member, res.fail_sample, res.fail_comp,
-               res.fail_jvp, res.fail_diff);
+        printf("  %" PRIu64 " beyond the tolerance (%" PRIu64 " of them a "
+               "tangent not finite where the differences are); the first: %s "
+               "sample %" PRId64 " component %" PRIu32 ": jvp %.17g, "
+               "differences %.17g\n",
+               res.failed, res.nonfinite, res.fail_member, res.fail_sample,
+               res.fail_comp, res.fail_jvp, res.fail_diff);
     if (res.vjp_note != NULL) {
         printf("%s: vjp not compared: %s\n", hawk_function_name(f), res.vjp_note);
     } else {
@@ -146,13 +148,17 @@ static int check_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
                hawk_function_name(f), res.dot_checked, res.dot_skipped,
                res.dot_worst, res.dot_tol, res.dot_failed ? "FAILED" : "ok");
         if (res.dot_failed && res.dot_fail_sample < 0)
-            printf("  %" PRIu64 " beyond the tolerance; the first: the sum over "
-                   "the launch: <J v, w> %.17g, <v, J^T w> %.17g\n",
-                   res.dot_failed, res.dot_fail_lhs, res.dot_fail_rhs);
+            printf("  %" PRIu64 " beyond the tolerance (%" PRIu64 " of them "
+                   "finite on one side only); the first: the sum over the "
+                   "launch: <J v, w> %.17g, <v, J^T w> %.17g\n",
+                   res.dot_failed, res.dot_nonfinite, res.dot_fail_lhs,
+                   res.dot_fail_rhs);
         else if (res.dot_failed)
-            printf("  %" PRIu64 " beyond the tolerance; the first: sample %" PRId64
+            printf("  %" PRIu64 " beyond the tolerance (%" PRIu64 " of them "
+                   "finite on one side only); the first: sample %" PRId64
                    ": <J v, w> %.17g, <v, J^T w> %.17g\n", res.dot_failed,
-                   res.dot_fail_sample, res.dot_fail_lhs, res.dot_fail_rhs);
+                   res.dot_nonfinite, res.dot_fail_sample, res.dot_fail_lhs,
+                   res.dot_fail_rhs);
     }
     print_costs(hawk_function_name(f), &res);
     fflush(stdout);

@@ -70,6 +70,10 @@ typedef struct {
     size_t nopts;
     int check;                        /* the C rows' checks (default 1) */
     const char *cache_dir;            /* the cache; NULL: none */
+    int trust_cache;                  /* use a cache, and entries, that
+                                         another user owns or may write
+                                         (default 0: refused, see
+                                         docs/EmbeddedC.md) */
     int key_only;                     /* compute the key into result and
                                          build nothing */
     HawkBuildResult *result;          /* filled when not NULL */

@@ -216,7 +216,8 @@ static int restore_kernels(HawkContext *ctx, const char *kcache,
     for (size_t i = 0; i < r->nkernels; i++) {
         const char *terms, *why;
         rk->keys[i] = build_kernel_key(r, t, &r->kernels[i], &terms);
-        int hit = build_cache_restore(ctx, kcache, rk->keys[i], dir, &why);
+        int hit = build_cache_restore(ctx, kcache, rk->keys[i], dir,
+                                      r->trust_cache, &why);
         if (hit < 0)
             return -1;
         rk->restored[i] = (uint8_t)hit;
@@ -260,7 +261,8 @@ static int build_loadable_row(HawkContext *ctx, const HawkBuildOptions *opts,
         kernel_files(a, t, &r->kernels[i], files);
         if (link_shared(ctx, dir, r->cc, t, &r->kernels[i]) != 0 ||
             (kcache != NULL &&
-             build_cache_store(ctx, kcache, rk.keys[i], dir, files, 2) != 0))
+             build_cache_store(ctx, kcache, rk.keys[i], dir, files, 2,
+                               r->trust_cache) != 0))
             return -1;
         r->kernels_built++;
     }
@@ -385,7 +387,7 @@ static void build_in_stage(void *ud)
     }
     if (rc == 0 && s->opts->cache_dir != NULL)
         rc = build_cache_store(ctx, s->opts->cache_dir, s->res->key, stage,
-                               names, (size_t)n);
+                               names, (size_t)n, s->opts->trust_cache);
     if (rc == 0)
         rc = build_move_files(ctx, stage, s->dir, names, (size_t)n);
     s->rc = rc;
@@ -408,6 +410,25 @@ static int build_staged(HawkContext *ctx, const HawkBuildOptions *opts,
     return s.rc;
 }
 
+/* Whether the cache may not be used: it is there, and another user
+ * owns it or may write it (unless the caller trusts it), so an entry in
+ * it could be anyone's code; after a diagnostic.  One hawk makes is the
+ * user's alone (hk_cache_make_dirs). */
+static int cache_refused(HawkContext *ctx, const HawkBuildOptions *opts)
+{
+    if (opts->trust_cache || access(opts->cache_dir, F_OK) != 0)
+        return 0;
+    const char *why = hk_cache_untrusted(ctx->arena, opts->cache_dir, 1);
+    if (why == NULL)
+        return 0;
+    hk_error(&ctx->diags, NULL, noloc,
+             "the cache '%s' is %s: what it holds could be another user's "
+             "code; make it writable by you alone, or use it as it is with "
+             "-trust-cache",
+             opts->cache_dir, why);
+    return 1;
+}
+
 static int build(BuildRecord *r, const HawkBuildOptions *opts)
 {
     HawkContext *ctx = r->ctx;
@@ -422,8 +443,10 @@ static int build(BuildRecord *r, const HawkBuildOptions *opts)
         return 0;
     /* a hit writes its files without a kernel lowered */
     if (opts->cache_dir != NULL) {
+        if (cache_refused(ctx, opts))
+            return -1;
         int hit = build_cache_restore(ctx, opts->cache_dir, res->key, dir,
-                                      &res->why_missed);
+                                      opts->trust_cache, &res->why_missed);
         if (hit != 0) {
             res->cache = HAWK_BUILD_CACHE_HIT;
             return hit > 0 ? drop_stale_manifest(ctx, dir, r) : -1;
@@ -464,6 +487,7 @@ int hawk_build(HawkContext *ctx, HawkModule *const *ms, size_t nms,
     c.r.ctx = ctx;
     c.r.ms = ms;
     c.r.nms = nms;
+    c.r.trust_cache = opts->trust_cache;
     c.opts = opts;
     if (hk_ctx_protect(ctx, build_call, &c) == 0)
         return c.status;

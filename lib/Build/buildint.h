@@ -36,6 +36,7 @@ typedef struct {
     const char *cc_why;
     const HkTool *cc;            /* the C compiler that linked the host
                                     row's shared objects, or NULL */
+    int trust_cache;             /* HawkBuildOptions.trust_cache */
     size_t kernels_restored;     /* loadable rows: (row, kernel) pairs */
     size_t kernels_built;        /* from the cache, and made */
 } BuildRecord;
@@ -128,14 +129,17 @@ int build_each_entry(HkArena *a, const char *dir,
 int build_move_files(HawkContext *ctx, const char *stage, const char *dir,
                      const char *const *names, size_t n);
 /* Restores the files of key's entry into out, through a stage, the bytes
- * whose digests were checked: 1; 0 when the entry is missing or damaged
- * (*why says which), restoring nothing; -1 after a diagnostic (a file
+ * whose digests were checked: 1; 0 when the entry is missing or damaged,
+ * or (unless trust) a directory or file of it was written by another
+ * user or is writable by one (*why says which), restoring nothing; -1 after a diagnostic (a file
  * that cannot be written). */
 int build_cache_restore(HawkContext *ctx, const char *cache, const char *key,
-                        const char *out, const char **why);
+                        const char *out, int trust, const char **why);
 /* Stores files (names in stage, the build's own directory) as key's
- * entry; 0, or -1 after a diagnostic. */
+ * entry, replacing one there that is damaged or (unless trust) that
+ * another user wrote or may write; 0, or -1 after a diagnostic. */
 int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
-                      const char *stage, const char *const *files, size_t n);
+                      const char *stage, const char *const *files, size_t n,
+                      int trust);
 
 #endif

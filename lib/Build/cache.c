@@ -88,7 +88,10 @@ static int copy_file(HkArena *a, const char *src, const char *dst,
     if (read_bytes(a, src, &data, &len) != 0)
         return -1;
     *digest = hk_sha256_hex(a, data, len);
-    return hk_write_whole(a, dst, data, len, &why);
+    if (hk_write_whole(a, dst, data, len, &why) != 0)
+        return -1;
+    hk_cache_seal(dst);
+    return 0;
 }
 
 /* The entry of key: <cache>/<first two hex digits>/<key>. */
@@ -104,15 +107,22 @@ typedef struct {
 } EntryFile;
 
 /* The files of entry, with their bytes, when every one matches its index
- * (*files, *n of them): 1; else 0 with *why. */
+ * (*files, *n of them) and, unless trust, was written by this user or
+ * root and is writable by no other (trust.c): 1; else 0 with *why. */
 static int entry_sound(HkArena *a, const char *entry, EntryFile **files,
-                       size_t *n, const char **why)
+                       size_t *n, int trust, const char **why)
 {
     const char *index;
     size_t len;
     *n = 0;
     if (read_bytes(a, hk_path_join(a, entry, "index"), &index, &len) != 0) {
         *why = "no entry";
+        return 0;
+    }
+    const char *distrust =
+        trust ? NULL : hk_cache_untrusted(a, hk_path_join(a, entry, "index"), 0);
+    if (distrust != NULL) {
+        *why = hk_asprintf(a, "its index is %s", distrust);
         return 0;
     }
     char *lines = hk_strdup(a, index);
@@ -136,6 +146,13 @@ static int entry_sound(HkArena *a, const char *entry, EntryFile **files,
             read_bytes(a, hk_path_join(a, entry, f->name), &f->data,
                        &f->len) != 0) {
             *why = hk_asprintf(a, "'%s' is missing", f->name);
+            return 0;
+        }
+        const char *distrust =
+            trust ? NULL
+                  : hk_cache_untrusted(a, hk_path_join(a, entry, f->name), 0);
+        if (distrust != NULL) {
+            *why = hk_asprintf(a, "'%s' is %s", f->name, distrust);
             return 0;
         }
         if (strncmp(hk_sha256_hex(a, f->data, f->len), s, 64) != 0) {
@@ -184,13 +201,22 @@ static void restore_staged(void *ud)
 }
 
 int build_cache_restore(HawkContext *ctx, const char *cache, const char *key,
-                        const char *out, const char **why)
+                        const char *out, int trust, const char **why)
 {
     HkArena *a = ctx->arena;
     const char *entry = entry_of(a, cache, key);
     EntryFile *files;
     size_t n;
-    if (!entry_sound(a, entry, &files, &n, why))
+    const char *dir;
+    if (!trust && access(entry, F_OK) == 0) {
+        const char *distrust = hk_cache_untrusted_below(
+            a, cache, hk_asprintf(a, "%.2s/%s", key, key), &dir);
+        if (distrust != NULL) {
+            *why = hk_asprintf(a, "'%s' is %s", dir, distrust);
+            return 0;
+        }
+    }
+    if (!entry_sound(a, entry, &files, &n, trust, why))
         return 0;
     const char *failed;
     if (hk_make_dirs(a, out, &failed) != 0) {
@@ -216,7 +242,7 @@ typedef struct {
     const char *cache, *entry, *stage;
     const char *const *files;
     size_t n;
-    int rc;
+    int trust, rc;
 } Store;
 
 /* Copies the files into the temporary entry with their index, then
@@ -242,23 +268,25 @@ static void store_staged(void *ud)
         hk_buf_printf(&index, "%s %s\n", digest, s->files[k]);
     }
     const char *why;
-    if (hk_write_whole(a, hk_path_join(a, s->tmp->path, "index"), index.data,
-                       index.len, &why) != 0) {
+    const char *index_path = hk_path_join(a, s->tmp->path, "index");
+    if (hk_write_whole(a, index_path, index.data, index.len, &why) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "%s", why);
         s->rc = -1;
         return;
     }
+    hk_cache_seal(index_path);
     /* the entry holds no marker: a sweep never takes it for a stage */
     if (build_stage_unmark(s->tmp) == 0 && hk_rename(s->tmp->path, s->entry) == 0) {
         build_stage_forget(s->tmp);
         return;
     }
     /* An entry is there: a sound one (another build's) stays and this copy
-     * goes; a damaged one is moved into a stage of its own, removed with
-     * it, and replaced. */
+     * goes; a damaged one, or (unless trusted) one another user wrote or
+     * may write, is moved into a stage of its own, removed with it, and
+     * replaced. */
     EntryFile *there;
     size_t nn;
-    if (entry_sound(a, s->entry, &there, &nn, &why))
+    if (entry_sound(a, s->entry, &there, &nn, s->trust, &why))
         return;
     BuildStage old;
     if (build_stage_make(ctx, s->cache, BUILD_TMP_PREFIX, &old) != 0) {
@@ -272,13 +300,14 @@ static void store_staged(void *ud)
 }
 
 int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
-                      const char *stage, const char *const *files, size_t n)
+                      const char *stage, const char *const *files, size_t n,
+                      int trust)
 {
     HkArena *a = ctx->arena;
     const char *entry = entry_of(a, cache, key);
     char *parent = hk_strdup(a, entry);
     *strrchr(parent, '/') = '\0';
-    if (hk_make_dirs(a, parent, NULL) != 0) {
+    if (hk_cache_make_dirs(a, parent, NULL) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "cannot create a cache entry in "
                  "'%s': %s", cache, strerror(errno));
         return -1;
@@ -286,7 +315,7 @@ int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
     BuildStage tmp;
     if (build_stage_make(ctx, cache, BUILD_TMP_PREFIX, &tmp) != 0)
         return -1;
-    Store s = {ctx, &tmp, cache, entry, stage, files, n, 0};
+    Store s = {ctx, &tmp, cache, entry, stage, files, n, trust, 0};
     build_stage_protect(a, &tmp, store_staged, &s);
     build_stage_drop(&tmp);
     return s.rc;

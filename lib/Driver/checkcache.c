@@ -92,7 +92,12 @@ int hk_check_cached(HkArena *a, const char *cache, const char *key)
 {
     if (cache == NULL || key == NULL)
         return 0;
-    return access(record_path(a, cache, key), F_OK) == 0;
+    /* a verdict another user could have written is no verdict: the
+     * check runs (trust.c) */
+    const char *dir;
+    return access(record_path(a, cache, key), F_OK) == 0 &&
+           hk_cache_untrusted_below(a, cache, "checks", &dir) == NULL &&
+           hk_cache_untrusted(a, record_path(a, cache, key), 0) == NULL;
 }
 
 void hk_check_record(HkArena *a, const char *cache, const char *key,
@@ -101,11 +106,12 @@ void hk_check_record(HkArena *a, const char *cache, const char *key,
     if (cache == NULL || key == NULL)
         return;
     const char *why = NULL;
-    if (hk_make_dirs(a, hk_path_join(a, cache, "checks"), NULL) != 0)
+    if (hk_cache_make_dirs(a, hk_path_join(a, cache, "checks"), NULL) != 0)
         return;  /* a cache that cannot be written only costs time */
     const char *text = hk_asprintf(a, "passed\n%s\n", command);
-    (void)hk_write_whole(a, record_path(a, cache, key), text, strlen(text),
-                         &why);
+    if (hk_write_whole(a, record_path(a, cache, key), text, strlen(text),
+                       &why) == 0)
+        hk_cache_seal(record_path(a, cache, key));
 }
 
 const char *hk_check_build_dir(HkArena *a, const char *cache,

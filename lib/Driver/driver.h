@@ -102,4 +102,23 @@ const char *hk_check_build_dir(HkArena *a, const char *cache,
 int hk_check_lock(HkArena *a, const char *build_dir);
 void hk_check_unlock(int fd);
 
+/* ---- trust.c: who may have written what a cache holds -------------------- */
+
+/* Why path, a directory of a cache (is_dir: followed when a link) or a
+ * file of one (never a link), may not be trusted: not there, not of its
+ * kind, owned by a user other than this one or root, or writable by
+ * another (a group or other write bit); NULL when it may. */
+const char *hk_cache_untrusted(HkArena *a, const char *path, int is_dir);
+/* hk_cache_untrusted of cache and of each directory of the relative path
+ * sub below it ("ab/<key>"), the first that may not be trusted named in
+ * *which; NULL when all may. */
+const char *hk_cache_untrusted_below(HkArena *a, const char *cache,
+                                     const char *sub, const char **which);
+/* hk_make_dirs, each directory it makes writable by this user alone
+ * whatever the umask (a read trusts only such); 0, or -1 with errno and
+ * *failed. */
+int hk_cache_make_dirs(HkArena *a, const char *dir, const char **failed);
+/* Makes a file just written into a cache writable by this user alone. */
+void hk_cache_seal(const char *path);
+
 #endif

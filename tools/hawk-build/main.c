@@ -23,7 +23,7 @@ typedef struct {
     const char *targets;      /* -targets=; NULL: every row */
     ToolPairs profile;
     const char *cache_dir;    /* -cache-dir=; NULL: the default */
-    int no_check, no_cache, print_key, verbose, help, version;
+    int no_check, no_cache, trust_cache, print_key, verbose, help, version;
 } BuildConfig;
 
 TOOL_VALUE_FN(set_out_dir, BuildConfig, out_dir, BUILD_TOOL, "a directory")
@@ -33,6 +33,7 @@ TOOL_VALUE_FN(set_cache_dir, BuildConfig, cache_dir, BUILD_TOOL,
               "a directory")
 TOOL_FLAG_FN(set_no_check, BuildConfig, no_check)
 TOOL_FLAG_FN(set_no_cache, BuildConfig, no_cache)
+TOOL_FLAG_FN(set_trust_cache, BuildConfig, trust_cache)
 TOOL_FLAG_FN(set_print_key, BuildConfig, print_key)
 TOOL_FLAG_FN(set_verbose, BuildConfig, verbose)
 TOOL_FLAG_FN(set_help, BuildConfig, help)
@@ -55,6 +56,8 @@ static const ToolOpt build_table[] = {
      "the build cache (default $HAWK_CACHE_DIR, else $XDG_CACHE_HOME/hawk, else ~/.cache/hawk)"},
     {"no-cache", TOOL_FLAG, set_no_cache, NULL,
      "build without reading or writing the cache"},
+    {"trust-cache", TOOL_FLAG, set_trust_cache, NULL,
+     "use a cache, and entries of it, that another user owns or may write"},
     {"print-key", TOOL_FLAG, set_print_key, NULL,
      "print the build's key and the terms it digests; build nothing"},
     {"v", TOOL_FLAG, set_verbose, NULL,
@@ -160,6 +163,7 @@ static int run(const BuildConfig *cfg)
         o.nopts = cfg->profile.n;
         o.check = !cfg->no_check;
         o.cache_dir = cache;
+        o.trust_cache = cfg->trust_cache;
         o.key_only = cfg->print_key;
         HawkBuildResult res;
         o.result = &res;

@@ -748,4 +748,23 @@ const char *hk_walk_pos(HkArena *a, const HkWalkEntry *e);
  * Iterative, so deep nesting cannot exhaust the stack. */
 HkInst *hk_preorder_next(const HkInst *i);
 
+/* ---- calls.c ----------------------------------------------------------- */
+
+/* The deepest chain of calls the passes that make a function per level
+ * take (inline, jvp, vjp): each level is a C stack frame of theirs. */
+#define HK_CALL_DEPTH_MAX 64
+
+/* The functions reachable from function root of m (by index) through
+ * calls, each once, callees before their callers (root last), into
+ * *order (in the arena), and their number; *depth (when not NULL), by
+ * function index, the longest chain of calls below each of them (0: it
+ * calls nothing).  Found with an explicit stack: a chain of any length
+ * costs no C stack.  Recursion, the verifier's error, is not followed. */
+uint32_t hk_call_order(HkArena *a, const HkModule *m, uint32_t root,
+                       uint32_t **order, uint32_t **depth);
+/* When a chain of calls from f nests deeper than max levels (f the
+ * first, each call one more, as inline counts them): the first call of
+ * f's that starts one; else NULL. */
+const HkInst *hk_call_too_deep(HkArena *a, const HkFunc *f, uint32_t max);
+
 #endif

@@ -442,6 +442,24 @@ static int check_budgets(HawkPassRun *r, HkFunc *f, const HkProfile *p,
     return refused;
 }
 
+/* Counts every func f reaches, deepest first (hk_call_order), so that
+ * counting f or any of them finds its callees counted: a chain of calls
+ * of any length costs one level of the C stack. */
+static void count_callees(Cx *cx, const HkFunc *f)
+{
+    HkArena *a = f->module->arena;
+    uint32_t *order;
+    uint32_t root = hk_func_index(cx->m, f->name, strlen(f->name));
+    uint32_t n = root < cx->m->nfuncs ? hk_call_order(a, cx->m, root, &order, NULL)
+                                      : 0;
+    Counts c;
+    Bytes by;
+    memset(&c, 0, sizeof c);  /* what callee adds here is dropped */
+    memset(&by, 0, sizeof by);
+    for (uint32_t k = 0; k + 1u < n; k++)  /* f itself comes last */
+        callee(cx, order[k], &c, &by);
+}
+
 /* A run over the functions of m. */
 static Cx *new_cx(HkArena *a, const HkModule *m, HawkContext *ctx)
 {
@@ -475,6 +493,7 @@ int hk_pass_cost(HawkPassRun *r, HkFunc *f)
     Bytes by;
     memset(&c, 0, sizeof c);
     memset(&by, 0, sizeof by);
+    count_callees(cx, f);
     count_block(cx, f, &f->body, &c, &by);
     by.temporaries = sat_add(by.temporaries, cx->called.temporaries);
     by.carries = sat_add(by.carries, cx->called.carries);

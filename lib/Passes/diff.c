@@ -62,6 +62,17 @@ void hk_diff_refuse(Diff *d, HkFunc *g, const HkInst *at, const char *why)
     d->failed = 1;
 }
 
+int hk_diff_refuse_deep(Diff *d)
+{
+    const HkInst *at = hk_call_too_deep(d->a, d->f, HK_CALL_DEPTH_MAX);
+    if (at != NULL)
+        hk_diff_refuse(d, d->f, at,
+                       hk_asprintf(d->a, "calls nest deeper than %d levels "
+                                         "(a derivative func for each)",
+                                   HK_CALL_DEPTH_MAX));
+    return at != NULL;
+}
+
 /* "<g>_<pass>" and its index in g's module (UINT32_MAX: none). */
 static const char *made_name(const Diff *d, const HkFunc *g, uint32_t *idx)
 {

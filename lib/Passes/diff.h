@@ -55,6 +55,10 @@ void hk_diff_values(Diff *d);
 void hk_diff_settle(Diff *d);
 /* Refuses node at of g (the kernel, or a func it calls) by name. */
 void hk_diff_refuse(Diff *d, HkFunc *g, const HkInst *at, const char *why);
+/* Refuses the kernel's call that starts a chain of calls deeper than
+ * HK_CALL_DEPTH_MAX (the pass makes a func per level, by recursion,
+ * before it follows any); whether it did. */
+int hk_diff_refuse_deep(Diff *d);
 /* Refuses "<g>_<pass>", the name of g's derivative (what: "derivative",
  * "reverse derivative"), when the module has a function of that name the
  * pass did not make. */

@@ -15,7 +15,7 @@
 
 /* Calls nested deeper than this are refused (recursion is the verifier's
  * error already; this keeps a malformed module from running away). */
-enum { MAX_DEPTH = 64 };
+enum { MAX_DEPTH = HK_CALL_DEPTH_MAX };
 
 typedef struct {
     HawkPassRun *run;

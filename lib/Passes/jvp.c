@@ -78,6 +78,8 @@ static void refuse_in(Diff *s, HkFunc *g, uint8_t *seen)
  * changes (the positions are the primal's); whether one was. */
 static int refuse_all(Diff *s)
 {
+    if (hk_diff_refuse_deep(s))
+        return 1;
     refuse_in(s, s->f, hk_alloc(s->a, s->f->module->nfuncs + 1u));
     return s->failed;
 }

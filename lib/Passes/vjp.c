@@ -1393,6 +1393,8 @@ static int refuse_all(Vjp *v)
 {
     Diff *d = &v->d;
     HkFunc *f = d->f;
+    if (hk_diff_refuse_deep(d))
+        return 1;
     uint32_t *last = hk_alloc(d->a, (f->nslots + 1u) * sizeof *last);
     uint32_t *pos = hk_alloc(d->a, (f->nserials + 1u) * sizeof *pos);
     uint32_t n = 0;

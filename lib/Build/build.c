@@ -416,15 +416,21 @@ static int build_staged(HawkContext *ctx, const HawkBuildOptions *opts,
  * user's alone (hk_cache_make_dirs). */
 static int cache_refused(HawkContext *ctx, const HawkBuildOptions *opts)
 {
-    if (opts->trust_cache || access(opts->cache_dir, F_OK) != 0)
+    /* a cache this build makes is made the user's alone before any entry
+     * goes into it (a failure is the store's to report) */
+    if (access(opts->cache_dir, F_OK) != 0) {
+        (void)hk_cache_make_dirs(ctx->arena, opts->cache_dir, NULL, NULL);
+        return 0;
+    }
+    if (opts->trust_cache)
         return 0;
     const char *why = hk_cache_untrusted(ctx->arena, opts->cache_dir, 1);
     if (why == NULL)
         return 0;
     hk_error(&ctx->diags, NULL, noloc,
-             "the cache '%s' is %s: what it holds could be another user's "
-             "code; make it writable by you alone, or use it as it is with "
-             "-trust-cache",
+             "cannot use the cache '%s': it is %s, and what it holds could be "
+             "another user's code unless you alone can write it (make it so, "
+             "or use it as it is with -trust-cache)",
              opts->cache_dir, why);
     return 1;
 }

@@ -108,9 +108,6 @@ int build_stage_unmark(BuildStage *s);
 void build_stage_drop(BuildStage *s);
 /* Closes the stage, leaving its directory (it was renamed away). */
 void build_stage_forget(BuildStage *s);
-/* Removes dir and what it holds; a symbolic link is removed, never
- * followed, at any depth. */
-void build_remove_dir(HkArena *a, const char *dir);
 /* Removes the stages "<prefix>XXXXXX" of dir whose makers are gone: a
  * directory of this user's, not a link, holding a marker of this host
  * whose lock is free and whose process does not exist. */

@@ -305,9 +305,7 @@ int build_cache_store(HawkContext *ctx, const char *cache, const char *key,
 {
     HkArena *a = ctx->arena;
     const char *entry = entry_of(a, cache, key);
-    char *parent = hk_strdup(a, entry);
-    *strrchr(parent, '/') = '\0';
-    if (hk_cache_make_dirs(a, parent, NULL) != 0) {
+    if (hk_cache_make_dirs(a, cache, hk_asprintf(a, "%.2s", key), NULL) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "cannot create a cache entry in "
                  "'%s': %s", cache, strerror(errno));
         return -1;

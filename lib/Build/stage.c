@@ -46,67 +46,37 @@ static void remove_at(int parent, const char *name, int depth);
 static void empty_dir(int fd, int depth)
 {
     DIR *d = fdopendir(fd);
-    if (d == NULL) {
-        close(fd);
-        return;
-    }
     struct dirent *e;
-    while ((e = readdir(d)) != NULL)
+    while (d != NULL && (e = readdir(d)) != NULL)
         if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
             remove_at(dirfd(d), e->d_name, depth + 1);
-    closedir(d);
+    if (d != NULL)
+        closedir(d);
+    else
+        close(fd);
 }
 
 /* Removes name in the directory open at parent: a directory with what it
  * holds, anything else (a symbolic link included) by unlinking it. */
 static void remove_at(int parent, const char *name, int depth)
 {
-    int fd = openat(parent, name,
-                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = depth > REMOVE_DEPTH
+                 ? -1
+                 : openat(parent, name,
+                          O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOTDIR || errno == ELOOP)
             unlinkat(parent, name, 0);
-        return;
-    }
-    if (depth > REMOVE_DEPTH) {
-        close(fd);
         return;
     }
     empty_dir(fd, depth);
     unlinkat(parent, name, AT_REMOVEDIR);
 }
 
-/* The directory part of path and its last name, in the arena. */
-static void split_path(HkArena *a, const char *path, const char **dir,
-                       const char **base)
-{
-    const char *slash = strrchr(path, '/');
-    if (slash == NULL) {
-        *dir = ".";
-        *base = path;
-    } else {
-        *dir = slash == path ? "/" : hk_strndup(a, path, (size_t)(slash - path));
-        *base = slash + 1;
-    }
-}
-
-void build_remove_dir(HkArena *a, const char *dir)
-{
-    const char *parent, *base;
-    split_path(a, dir, &parent, &base);
-    int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (pfd < 0)
-        return;
-    remove_at(pfd, base, 0);
-    close(pfd);
-}
-
 /* This machine's name, "" when it has none. */
 static void host_name(char *buf, size_t cap)
 {
-    if (gethostname(buf, cap - 1) != 0)
-        buf[0] = '\0';
-    buf[cap - 1] = '\0';
+    buf[gethostname(buf, cap - 1) != 0 ? 0 : cap - 1] = '\0';
 }
 
 /* Whether name is "<prefix>" and six letters or digits: mkdtemp's shape. */
@@ -177,22 +147,12 @@ static void sweep_one(int dfd, const char *name, const char *prefix)
 
 void build_sweep(const char *dir, const char *prefix)
 {
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0)
-        return;
-    int walk = dup(dfd);
-    DIR *d = walk >= 0 ? fdopendir(walk) : NULL;
-    if (d == NULL) {
-        if (walk >= 0)
-            close(walk);
-        close(dfd);
-        return;
-    }
+    DIR *d = opendir(dir);
     struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        sweep_one(dfd, e->d_name, prefix);
-    closedir(d);
-    close(dfd);
+    while (d != NULL && (e = readdir(d)) != NULL)
+        sweep_one(dirfd(d), e->d_name, prefix);
+    if (d != NULL)
+        closedir(d);
 }
 
 /* Writes the marker of the stage just made at s->fd and takes its lock;
@@ -203,31 +163,24 @@ static int mark(BuildStage *s)
     host_name(host, sizeof host);
     int n = snprintf(text, sizeof text, MARK_MAGIC "host %s\npid %ld\n", host,
                      (long)getpid());
-    if (hk_fault(HK_FAULT_IO)) {
-        errno = ENOSPC;
+    errno = ENOSPC;  /* a short write's, or an injected fault's */
+    if (hk_fault(HK_FAULT_IO))
         return -1;
-    }
     s->lock = openat(s->fd, BUILD_STAGE_MARK,
                      O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (s->lock < 0 || flock(s->lock, LOCK_EX | LOCK_NB) != 0)
-        return -1;
-    if (write(s->lock, text, (size_t)n) != (ssize_t)n) {
-        if (errno == 0)
-            errno = ENOSPC;
-        return -1;
-    }
-    return 0;
+    return s->lock >= 0 && flock(s->lock, LOCK_EX | LOCK_NB) == 0 &&
+                   write(s->lock, text, (size_t)n) == (ssize_t)n
+               ? 0
+               : -1;
 }
 
 /* Makes the directory of s (its path and name set) and opens it; 0, or
  * -1 with errno. */
 static int make(BuildStage *s, const char *dir, char *path)
 {
-    if (hk_fault(HK_FAULT_IO)) {
-        errno = ENOSPC;
-        return -1;
-    }
-    if ((s->dir = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+    errno = ENOSPC;  /* an injected fault's */
+    if (hk_fault(HK_FAULT_IO) ||
+        (s->dir = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
         mkdtemp(path) == NULL)
         return -1;
     s->path = path;

@@ -106,7 +106,7 @@ void hk_check_record(HkArena *a, const char *cache, const char *key,
     if (cache == NULL || key == NULL)
         return;
     const char *why = NULL;
-    if (hk_cache_make_dirs(a, hk_path_join(a, cache, "checks"), NULL) != 0)
+    if (hk_cache_make_dirs(a, cache, "checks", NULL) != 0)
         return;  /* a cache that cannot be written only costs time */
     const char *text = hk_asprintf(a, "passed\n%s\n", command);
     if (hk_write_whole(a, record_path(a, cache, key), text, strlen(text),

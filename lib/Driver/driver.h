@@ -114,10 +114,12 @@ const char *hk_cache_untrusted(HkArena *a, const char *path, int is_dir);
  * *which; NULL when all may. */
 const char *hk_cache_untrusted_below(HkArena *a, const char *cache,
                                      const char *sub, const char **which);
-/* hk_make_dirs, each directory it makes writable by this user alone
- * whatever the umask (a read trusts only such); 0, or -1 with errno and
- * *failed. */
-int hk_cache_make_dirs(HkArena *a, const char *dir, const char **failed);
+/* hk_make_dirs of the directory sub ("ab", "checks"; NULL: none) of
+ * cache, each directory of sub, and cache when this call made it, then
+ * writable by this user alone whatever the umask (a read trusts only
+ * such); 0, or -1 with errno and *failed. */
+int hk_cache_make_dirs(HkArena *a, const char *cache, const char *sub,
+                       const char **failed);
 /* Makes a file just written into a cache writable by this user alone. */
 void hk_cache_seal(const char *path);
 

@@ -68,18 +68,15 @@ static const cJSON *host_row(const cJSON *k)
  * hawk's header gives it), or 0 for a dtype this library does not know. */
 static size_t elem_size(const char *d)
 {
-    if (d == NULL)
-        return 0;
-    if (strcmp(d, "f64") == 0)
-        return sizeof(double);
-    if (strcmp(d, "i64") == 0)
-        return sizeof(int64_t);
-    if (strcmp(d, "f32") == 0)
-        return sizeof(float);
-    if (strcmp(d, "i32") == 0 || strcmp(d, "u32") == 0)
-        return sizeof(int32_t);
-    if (strcmp(d, "i1") == 0)
-        return sizeof(_Bool);
+    static const struct {
+        const char *name;
+        size_t size;
+    } elems[] = {{"f64", sizeof(double)}, {"i64", sizeof(int64_t)},
+                 {"f32", sizeof(float)},  {"i32", sizeof(int32_t)},
+                 {"u32", sizeof(uint32_t)}, {"i1", sizeof(_Bool)}};
+    for (size_t k = 0; d != NULL && k < sizeof elems / sizeof elems[0]; k++)
+        if (strcmp(d, elems[k].name) == 0)
+            return elems[k].size;
     return 0;
 }
 
@@ -88,8 +85,7 @@ static size_t elem_size(const char *d)
 static size_t kind_size(const char *kind, const cJSON *f, HkRtFieldKind *fk)
 {
     long comps;
-    if (kind == NULL)
-        return 0;
+    kind = kind != NULL ? kind : "";
     if (strcmp(kind, "plane") == 0) {
         *fk = HK_RT_PLANE;
         return sizeof(void *);

@@ -208,8 +208,9 @@ static void kernel_files(HkArena *a, const HkTarget *t, const BuildKernel *b,
 }
 
 /* Restores into dir each kernel of row t whose own entry in the cache's
- * kernels/ is sound; 0, or -1 after a diagnostic. */
-static int restore_kernels(HawkContext *ctx, const char *kcache,
+ * kernels/ is sound (and, unless trust, written by this user alone); 0,
+ * or -1 after a diagnostic. */
+static int restore_kernels(HawkContext *ctx, const char *kcache, int trust,
                            const HkTarget *t, RowKernels *rk, const char *dir)
 {
     BuildRecord *r = rk->r;
@@ -217,7 +218,7 @@ static int restore_kernels(HawkContext *ctx, const char *kcache,
         const char *terms, *why;
         rk->keys[i] = build_kernel_key(r, t, &r->kernels[i], &terms);
         int hit = build_cache_restore(ctx, kcache, rk->keys[i], dir,
-                                      r->trust_cache, &why);
+                                      trust, &why);
         if (hit < 0)
             return -1;
         rk->restored[i] = (uint8_t)hit;
@@ -249,7 +250,7 @@ static int build_loadable_row(HawkContext *ctx, const HawkBuildOptions *opts,
     if (opts->cache_dir != NULL) {
         kcache = hk_path_join(a, opts->cache_dir, "kernels");
         rk.keys = hk_alloc(a, (r->nkernels + 1u) * sizeof *rk.keys);
-        if (restore_kernels(ctx, kcache, t, &rk, dir) != 0)
+        if (restore_kernels(ctx, kcache, opts->trust_cache, t, &rk, dir) != 0)
             return -1;
     }
     if (export_row(ctx, opts, r, t, dir, keep_kernel, &rk) != 0)
@@ -262,7 +263,7 @@ static int build_loadable_row(HawkContext *ctx, const HawkBuildOptions *opts,
         if (link_shared(ctx, dir, r->cc, t, &r->kernels[i]) != 0 ||
             (kcache != NULL &&
              build_cache_store(ctx, kcache, rk.keys[i], dir, files, 2,
-                               r->trust_cache) != 0))
+                               opts->trust_cache) != 0))
             return -1;
         r->kernels_built++;
     }
@@ -493,7 +494,6 @@ int hawk_build(HawkContext *ctx, HawkModule *const *ms, size_t nms,
     c.r.ctx = ctx;
     c.r.ms = ms;
     c.r.nms = nms;
-    c.r.trust_cache = opts->trust_cache;
     c.opts = opts;
     if (hk_ctx_protect(ctx, build_call, &c) == 0)
         return c.status;

@@ -36,7 +36,6 @@ typedef struct {
     const char *cc_why;
     const HkTool *cc;            /* the C compiler that linked the host
                                     row's shared objects, or NULL */
-    int trust_cache;             /* HawkBuildOptions.trust_cache */
     size_t kernels_restored;     /* loadable rows: (row, kernel) pairs */
     size_t kernels_built;        /* from the cache, and made */
 } BuildRecord;
@@ -128,8 +127,8 @@ int build_move_files(HawkContext *ctx, const char *stage, const char *dir,
 /* Restores the files of key's entry into out, through a stage, the bytes
  * whose digests were checked: 1; 0 when the entry is missing or damaged,
  * or (unless trust) a directory or file of it was written by another
- * user or is writable by one (*why says which), restoring nothing; -1 after a diagnostic (a file
- * that cannot be written). */
+ * user or is writable by one (*why says which), restoring nothing; -1
+ * after a diagnostic (a file that cannot be written). */
 int build_cache_restore(HawkContext *ctx, const char *cache, const char *key,
                         const char *out, int trust, const char **why);
 /* Stores files (names in stage, the build's own directory) as key's

@@ -120,7 +120,8 @@ static int entry_sound(HkArena *a, const char *entry, EntryFile **files,
         return 0;
     }
     const char *distrust =
-        trust ? NULL : hk_cache_untrusted(a, hk_path_join(a, entry, "index"), 0);
+        trust ? NULL
+              : hk_cache_untrusted(a, hk_path_join(a, entry, "index"), 0);
     if (distrust != NULL) {
         *why = hk_asprintf(a, "its index is %s", distrust);
         return 0;
@@ -276,7 +277,8 @@ static void store_staged(void *ud)
     }
     hk_cache_seal(index_path);
     /* the entry holds no marker: a sweep never takes it for a stage */
-    if (build_stage_unmark(s->tmp) == 0 && hk_rename(s->tmp->path, s->entry) == 0) {
+    if (build_stage_unmark(s->tmp) == 0 &&
+        hk_rename(s->tmp->path, s->entry) == 0) {
         build_stage_forget(s->tmp);
         return;
     }

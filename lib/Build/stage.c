@@ -60,10 +60,10 @@ static void empty_dir(int fd, int depth)
  * holds, anything else (a symbolic link included) by unlinking it. */
 static void remove_at(int parent, const char *name, int depth)
 {
-    int fd = depth > REMOVE_DEPTH
-                 ? -1
-                 : openat(parent, name,
-                          O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (depth > REMOVE_DEPTH)
+        return;
+    int fd = openat(parent, name,
+                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOTDIR || errno == ELOOP)
             unlinkat(parent, name, 0);
@@ -128,7 +128,8 @@ static void sweep_one(int dfd, const char *name, const char *prefix)
 {
     if (!stage_shaped(name, prefix))
         return;
-    int sfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int sfd = openat(dfd, name,
+                     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (sfd < 0)
         return;
     struct stat st;

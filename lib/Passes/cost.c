@@ -450,8 +450,9 @@ static void count_callees(Cx *cx, const HkFunc *f)
     HkArena *a = f->module->arena;
     uint32_t *order;
     uint32_t root = hk_func_index(cx->m, f->name, strlen(f->name));
-    uint32_t n = root < cx->m->nfuncs ? hk_call_order(a, cx->m, root, &order, NULL)
-                                      : 0;
+    uint32_t n = root < cx->m->nfuncs
+                     ? hk_call_order(a, cx->m, root, &order, NULL)
+                     : 0;
     Counts c;
     Bytes by;
     memset(&c, 0, sizeof c);  /* what callee adds here is dropped */

@@ -225,14 +225,21 @@ size_t hawk_rt_field_size(const HawkRtKernel *k, const char *field)
     return f != NULL ? f->size : 0;
 }
 
-int hawk_rt_set_field(const HawkRtKernel *k, void *args, const char *field,
-                      const void *value, size_t size)
+/* Writes size bytes of value into member f of args, when f is that
+ * size; 0, or -1 writing nothing. */
+static int put_field(const Field *f, void *args, const void *value,
+                     size_t size)
 {
-    const Field *f = field_of(k, field);
     if (f == NULL || f->size != size)
         return -1;
     memcpy((unsigned char *)args + f->offset, value, size);
     return 0;
+}
+
+int hawk_rt_set_field(const HawkRtKernel *k, void *args, const char *field,
+                      const void *value, size_t size)
+{
+    return put_field(field_of(k, field), args, value, size);
 }
 
 int hawk_rt_set_plane(const HawkRtKernel *k, void *args, const char *field,
@@ -241,7 +248,7 @@ int hawk_rt_set_plane(const HawkRtKernel *k, void *args, const char *field,
     const Field *f = field_of(k, field);
     if (f == NULL || f->kind != HK_RT_PLANE)
         return -1;
-    return hawk_rt_set_field(k, args, field, &plane, sizeof plane);
+    return put_field(f, args, &plane, sizeof plane);
 }
 
 int hawk_rt_parallel(const HawkRtKernel *k)

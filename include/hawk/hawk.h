@@ -30,10 +30,16 @@ extern "C" {
 const char *hawk_version(void);
 
 /* The sha256 (64 hex digits) of the sources this library was built from
- * (every file of lib/ and include/hawk/, cmake/digest.cmake): it changes
- * with anything that can change what hawk writes, where the version
- * string does not. */
+ * (every file of lib/, include/hawk/, tools/ and cmake/, and the top
+ * CMakeLists.txt; cmake/digest.cmake): it changes with anything that can
+ * change what hawk writes, where the version string does not. */
 const char *hawk_source_digest(void);
+
+/* How this library was compiled, one line: the compiler and its version,
+ * the build type, the flags and definitions, and hawk's CMake options
+ * (LLVM, fault injection, sanitizers, coverage, fuzzing).  Two hawks of
+ * one source tree built otherwise differ here. */
+const char *hawk_build_config(void);
 
 /* The index of the candidate nearest word by edit distance, when it is
  * close enough to be a typo of it (a third of its length, at least one

@@ -87,8 +87,8 @@ const char *build_kernel_key(const BuildRecord *r, const HkTarget *t,
     reach_all(a, &reach, k->f);
     HkBuf b;
     hk_buf_init(&b, a);
-    hk_buf_printf(&b, "hawk %s sources %s\n", hawk_version(),
-                  hawk_source_digest());
+    hk_buf_printf(&b, "hawk %s sources %s\nbuilt %s\n", hawk_version(),
+                  hawk_source_digest(), hawk_build_config());
     hk_buf_printf(&b, "kernel %s row %s\n", k->f->name, t->id);
     hk_buf_printf(&b, "input %s\n", build_input_name(&m->src));
     for (uint32_t q = 0; q < reach.n; q++)

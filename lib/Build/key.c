@@ -60,8 +60,8 @@ void build_key(BuildRecord *r, const HawkBuildOptions *o, const char **key,
     HkBuf b;
     hk_buf_init(&b, a);
     /* the version alone stays put while what hawk writes changes */
-    hk_buf_printf(&b, "hawk %s sources %s\n", hawk_version(),
-                  hawk_source_digest());
+    hk_buf_printf(&b, "hawk %s sources %s\nbuilt %s\n", hawk_version(),
+                  hawk_source_digest(), hawk_build_config());
     for (size_t k = 0; k < r->nms; k++) {
         const HkSource *src = &r->ms[k]->src;
         hk_buf_printf(&b, "input %s %s\n", build_input_name(src),

@@ -17,6 +17,13 @@ const char *hawk_source_digest(void)
     return hk_source_digest;
 }
 
+extern const char hk_build_config[];   /* generated: cmake/digest.cmake */
+
+const char *hawk_build_config(void)
+{
+    return hk_build_config;
+}
+
 /* ---- context ---------------------------------------------------------- */
 
 HawkContext *hawk_context_create(void)

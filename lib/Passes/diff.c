@@ -49,6 +49,33 @@ void hk_diff_settle(Diff *d)
 {
     while (hk_diff_act_block(d, &d->f->body))
         ;
+    d->nwild = d->f->nvalues;
+    d->wild = hk_alloc(d->a, d->nwild + 1u);
+    while (hk_diff_wild_block(d, &d->f->body))
+        ;
+}
+
+int hk_diff_is_wild(const Diff *d, HkVal v)
+{
+    return v >= d->nwild || d->wild[v];
+}
+
+void hk_diff_grow_wild(Diff *d)
+{
+    uint32_t n = d->f->nvalues;
+    if (n <= d->nwild)
+        return;
+    uint8_t *w = hk_alloc(d->a, n + 1u);
+    memcpy(w, d->wild, d->nwild);
+    memset(w + d->nwild, 1, n - d->nwild);
+    d->wild = w;
+    d->nwild = n;
+}
+
+void hk_diff_inherit(Diff *d, HkVal to, HkVal from)
+{
+    d->act[to] = from < d->ntan && d->act[from];
+    d->wild[to] = (uint8_t)hk_diff_is_wild(d, from);
 }
 
 void hk_diff_refuse(Diff *d, HkFunc *g, const HkInst *at, const char *why)

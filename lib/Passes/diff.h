@@ -16,6 +16,11 @@ struct Diff {
     HkArena *a;
     HkVal *tan;          /* value -> its tangent, HK_NOVAL for zero */
     uint8_t *act;        /* value -> may depend on an active input */
+    uint8_t *wild;       /* value -> may be infinite or NaN where every
+                            input is finite (hk_diff_is_wild) */
+    uint32_t nwild;      /* values wild has an entry for */
+    int tame;            /* the rule being written has finite partials:
+                            no term of it needs hk_diff_guard */
     uint32_t ntan;       /* values when the pass began */
     int32_t *tslot;      /* primal slot -> its tangent slot, or -1 */
     uint8_t *in, *out;   /* primal slot: active input, active output */
@@ -51,8 +56,19 @@ void hk_diff_init(Diff *d, HawkPassRun *r, HkFunc *f, const char *pass,
 /* The per-value tables over f's values as they are: no tangent, none
  * active. */
 void hk_diff_values(Diff *d);
-/* The activity of f's values to a fixed point over loops' trips. */
+/* The activity of f's values, and which may be wild, to a fixed point
+ * over loops' trips. */
 void hk_diff_settle(Diff *d);
+/* Whether value v may be infinite or NaN where every input is finite
+ * (computed, at any distance, by an op that makes one from finite
+ * operands: a division, a log, a root, pow, exp, ...; or a call, or a
+ * constant that is one); a value the pass made is. */
+int hk_diff_is_wild(const Diff *d, HkVal v);
+/* Value to, the pass's copy of value from, takes its activity and
+ * wildness (d->act and d->wild as long as f's values). */
+void hk_diff_inherit(Diff *d, HkVal to, HkVal from);
+/* d->wild as long as f's values, the new entries wild. */
+void hk_diff_grow_wild(Diff *d);
 /* Refuses node at of g (the kernel, or a func it calls) by name. */
 void hk_diff_refuse(Diff *d, HkFunc *g, const HkInst *at, const char *why);
 /* Refuses the kernel's call that starts a chain of calls deeper than
@@ -107,7 +123,13 @@ HkVal hk_diff_sel(Diff *s, HkVal c, HkVal a, HkVal b, HkType t);
 /* Tangent t as a value of type rt (HK_NOVAL: 0.0; a rank-0 one under a
  * tensor type broadcast). */
 HkVal hk_diff_full(Diff *s, HkVal t, HkType rt);
-/* ta + tb, f t and t / d, a zero (HK_NOVAL) tangent kept zero. */
+/* term, or exactly 0 where the tangent t is exactly 0, every component
+ * of it for a tensor (a partial that is infinite or NaN times a zero
+ * tangent adds 0, not NaN). */
+HkVal hk_diff_guard(Diff *s, HkVal t, HkVal term);
+/* ta + tb, f t and t / d, a zero tangent kept zero: HK_NOVAL stays
+ * HK_NOVAL, and a tangent 0 at run time gives exactly 0 (hk_diff_guard;
+ * not when f is a finite constant, or d one other than 0). */
 HkVal hk_diff_add(Diff *s, HkVal ta, HkVal tb, HkType rt);
 HkVal hk_diff_scale(Diff *s, HkVal f, HkVal t, HkType rt);
 HkVal hk_diff_over(Diff *s, HkVal t, HkVal d, HkType rt);
@@ -127,6 +149,12 @@ int hk_diff_any_active(const Diff *s, const HkInst *i, uint32_t from);
 /* One sweep of the activity of every value of b (s->act); whether any
  * changed: the caller repeats it to a fixed point. */
 int hk_diff_act_block(Diff *s, const HkBlock *b);
+/* Whether op makes an infinite or NaN result from finite operands: a
+ * pole or an edge of its domain, or an overflow of its own. */
+int hk_diff_wild_op(HkOp op);
+/* One sweep of the wildness of every value of b (s->wild: may be
+ * infinite or NaN where every input is finite); whether any changed. */
+int hk_diff_wild_block(Diff *s, const HkBlock *b);
 /* Whether a real slot of role r may be an active input, an active output
  * (the plane and tape roles when s->roles has them). */
 int hk_diff_input_role(const Diff *s, HkRole r);

@@ -2,6 +2,7 @@
  * (jvp, vjp): the active slots, from the options or by role, and the
  * values that may depend on an active input, found to a fixed point over
  * loops' trips before anything changes.  docs/Passes.md, "jvp". */
+#include <math.h>
 #include <string.h>
 
 #include "diff.h"
@@ -90,6 +91,114 @@ int hk_diff_act_block(Diff *s, const HkBlock *b)
     int ch = 0;
     for (const HkInst *i = b->first; i != NULL; i = i->next)
         ch |= act_inst(s, i);
+    return ch;
+}
+
+
+/* ---- which values may be wild --------------------------------------------- */
+
+int hk_diff_wild_op(HkOp op)
+{
+    switch (op) {
+    case HK_OP_FDIV:
+    case HK_OP_LOG:
+    case HK_OP_LOG2:
+    case HK_OP_LOG10:
+    case HK_OP_LOG1P:
+    case HK_OP_SQRT:
+    case HK_OP_RSQRT:
+    case HK_OP_POW:
+    case HK_OP_EXP:
+    case HK_OP_EXPM1:
+    case HK_OP_SINH:
+    case HK_OP_COSH:
+    case HK_OP_TAN:
+    case HK_OP_ASIN:
+    case HK_OP_ACOS:
+    case HK_OP_ACOSH:
+    case HK_OP_ATANH:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Whether constant i has a component that is infinite or NaN. */
+static int wild_const(const HkInst *i)
+{
+    for (uint32_t k = 0; i->x->cst.f != NULL && k < i->x->cst.n; k++)
+        if (!isfinite(i->x->cst.f[k]))
+            return 1;
+    return 0;
+}
+
+/* Marks v wild; whether it was not. */
+static int wild(Diff *s, HkVal v)
+{
+    if (s->wild[v])
+        return 0;
+    s->wild[v] = 1;
+    return 1;
+}
+
+static int wild_yields(Diff *s, const HkInst *i, const HkVal *vals)
+{
+    int ch = 0;
+    for (uint32_t r = 0; r < i->x->nregions; r++) {
+        const HkInst *y = hk_block_yield(&i->x->regions[r]);
+        for (uint32_t k = 0; y != NULL && k < y->nops && k < i->nres; k++)
+            if (s->wild[y->ops[k]])
+                ch |= wild(s, vals[k]);
+    }
+    return ch;
+}
+
+/* One step of the wildness of i's results; whether anything changed. */
+static int wild_inst(Diff *s, const HkInst *i)
+{
+    int ch = 0;
+    switch (i->op) {
+    case HK_OP_LOOP: {
+        uint32_t first = i->x->has_count ? 1u : 0u;
+        for (uint32_t k = 0; k < i->nres; k++)
+            if (s->wild[i->ops[first + k]])
+                ch |= wild(s, i->x->iters[k]);
+        ch |= hk_diff_wild_block(s, &i->x->regions[0]);
+        ch |= wild_yields(s, i, i->x->iters);
+        for (uint32_t k = 0; k < i->nres; k++)
+            if (s->wild[i->x->iters[k]])
+                ch |= wild(s, hk_res(i)[k]);
+        return ch;
+    }
+    case HK_OP_IF:
+    case HK_OP_DISPATCH:
+        for (uint32_t r = 0; r < i->x->nregions; r++)
+            ch |= hk_diff_wild_block(s, &i->x->regions[r]);
+        return ch | wild_yields(s, i, hk_res(i));
+    case HK_OP_CONST:
+        return i->nres == 1 && wild_const(i) ? wild(s, hk_res(i)[0]) : 0;
+    case HK_OP_CALL:  /* what the callee computes is not followed */
+        for (uint32_t k = 0; k < i->nres; k++)
+            ch |= wild(s, hk_res(i)[k]);
+        return ch;
+    default:
+        /* an input is taken as finite: a load, a gather, a draw */
+        if (i->nres != 1)
+            return 0;
+        if (hk_diff_wild_op(i->op))
+            return wild(s, hk_res(i)[0]);
+        for (uint32_t k = 0; k < i->nops; k++)
+            if (s->wild[i->ops[k]])
+                return wild(s, hk_res(i)[0]);
+        return 0;
+    }
+}
+
+int hk_diff_wild_block(Diff *s, const HkBlock *b)
+{
+    int ch = 0;
+    for (const HkInst *i = b->first; i != NULL; i = i->next)
+        ch |= wild_inst(s, i);
     return ch;
 }
 

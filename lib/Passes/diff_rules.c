@@ -149,6 +149,17 @@ static HkVal prod_tangent(Diff *s, HkVal a, HkVal ta, HkType t)
     return tp;
 }
 
+/* The tangent of r = norm a along ta: dot(a / r, ta), the quotient first
+ * (a dot of a vector of 1e200s overflows where a / r does not); exactly 0
+ * where every component of ta is 0. */
+static HkVal norm_tangent(Diff *s, HkVal a, HkVal ta, HkVal r, HkType t)
+{
+    HkType at = hk_diff_type(s, a);
+    HkVal u = hk_diff_emit2(s, HK_OP_FDIV, a, r, at);
+    HkVal d = hk_diff_emit2(s, HK_OP_DOT, u, hk_diff_full(s, ta, at), t);
+    return hk_diff_guard(s, ta, d);
+}
+
 /* select c, a, b of type t.  The C target selects on a rank-0 condition
  * only, so a tensor one selects component by component and builds the
  * result. */
@@ -192,16 +203,99 @@ HkVal hk_diff_add(Diff *s, HkVal ta, HkVal tb, HkType rt)
     return hk_diff_emit2(s, HK_OP_FADD, ta, tb, rt);
 }
 
-/* f * t for a tangent t (zero stays zero). */
-HkVal hk_diff_scale(Diff *s, HkVal f, HkVal t, HkType rt)
+/* Whether v is a constant whose every component is finite (and, with
+ * nonzero, none 0): a factor, or a divisor, that can never make inf * 0. */
+static int finite_const(const Diff *s, HkVal v, int nonzero)
 {
-    return t == HK_NOVAL ? HK_NOVAL : hk_diff_emit2(s, HK_OP_FMUL, f, t, rt);
+    const HkValue *x = hk_value(s->f, v);
+    if (x->kind != HK_DEF_INST || x->def->op != HK_OP_CONST ||
+        !hk_diff_is_real(x->type) || x->def->x->cst.f == NULL)
+        return 0;
+    for (uint32_t k = 0; k < x->def->x->cst.n; k++) {
+        double c = x->def->x->cst.f[k];
+        if (!isfinite(c) || (nonzero && c == 0.0))
+            return 0;
+    }
+    return 1;
 }
 
-/* t / d for a tangent t. */
+/* term, but exactly 0 where the tangent t is exactly 0.  A rule's term is
+ * its partial times a tangent, and the partial may be infinite or NaN (a
+ * pole, an edge of a domain, an intermediate that overflowed, the
+ * untaken side of a select, whose operands are all computed): a
+ * direction that does not move the operand (jvp), or an adjoint a select
+ * zeroed (vjp), then adds 0, not inf * 0 = NaN.  docs/Passes.md, "A zero
+ * tangent adds nothing". */
+HkVal hk_diff_guard(Diff *s, HkVal t, HkVal term)
+{
+    if (t == HK_NOVAL || term == HK_NOVAL)
+        return HK_NOVAL;
+    HkType tt = hk_diff_type(s, t), yt = hk_diff_type(s, term);
+    HkType e = hk_scalar(tt.elem);
+    /* a tensor tangent is 0 when all its components are, which
+     * sum(abs(t)) == 0 tells without underflow: one rank-0 condition,
+     * where one per component would cost a select each */
+    if (tt.rank > 0)
+        t = hk_diff_emit1(s, HK_OP_SUM, hk_diff_emit1(s, HK_OP_ABS, t, tt), e);
+    HkVal still = hk_diff_fcmp(s, HK_P_OEQ, t, hk_diff_real(s, 0.0, e));
+    return hk_diff_sel(s, still, hk_diff_real(s, 0.0, yt), term, yt);
+}
+
+/* Whether a term of factor f (or, divisor, of divisor f) may be inf * 0:
+ * not for a finite constant (other than 0, for a divisor); for a value of
+ * the primal (or the pass's copy of one), when it may be wild, or, as a
+ * divisor, may be 0; for a partial the rule made, unless the rule is
+ * tame (hk_diff_rule). */
+static int needs_guard(const Diff *s, HkVal f, int divisor)
+{
+    if (finite_const(s, f, divisor))
+        return 0;
+    if (f >= s->nwild)
+        return !s->tame;
+    return divisor || s->wild[f];
+}
+
+/* Whether v is a constant whose every component is 0. */
+static int zero_const(const Diff *s, HkVal v)
+{
+    const HkValue *x = hk_value(s->f, v);
+    if (x->kind != HK_DEF_INST || x->def->op != HK_OP_CONST ||
+        !hk_diff_is_real(x->type) || x->def->x->cst.f == NULL)
+        return 0;
+    for (uint32_t k = 0; k < x->def->x->cst.n; k++)
+        if (x->def->x->cst.f[k] != 0.0)
+            return 0;
+    return 1;
+}
+
+/* f * t for a tangent t (zero stays zero, exactly: hk_diff_guard where
+ * needs_guard).  A partial that is the constant 0 adds nothing either,
+ * whatever t is: in vjp, t is the adjoint from above, which may be NaN
+ * at a pole below it (the norm of 0 v: jvp's tangent into the norm is 0,
+ * and vjp's adjoint out of it NaN, so the two agree only if 0 NaN is 0). */
+HkVal hk_diff_scale(Diff *s, HkVal f, HkVal t, HkType rt)
+{
+    if (t == HK_NOVAL || zero_const(s, f))
+        return HK_NOVAL;
+    HkVal y = hk_diff_emit2(s, HK_OP_FMUL, f, t, rt);
+    return needs_guard(s, f, 0) ? hk_diff_guard(s, t, y) : y;
+}
+
+/* t / d for a tangent t (zero stays zero, exactly, where needs_guard). */
 HkVal hk_diff_over(Diff *s, HkVal t, HkVal d, HkType rt)
 {
-    return t == HK_NOVAL ? HK_NOVAL : hk_diff_emit2(s, HK_OP_FDIV, t, d, rt);
+    if (t == HK_NOVAL)
+        return HK_NOVAL;
+    HkVal y = hk_diff_emit2(s, HK_OP_FDIV, t, d, rt);
+    return needs_guard(s, d, 1) ? hk_diff_guard(s, t, y) : y;
+}
+
+/* t f for a finite constant f: no guard. */
+static HkVal scale_const(Diff *s, double f, HkVal t, HkType rt)
+{
+    if (t == HK_NOVAL)
+        return HK_NOVAL;
+    return hk_diff_emit2(s, HK_OP_FMUL, hk_diff_real(s, f, hk_scalar(rt.elem)), t, rt);
 }
 
 
@@ -252,13 +346,12 @@ static HkVal math1(Diff *s, const HkInst *i, HkVal x, HkVal r, HkVal tx)
     case HK_OP_LOG10:
         return hk_diff_over(s, tx, hk_diff_emit2(s, HK_OP_FMUL, x, hk_diff_real(s, log(10.0), e), t), t);
     case HK_OP_LOG1P: return hk_diff_over(s, tx, hk_diff_emit2(s, HK_OP_FADD, x, hk_diff_real(s, 1.0, e), t), t);
-    case HK_OP_SQRT:  /* tx / (2 r): at 0, tx/0 (inf, or NaN for tx 0) */
-        return hk_diff_over(s, hk_diff_scale(s, hk_diff_real(s, 0.5, e), tx, t), r, t);
+    case HK_OP_SQRT:  /* tx / (2 r): at 0, tx/0 (inf; 0 for tx 0) */
+        return hk_diff_over(s, scale_const(s, 0.5, tx, t), r, t);
     case HK_OP_RSQRT:  /* -r / (2 x) tx */
     {
         HkVal q = hk_diff_emit2(s, HK_OP_FDIV, r, x, t);
-        HkVal h = hk_diff_scale(s, hk_diff_real(s, -0.5, e), tx, t);
-        return hk_diff_scale(s, q, h, t);
+        return hk_diff_scale(s, q, scale_const(s, -0.5, tx, t), t);
     }
     case HK_OP_SIN: return hk_diff_scale(s, hk_diff_emit1(s, HK_OP_COS, x, t), tx, t);
     case HK_OP_COS:
@@ -288,17 +381,18 @@ static HkVal math1(Diff *s, const HkInst *i, HkVal x, HkVal r, HkVal tx)
         return i->op == HK_OP_ACOS ? hk_diff_emit1(s, HK_OP_FNEG, d, t) : d;
     }
     case HK_OP_ASINH: {
-        HkVal xx = hk_diff_emit2(s, HK_OP_FMUL, x, x, t);
-        HkVal one = hk_diff_real(s, 1.0, e);
-        HkVal q = hk_diff_emit2(s, HK_OP_FADD, xx, one, t);
-        return hk_diff_over(s, tx, hk_diff_emit1(s, HK_OP_SQRT, q, t), t);
+        /* tx / sqrt(x x + 1), the root as hypot(x, 1): x x overflows
+         * above about 1e154 (the tangent then 0, not 1/|x|) */
+        HkVal h = hk_diff_emit2(s, HK_OP_HYPOT, x, hk_diff_real(s, 1.0, e), t);
+        return hk_diff_over(s, tx, h, t);
     }
     case HK_OP_ACOSH: {
+        /* tx / sqrt((x - 1)(x + 1)), the root as sqrt(x - 1) sqrt(x + 1):
+         * the product overflows above about 1e154 */
         HkVal one = hk_diff_real(s, 1.0, e);
-        HkVal lo = hk_diff_emit2(s, HK_OP_FSUB, x, one, t);
-        HkVal hi = hk_diff_emit2(s, HK_OP_FADD, x, one, t);
-        HkVal q = hk_diff_emit2(s, HK_OP_FMUL, lo, hi, t);
-        return hk_diff_over(s, tx, hk_diff_emit1(s, HK_OP_SQRT, q, t), t);
+        HkVal lo = hk_diff_emit1(s, HK_OP_SQRT, hk_diff_emit2(s, HK_OP_FSUB, x, one, t), t);
+        HkVal hi = hk_diff_emit1(s, HK_OP_SQRT, hk_diff_emit2(s, HK_OP_FADD, x, one, t), t);
+        return hk_diff_over(s, tx, hk_diff_emit2(s, HK_OP_FMUL, lo, hi, t), t);
     }
     case HK_OP_ATANH: {
         HkVal q = one_minus_sq(s, x, t);
@@ -329,32 +423,48 @@ static HkVal math2(Diff *s, const HkInst *i, HkVal x, HkVal y, HkVal r)
     HkVal tx = hk_diff_tan(s, x), ty = hk_diff_tan(s, y);
     switch (i->op) {
     case HK_OP_ATAN2: {
-        /* atan2 %y, %x (C's order): (x ty - y tx) / (x^2 + y^2); here the
-         * first operand, x, is atan2's y */
+        /* atan2 %y, %x (C's order; here the first operand, x, is atan2's
+         * y): (x ty - y tx) / (x^2 + y^2), each partial as (x / h) / h
+         * with h = hypot(y, x), as hypot scales: x^2 + y^2 overflows
+         * above about 1e154 and underflows below about 1e-162 */
         HkVal yv = x, xv = y, ty_ = tx, tx_ = ty;
-        HkVal p = hk_diff_scale(s, xv, ty_, t);
-        HkVal q = hk_diff_scale(s, yv, tx_, t);
-        HkVal n = p == HK_NOVAL ? hk_diff_emit1(s, HK_OP_FNEG, q, t)
-                  : q == HK_NOVAL ? p
-                                  : hk_diff_emit2(s, HK_OP_FSUB, p, q, t);
-        HkVal xx = hk_diff_emit2(s, HK_OP_FMUL, xv, xv, t);
-        HkVal yy = hk_diff_emit2(s, HK_OP_FMUL, yv, yv, t);
-        HkVal d = hk_diff_emit2(s, HK_OP_FADD, xx, yy, t);
-        return hk_diff_over(s, n, d, t);
+        HkVal h = hk_diff_emit2(s, HK_OP_HYPOT, yv, xv, t);
+        HkVal p = HK_NOVAL, q = HK_NOVAL;
+        if (ty_ != HK_NOVAL) {
+            HkVal py = hk_diff_emit2(s, HK_OP_FDIV, hk_diff_emit2(s, HK_OP_FDIV, xv, h, t), h, t);
+            p = hk_diff_scale(s, py, ty_, t);
+        }
+        if (tx_ != HK_NOVAL) {
+            HkVal px = hk_diff_emit2(s, HK_OP_FDIV, hk_diff_emit2(s, HK_OP_FDIV, yv, h, t), h, t);
+            q = hk_diff_scale(s, px, tx_, t);
+        }
+        if (q == HK_NOVAL)
+            return p;
+        if (p == HK_NOVAL)
+            return hk_diff_emit1(s, HK_OP_FNEG, q, hk_diff_type(s, q));
+        return hk_diff_emit2(s, HK_OP_FSUB, p, q, t);
     }
     case HK_OP_HYPOT:
     {
-        HkVal px = hk_diff_scale(s, x, tx, t);
-        HkVal py = hk_diff_scale(s, y, ty, t);
-        return hk_diff_over(s, hk_diff_add(s, px, py, t), r, t);
+        /* (x / r) tx + (y / r) ty: at (0, 0), 0 / 0 (NaN) */
+        HkVal px = tx == HK_NOVAL ? HK_NOVAL : hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FDIV, x, r, t), tx, t);
+        HkVal py = ty == HK_NOVAL ? HK_NOVAL : hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FDIV, y, r, t), ty, t);
+        return hk_diff_add(s, px, py, t);
     }
     case HK_OP_POW: {
-        /* y x^(y-1) tx + (x == 0 ? 0 : r log x) ty */
+        /* (y == 0 ? 0 : y x^(y-1)) tx + (x == 0 ? 0 : r log x) ty: pow(x,
+         * 0) is 1 for every x, so its d/dx is 0, where y x^(y-1) would
+         * be 0 inf = NaN at x = 0 */
         HkVal dx = HK_NOVAL, dy = HK_NOVAL;
         if (tx != HK_NOVAL) {
-            HkVal ym1 = hk_diff_emit2(s, HK_OP_FSUB, y, hk_diff_real(s, 1.0, e), hk_diff_type(s, y));
+            HkType yt = hk_diff_type(s, y);
+            HkVal ym1 = hk_diff_emit2(s, HK_OP_FSUB, y, hk_diff_real(s, 1.0, e), yt);
             HkVal pw = hk_diff_emit2(s, HK_OP_POW, x, ym1, t);
-            dx = hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FMUL, y, pw, t), tx, t);
+            HkVal px = hk_diff_emit2(s, HK_OP_FMUL, y, pw, t);
+            HkVal y0 = hk_diff_fcmp(s, HK_P_OEQ, y, hk_diff_real(s, 0.0, e));
+            HkType pt = hk_diff_type(s, px);
+            px = hk_diff_sel(s, y0, hk_diff_real(s, 0.0, pt), px, pt);
+            dx = hk_diff_scale(s, px, tx, t);
         }
         if (ty != HK_NOVAL) {
             /* r log x for x > 0, 0 at x == 0 (docs/Passes.md, the kinks),
@@ -388,8 +498,34 @@ int hk_diff_is_real(HkType t)
     return t.elem == HK_F32 || t.elem == HK_F64;
 }
 
-/* The tangent of i's one real result, or HK_NOVAL for zero. */
+/* Whether i's partials are finite wherever its operands are finite: no
+ * operand wild, and no pole, edge or overflow of its own (the wild ops,
+ * and atan2, hypot and norm at 0).  Then no term of its rule needs a
+ * guard: inf * 0 needs an infinite partial. */
+static int tame(const Diff *s, const HkInst *i)
+{
+    if (hk_diff_wild_op(i->op) || i->op == HK_OP_ATAN2 ||
+        i->op == HK_OP_HYPOT || i->op == HK_OP_NORM)
+        return 0;
+    for (uint32_t k = 0; k < i->nops; k++)
+        if (hk_diff_is_wild(s, i->ops[k]))
+            return 0;
+    return 1;
+}
+
+static HkVal rule(Diff *s, HkInst *i);
+
+/* The tangent of i's one real result, or HK_NOVAL for zero; its terms
+ * guarded (hk_diff_guard) unless i is tame. */
 HkVal hk_diff_rule(Diff *s, HkInst *i)
+{
+    s->tame = tame(s, i);
+    HkVal t = rule(s, i);
+    s->tame = 0;
+    return t;
+}
+
+static HkVal rule(Diff *s, HkInst *i)
 {
     HkType t = i->type;
     HkVal r = hk_res(i)[0];
@@ -435,11 +571,12 @@ HkVal hk_diff_rule(Diff *s, HkInst *i)
         return hk_diff_add(s, p, q, t);
     }
     case HK_OP_FDIV: {
-        /* (ta - r tb) / b */
+        /* (ta - r tb) / b, each term 0 where its tangent is: r tb, and
+         * the quotient where the numerator is */
         HkVal n = ta;
         if (tb != HK_NOVAL) {
-            HkVal rt = hk_diff_emit2(s, HK_OP_FMUL, r, tb, t);
-            n = ta == HK_NOVAL ? hk_diff_emit1(s, HK_OP_FNEG, rt, t)
+            HkVal rt = hk_diff_scale(s, r, tb, t);
+            n = ta == HK_NOVAL ? hk_diff_emit1(s, HK_OP_FNEG, rt, hk_diff_type(s, rt))
                                : hk_diff_emit2(s, HK_OP_FSUB, ta, rt, t);
         }
         return hk_diff_over(s, n, b, t);
@@ -514,10 +651,8 @@ HkVal hk_diff_rule(Diff *s, HkInst *i)
                    ? HK_NOVAL
                    : prod_tangent(s, a, hk_diff_full(s, ta, hk_diff_type(s, a)), t);
     case HK_OP_NORM:
-        /* dot(a, ta) / r: at 0, 0/0 (NaN) */
-        return ta == HK_NOVAL ? HK_NOVAL
-                              : hk_diff_emit2(s, HK_OP_FDIV, hk_diff_emit2(s, HK_OP_DOT, a, ta, t),
-                                      r, t);
+        /* dot(a / r, ta): at 0, 0/0 (NaN); 0 where ta is 0 */
+        return ta == HK_NOVAL ? HK_NOVAL : norm_tangent(s, a, ta, r, t);
     case HK_OP_ATAN2:
     case HK_OP_HYPOT:
     case HK_OP_POW:

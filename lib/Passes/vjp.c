@@ -141,6 +141,7 @@ static void grow_tables(Vjp *v)
     d->tslot = grow_slots(d->a, d->tslot, n, sizeof *d->tslot, &none);
     v->bslot = grow_slots(d->a, v->bslot, n, sizeof *v->bslot, &none);
     v->store = grow_slots(d->a, v->store, n, sizeof *v->store, &null);
+    v->every = grow_slots(d->a, v->every, n, sizeof *v->every, &zero);
     v->sadj = grow_slots(d->a, v->sadj, n, sizeof *v->sadj, &nov);
     v->tape_w = grow_slots(d->a, v->tape_w, n, sizeof *v->tape_w, &nov);
     v->tape_loc = grow_slots(d->a, v->tape_loc, n, sizeof *v->tape_loc, &none);
@@ -304,8 +305,10 @@ static int structural(Vjp *v, HkInst *i, HkVal R)
             hk_vjp_add_adj(v, b, hk_diff_emit2(d, HK_OP_FMUL, R, a, tb));
         return 1;
     case HK_OP_NORM: {
-        HkVal q = hk_diff_emit2(d, HK_OP_FDIV, R, hk_res(i)[0], i->type);
-        hk_vjp_add_adj(v, a, hk_diff_emit2(d, HK_OP_FMUL, q, a, ta));
+        /* (a / r) R, the transpose of jvp's dot(a / r, ta), and 0 where
+         * R is (a zero adjoint adds nothing, even at a = 0) */
+        HkVal u = hk_diff_emit2(d, HK_OP_FDIV, a, hk_res(i)[0], ta);
+        hk_vjp_add_adj(v, a, hk_diff_guard(d, R, hk_diff_emit2(d, HK_OP_FMUL, u, R, ta)));
         return 1;
     }
     case HK_OP_CROSS:
@@ -573,6 +576,7 @@ void hk_vjp_grow(Vjp *v)
     v->adj = adj;
     d->act = act;
     d->ntan = n;
+    hk_diff_grow_wild(d);
 }
 
 /* Marks in inside the values defined in op i's regions, at any depth,
@@ -717,7 +721,7 @@ static HkInst *case_copy(Vjp *v, const HkInst *x, uint32_t c, HkVal kv,
     HkInst *ni = hk_vjp_if(v, eq, types, names, x->nres);
     hk_vjp_grow(v);
     for (uint32_t k = 0; k < x->nres; k++)
-        d->act[hk_res(ni)[k]] = hk_res(x)[k] < d->ntan && d->act[hk_res(x)[k]];
+        hk_diff_inherit(d, hk_res(ni)[k], hk_res(x)[k]);
     copy_block(v, &x->x->regions[c], &ni->x->regions[0], map, nmap, 1, 0);
     if (c + 2 == x->x->nregions) {
         copy_block(v, &x->x->regions[c + 1], &ni->x->regions[1], map, nmap, 1, 0);
@@ -822,7 +826,7 @@ static void reverse_branch(Vjp *v, const HkInst *i, const HkBlock *b,
     hk_vjp_grow(v);
     for (uint32_t x = 0; x < nmap; x++)
         if (map[x] != HK_NOVAL)
-            d->act[map[x]] = d->act[x];
+            hk_diff_inherit(d, map[x], x);
     d->at = NULL;
     d->blk = nb;
     HkInst *last = nb->last;
@@ -1182,7 +1186,7 @@ static void seed(Vjp *v)
         v->tape_w[k] = w;
         if (v->store[k] != NULL)
             hk_vjp_add_adj(v, v->store[k]->ops[0], w);
-        else if (d->in[k] && sl->role != HK_ROLE_OUT)
+        else if (d->in[k] && sl->role != HK_ROLE_OUT && !v->every[k])
             hk_vjp_add_to(v, &v->sadj[k], w, sl->type);
     }
 }
@@ -1302,13 +1306,28 @@ static const char *tape_rule(const HkInst *i, const HkSlot *sl, uint8_t *stored)
     return NULL;
 }
 
+/* Whether store i, in the body of loop L, runs on every trip and L runs
+ * at least one: a static count above 0, no break_if, i not in a branch. */
+static int every_trip(const HkInst *L, const HkInst *i)
+{
+    if (L->op != HK_OP_LOOP || i->block != &L->x->regions[0] ||
+        L->x->has_count || L->x->hi <= L->x->lo)
+        return 0;
+    for (const HkInst *x = L->x->regions[0].first; x != NULL; x = x->next)
+        if (x->op == HK_OP_BREAK_IF)
+            return 0;
+    return 1;
+}
+
 /* Why reverse mode does not take store (or own-column accum) i inside
  * a region, or NULL.  In a branch it is transposed where it is (its
  * value gets the cotangent when the branch ran it); in a loop the last
  * trip's store wins, and an output that is an active input too would
- * pass its input through when the branch does not store. */
-static const char *branch_store_rule(const Diff *d, const HkInst *i)
+ * pass its input through when the branch does not store, or no trip
+ * does: taken when every trip stores (v->every). */
+static const char *branch_store_rule(Vjp *v, const HkInst *i)
 {
+    const Diff *d = &v->d;
     const HkInst *L = i->block->parent;
     int in_loop = 0;
     for (const HkInst *p = L; p != NULL; p = p->block->parent)
@@ -1320,8 +1339,13 @@ static const char *branch_store_rule(const Diff *d, const HkInst *i)
         return "a store to an active output in a branch of a loop or in a "
                "loop not of the kernel's body, where the reverse does not know "
                "which trip stored last";
+    if (d->in[i->slot] && in_loop && every_trip(L, i)) {
+        v->every[i->slot] = 1;
+        return NULL;
+    }
     if (d->in[i->slot])
-        return in_loop ? "a store inside a loop to an output that is an active "
+        return in_loop ? "a store inside a loop that a trip may skip (a runtime "
+                         "count, a break_if) to an output that is an active "
                          "input too, whose value passes through when no trip stores"
                        : "a store inside a branch to an output that is an active input "
                          "too, whose value passes through when the branch does not store";
@@ -1366,7 +1390,7 @@ static void refuse_in(Vjp *v, HkFunc *g, Refuse *rf)
             if (stored[i->slot])
                 why = "a second store to an active output";
             else if (!top)
-                why = branch_store_rule(d, i);
+                why = branch_store_rule(v, i);
             stored[i->slot] = 1;
             if (top)
                 v->store[i->slot] = (HkInst *)i;
@@ -1512,6 +1536,7 @@ int hk_pass_vjp(HawkPassRun *r, HkFunc *f)
     uint32_t n = f->nslots;
     v.bslot = hk_alloc(a, (n + 1) * sizeof *v.bslot);
     v.store = hk_alloc(a, (n + 1) * sizeof *v.store);
+    v.every = hk_alloc(a, n + 1);
     v.sadj = hk_alloc(a, (n + 1) * sizeof *v.sadj);
     v.tape_w = hk_alloc(a, (n + 1) * sizeof *v.tape_w);
     v.tape_loc = hk_alloc(a, (n + 1) * sizeof *v.tape_loc);

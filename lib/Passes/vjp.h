@@ -12,6 +12,9 @@ typedef struct {
     HkVal *sadj;         /* slot -> the adjoint of what was read from it */
     int32_t *bslot;      /* slot -> its cotangent slot, or -1 */
     HkInst **store;      /* slot -> its one store, or NULL */
+    uint8_t *every;      /* slot -> its one store is in the body of a loop
+                            whose every trip runs it: an input too never
+                            passes through to the output */
     HkVal *tape_w;       /* slot -> an active tape's cotangent, loaded once */
     HkVal gate;          /* an i1 the reverse of a loop sets: whether the
                             trip being swept made the loop's last

@@ -155,7 +155,7 @@ static HkInst *rerun(Vjp *v, const HkInst *L, uint32_t n, HkVal t)
     hk_vjp_grow(v);
     for (uint32_t x = 0; x < nmap; x++)
         if (map[x] != HK_NOVAL)
-            d->act[map[x]] = d->act[x];
+            hk_diff_inherit(d, map[x], x);
     return I;
 }
 
@@ -421,7 +421,7 @@ static HkVal trip_copy(Vjp *v, const Rev *rv, HkVal t, int to_break, Trip *tr,
     hk_vjp_grow(v);
     for (uint32_t x = 0; x < nmap; x++)
         if (map[x] != HK_NOVAL)
-            d->act[map[x]] = d->act[x];
+            hk_diff_inherit(d, map[x], x);
     if (mapp != NULL) {
         *mapp = map;
         *nmapp = nmap;

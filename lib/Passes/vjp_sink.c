@@ -38,6 +38,20 @@ static void uses_of(const HkBlock *b, int32_t s, uint32_t *writes, uint32_t *rea
     }
 }
 
+/* Whether an instruction of the kernel's body before K writes slot s,
+ * at any depth. */
+static int written_before(const HkFunc *f, const HkInst *K, int32_t s)
+{
+    uint32_t writes = 0, reads = 0;
+    for (const HkInst *x = f->body.first; x != K; x = x->next) {
+        if (x->slot == s && (x->op == HK_OP_STORE || x->op == HK_OP_ACCUM))
+            writes++;
+        for (uint32_t r = 0; r < x->x->nregions; r++)
+            uses_of(&x->x->regions[r], s, &writes, &reads);
+    }
+    return writes != 0;
+}
+
 /* The own-column write of slot s at b's top level, or NULL. */
 static HkInst *top_write(const HkBlock *b, int32_t s)
 {
@@ -131,6 +145,11 @@ static void sink_slot(Vjp *v, HkInst *X, int32_t s)
     int looped;
     HkInst *K = kernel_level(f, X, &looped);
     if (!all && (!readable || looped))
+        return;
+    /* a write before K: the pass refuses the second store, and names the
+     * user's own, not a load of the value before the op that the source
+     * does not have */
+    if (!all && written_before(f, K, s))
         return;
     HkType t = hk_value(f, one->ops[0])->type;
     HkVal prior = HK_NOVAL;

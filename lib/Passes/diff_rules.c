@@ -203,20 +203,25 @@ HkVal hk_diff_add(Diff *s, HkVal ta, HkVal tb, HkType rt)
     return hk_diff_emit2(s, HK_OP_FADD, ta, tb, rt);
 }
 
-/* Whether v is a constant whose every component is finite (and, with
- * nonzero, none 0): a factor, or a divisor, that can never make inf * 0. */
-static int finite_const(const Diff *s, HkVal v, int nonzero)
+/* The payload of v when it is a real constant, else NULL. */
+static const HkConst *real_const(const Diff *s, HkVal v)
 {
     const HkValue *x = hk_value(s->f, v);
     if (x->kind != HK_DEF_INST || x->def->op != HK_OP_CONST ||
         !hk_diff_is_real(x->type) || x->def->x->cst.f == NULL)
-        return 0;
-    for (uint32_t k = 0; k < x->def->x->cst.n; k++) {
-        double c = x->def->x->cst.f[k];
-        if (!isfinite(c) || (nonzero && c == 0.0))
+        return NULL;
+    return &x->def->x->cst;
+}
+
+/* Whether v is a constant whose every component is finite (and, with
+ * nonzero, none 0): a factor, or a divisor, that can never make inf * 0. */
+static int finite_const(const Diff *s, HkVal v, int nonzero)
+{
+    const HkConst *c = real_const(s, v);
+    for (uint32_t k = 0; c != NULL && k < c->n; k++)
+        if (!isfinite(c->f[k]) || (nonzero && c->f[k] == 0.0))
             return 0;
-    }
-    return 1;
+    return c != NULL;
 }
 
 /* term, but exactly 0 where the tangent t is exactly 0.  A rule's term is
@@ -258,14 +263,11 @@ static int needs_guard(const Diff *s, HkVal f, int divisor)
 /* Whether v is a constant whose every component is 0. */
 static int zero_const(const Diff *s, HkVal v)
 {
-    const HkValue *x = hk_value(s->f, v);
-    if (x->kind != HK_DEF_INST || x->def->op != HK_OP_CONST ||
-        !hk_diff_is_real(x->type) || x->def->x->cst.f == NULL)
-        return 0;
-    for (uint32_t k = 0; k < x->def->x->cst.n; k++)
-        if (x->def->x->cst.f[k] != 0.0)
+    const HkConst *c = real_const(s, v);
+    for (uint32_t k = 0; c != NULL && k < c->n; k++)
+        if (c->f[k] != 0.0)
             return 0;
-    return 1;
+    return c != NULL;
 }
 
 /* f * t for a tangent t (zero stays zero, exactly: hk_diff_guard where

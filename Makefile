@@ -48,12 +48,14 @@ check: build build-asan build-nollvm configs
 	@scripts/check.sh $(BUILD) $(ASAN_BUILD) '$(NOLLVM_BUILD):$(NOLLVM_TESTS)'
 
 # make stress N=1000 [FIRST=1]: N random kernels (hawk-gen, seeds FIRST ...)
-# through the verifier, print/parse, jvp and vjp, and hawk-run's three
-# implementations; STRESS_CHECKS=1 adds hawk-emit's compilers and cppcheck.
+# through the verifier, print/parse, jvp and vjp, hawk-run's three
+# implementations, and hawk-emit's compilers and cppcheck (STRESS_CHECKS=0
+# leaves the checks out).
 N     ?= 1000
 FIRST ?= 1
+STRESS_CHECKS ?= 1
 stress: build
-	@scripts/stress.sh $(BUILD) $(N) $(FIRST)
+	@STRESS_CHECKS=$(STRESS_CHECKS) scripts/stress.sh $(BUILD) $(N) $(FIRST)
 
 # make fuzz [FUZZ_TIME=600]: each libFuzzer target of fuzz/ (built in the
 # sanitized build) for FUZZ_TIME seconds, its corpus kept under

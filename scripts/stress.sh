@@ -15,7 +15,11 @@
 #     against the host build and the HIR interpreter (the interpreter
 #     alone without LLVM), bit for bit;
 #   - with STRESS_CHECKS=1, hawk-emit with the compilers and cppcheck's
-#     MISRA addon over each batch.
+#     MISRA addon over each batch: each finding fails the seed of its
+#     unit (g<seed>.c) and is counted by its id (cppcheck's
+#     knownConditionTrueFalse, a compiler's -Werror=unused-variable),
+#     and a line "stress: checks: B batches, N findings[: id count,
+#     ...]" comes before the summary.
 # Prints one line per failing seed with the command that reproduces it,
 # then "stress: N kernels, A accepted, R refused (fp.domain.violated);
 # jvp: J run, JR refused; vjp: V run, VR refused; F failed"; exits 1
@@ -41,6 +45,8 @@ refused=0
 failed=0
 jvp_refused=0 vjp_refused=0  # derivative kernels refused by their pass
 jvp_run=0 vjp_run=0          # derivative kernels made and run
+check_batches=0 findings=0   # STRESS_CHECKS=1: batches checked, findings
+declare -A finding_ids=()    # findings by id
 
 fail() {  # seed, what
   echo "stress: seed $1: $2 (reproduce: hawk-gen -seed=$1 -size=$size > k.hir)"
@@ -151,17 +157,41 @@ run_file() {  # file, suffix, seeds...
   fi
 }
 
+# hawk-emit's checks over the batch: each finding (a line
+# "g<seed>.c:L:C: severity: text [id]" of a compiler or cppcheck, once
+# per seed, line and id) fails its seed and is counted by id; a failure
+# that names no unit fails the batch's first seed.
+check_batch() {
+  rm -rf "$work/out"
+  check_batches=$((check_batches + 1))
+  "$emit" "$work/batch.hir" -o "$work/out" > "$work/emit.out" 2>&1 && return
+  local re='^g([0-9]+)\.c:([0-9]+):[0-9]+: [a-z]+: (.*) \[([^]]+)\]$'
+  local line any=0
+  declare -A seen=()
+  while IFS= read -r line; do
+    [[ $line =~ $re ]] || continue
+    local seed=${BASH_REMATCH[1]} id=${BASH_REMATCH[4]}
+    local key="$seed:${BASH_REMATCH[2]}:$id"
+    [[ -n ${seen[$key]:-} ]] && continue
+    seen[$key]=1
+    any=1
+    findings=$((findings + 1))
+    finding_ids[$id]=$(( ${finding_ids[$id]:-0} + 1 ))
+    fail "$seed" "check finding [$id] at g$seed.c:${BASH_REMATCH[2]}: ${BASH_REMATCH[3]:0:200}"
+  done < "$work/emit.out"
+  if [[ $any -eq 0 ]]; then
+    head -40 "$work/emit.out"
+    fail "${seeds[0]}" "hawk-emit's checks failed on the batch from it"
+  fi
+}
+
 run_batch() {
   [[ ${#seeds[@]} -eq 0 ]] && return
   run_file "$work/batch.hir" "" "${seeds[@]}"
   run_file "$work/batch_jvp.hir" _jvp "${seeds_jvp[@]}"
   run_file "$work/batch_vjp.hir" _vjp "${seeds_vjp[@]}"
   if [[ ${STRESS_CHECKS:-0} == 1 ]]; then
-    rm -rf "$work/out"
-    if ! "$emit" "$work/batch.hir" -o "$work/out" > "$work/emit.out" 2>&1; then
-      head -40 "$work/emit.out"
-      fail "${seeds[0]}" "hawk-emit's checks failed on the batch from it"
-    fi
+    check_batch
   fi
   : > "$work/batch.hir"
   : > "$work/batch_jvp.hir"
@@ -184,5 +214,17 @@ for ((s = first; s < first + n; s++)); do
   fi
 done
 run_batch
+if [[ ${STRESS_CHECKS:-0} == 1 ]]; then
+  summary="stress: checks: $check_batches batches, $findings findings"
+  if [[ $findings -gt 0 ]]; then
+    summary+=":"
+    sep=" "
+    for id in $(printf '%s\n' "${!finding_ids[@]}" | sort); do
+      summary+="$sep$id ${finding_ids[$id]}"
+      sep=", "
+    done
+  fi
+  echo "$summary"
+fi
 echo "stress: $n kernels, $accepted accepted, $refused refused (fp.domain.violated); jvp: $jvp_run run, $jvp_refused refused; vjp: $vjp_run run, $vjp_refused refused; $failed failed"
 [[ $failed -eq 0 ]]

@@ -11,10 +11,12 @@
  * change to one unit it reads that unit again and still checks the rules
  * that span the directory (5.1, 5.6 to 5.9, 8.x) over every unit.
  * docs/EmbeddedC.md, "Checks paid once". */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "digest.h"
@@ -53,6 +55,32 @@ static void add_includes(HkArena *a, const char *text, Names *l)
     }
 }
 
+/* Puts in b the text of the files of dir named, then of the headers
+ * they include, each once (headers: of those headers alone). */
+static void put_files(HkArena *a, HkBuf *b, const char *dir,
+                      const char *const *files, int headers)
+{
+    Names l = {NULL, 0, 0, hk_symtab_new(a)};
+    for (const char *const *f = files; *f != NULL; f++)
+        add_name(a, &l, *f);
+    uint32_t nfiles = l.n;
+    for (uint32_t k = 0; k < l.n; k++) {
+        const char *text = NULL, *why = NULL;
+        size_t len = 0;
+        if (hk_read_whole(a, hk_path_join(a, dir, l.names[k]), &text, &len,
+                          &why) != 0 ||
+            text == NULL) {
+            hk_buf_printf(b, "file %s absent\n", l.names[k]);
+            continue;
+        }
+        add_includes(a, text, &l);
+        if (headers && k < nfiles)
+            continue;
+        hk_buf_printf(b, "file %s %zu\n", l.names[k], len);
+        hk_buf_put(b, text, len);
+    }
+}
+
 const char *hk_check_key(HkArena *a, const char *dir, const char *tool_version,
                          const char *const *argv, const char *const *files)
 {
@@ -62,23 +90,7 @@ const char *hk_check_key(HkArena *a, const char *dir, const char *tool_version,
                   tool_version != NULL ? tool_version : "");
     for (const char *const *v = argv; *v != NULL; v++)
         hk_buf_printf(&b, "arg %zu %s\n", strlen(*v), *v);
-    /* the files named, then the headers they include, each once */
-    Names l = {NULL, 0, 0, hk_symtab_new(a)};
-    for (const char *const *f = files; *f != NULL; f++)
-        add_name(a, &l, *f);
-    for (uint32_t k = 0; k < l.n; k++) {
-        const char *text = NULL, *why = NULL;
-        size_t len = 0;
-        if (hk_read_whole(a, hk_path_join(a, dir, l.names[k]), &text, &len,
-                          &why) != 0 ||
-            text == NULL) {
-            hk_buf_printf(&b, "file %s absent\n", l.names[k]);
-            continue;
-        }
-        hk_buf_printf(&b, "file %s %zu\n", l.names[k], len);
-        hk_buf_put(&b, text, len);
-        add_includes(a, text, &l);
-    }
+    put_files(a, &b, dir, files, 0);
     return hk_sha256_hex(a, b.data, b.len);
 }
 
@@ -134,6 +146,50 @@ const char *hk_check_build_dir(HkArena *a, const char *cache,
         a, hk_path_join(a, cache, "checks"),
         hk_asprintf(a, "cppcheck-%.16s", hk_sha256_hex(a, id.data, id.len)));
     return hk_make_dirs(a, bd, NULL) == 0 ? bd : NULL;
+}
+
+const char *hk_check_headers(HkArena *a, const char *dir,
+                             const char *const *files)
+{
+    HkBuf b;
+    hk_buf_init(&b, a);
+    put_files(a, &b, dir, files, 1);
+    return hk_sha256_hex(a, b.data, b.len);
+}
+
+/* Removes the files of build directory bd (not its stamp), following no
+ * link: what cppcheck kept there is flat. */
+static void empty_build_dir(const char *bd)
+{
+    int fd = open(bd, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    DIR *d = fdopendir(fd);
+    if (d == NULL) {
+        close(fd);
+        return;
+    }
+    for (struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
+        struct stat st;
+        if (strcmp(e->d_name, "headers") == 0 ||
+            fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+            continue;
+        (void)unlinkat(fd, e->d_name, 0);
+    }
+    closedir(d);
+}
+
+void hk_check_build_dir_renew(HkArena *a, const char *bd, const char *headers)
+{
+    const char *stamp = hk_path_join(a, bd, "headers");
+    const char *text = NULL, *why = NULL;
+    size_t len = 0;
+    if (hk_read_whole(a, stamp, &text, &len, &why) == 0 && text != NULL &&
+        len == strlen(headers) && memcmp(text, headers, len) == 0)
+        return;
+    empty_build_dir(bd);
+    (void)hk_write_whole(a, stamp, headers, strlen(headers), &why);
 }
 
 int hk_check_lock(HkArena *a, const char *build_dir)

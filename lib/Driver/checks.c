@@ -218,12 +218,14 @@ static void check_cppcheck(Ctx *c, const HkProfile *p, const char *const *files)
         run_one(c, k, argv, argv, files);
         return;
     }
+    bd = absolute(c->a, bd);  /* cppcheck runs in the unit's directory */
     const char **run_argv = make_argv(
         c, k->tool_path, cppcheck_flags,
         hk_asprintf(c->a, "--cppcheck-build-dir=%s", bd), files);
     /* the lock is let go even when memory runs out in the run */
     RunOne ro = {c, k, argv, run_argv, files};
     int lock = hk_check_lock(c->a, bd);
+    hk_check_build_dir_renew(c->a, bd, hk_check_headers(c->a, c->dir, files));
     int oom = hk_arena_protect(c->a, run_one_call, &ro);
     hk_check_unlock(lock);
     if (oom != 0)

@@ -97,6 +97,17 @@ void hk_check_record(HkArena *a, const char *cache, const char *key,
 const char *hk_check_build_dir(HkArena *a, const char *cache,
                                const char *tool_path, const char *tool_version,
                                const char *const *files);
+/* The digest of the text of the headers files (in dir) include. */
+const char *hk_check_headers(HkArena *a, const char *dir,
+                             const char *const *files);
+/* Empties build directory bd, held under its lock, unless it was filled
+ * under the same headers: cppcheck hashes a file's tokens, the headers
+ * it includes taken in and comments left out, so a header whose comment
+ * grew (hawk_runtime.h lists each unit's helpers in one) would leave an
+ * unchanged unit's analysis placing the header's declarations at their
+ * old lines, which the MISRA rules spanning the units (5.6, 5.7, 8.5)
+ * then read as a second declaration. */
+void hk_check_build_dir_renew(HkArena *a, const char *bd, const char *headers);
 /* Holds the build directory's lock until hk_check_unlock (a descriptor;
  * -1 when it cannot be taken, and the run goes on unlocked). */
 int hk_check_lock(HkArena *a, const char *build_dir);

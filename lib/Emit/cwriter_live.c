@@ -22,6 +22,7 @@
 typedef struct {
     HkCW *w;
     uint8_t *in_body;     /* by serial: the instruction is in the kernel */
+    uint8_t *acts;        /* by serial: an `if` with an effect inside */
     uint8_t *live;        /* by value */
     HkVal *work;
     uint32_t n, cap;
@@ -81,6 +82,9 @@ static void visit(Live *lv, HkVal v)
     if (val->kind != HK_DEF_INST)
         return;
     if (d->op == HK_OP_IF || d->op == HK_OP_DISPATCH) {
+        /* an `if` with no effect is spelled for its results alone */
+        if (d->op == HK_OP_IF)
+            mark(lv, d->ops[0]);
         for (uint32_t r = 0; r < d->x->nregions; r++) {
             const HkInst *y = hk_block_yield(&d->x->regions[r]);
             if (y != NULL && val->index < y->nops)
@@ -99,7 +103,8 @@ static void mark_roots(Live *lv, const HkInst *i)
 {
     switch (i->op) {
     case HK_OP_IF:
-        mark(lv, i->ops[0]);
+        if (lv->acts[i->serial])
+            mark(lv, i->ops[0]);
         return;
     case HK_OP_DISPATCH:
         /* A dispatch of one case runs it without a switch. */
@@ -229,17 +234,39 @@ static void canon_reads(HkCW *w)
 
 /* ---- liveness ---------------------------------------------------------------- */
 
+/* Marks each `if` holding, at any depth, an instruction the C spells
+ * whatever is live (a store, an accumulate, a bump, a dispatch, a loop):
+ * its condition is read even when no result of it is.  Each `if` is
+ * marked once, by the first effect met inside it, so the walk is linear. */
+static void mark_acting(Live *lv, const HkInst *i)
+{
+    if (removable(i) || i->op == HK_OP_IF || i->op == HK_OP_YIELD ||
+        i->op == HK_OP_RET)
+        return;
+    for (const HkInst *p = i->block->parent; p != NULL;
+         p = p->block->parent) {
+        if (p->op != HK_OP_IF)
+            continue;
+        if (lv->acts[p->serial])
+            return;
+        lv->acts[p->serial] = 1;
+    }
+}
+
 void hk_cw_liveness(HkCW *w)
 {
     HkFunc *f = w->f;
     canon_reads(w);
     Live lv = {w, hk_alloc(w->a, f->nserials + 1u),
+               hk_alloc(w->a, f->nserials + 1u),
                hk_alloc(w->a, f->nvalues + 1u), NULL, 0, 0};
     for (const HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i)) {
         if (i->serial < f->nserials)
             lv.in_body[i->serial] = 1;
-        mark_roots(&lv, i);
+        mark_acting(&lv, i);
     }
+    for (const HkInst *i = f->body.first; i != NULL; i = hk_preorder_next(i))
+        mark_roots(&lv, i);
     while (lv.n > 0)
         visit(&lv, lv.work[--lv.n]);
     /* What the C omits, and the uses it spells. */

@@ -9,8 +9,8 @@
  * column and position stays what it was.  One pass manager then runs two
  * pipelines: inline and the verify analyses, whose results its analysis
  * manager holds (they live in the arena and stay readable when scalarize
- * invalidates them), then scalarize, legalize, cse, branch-fold, dse,
- * dce.
+ * invalidates them), then scalarize, legalize, cse, const-fold,
+ * branch-fold, dse, dce.
  */
 #include <string.h>
 
@@ -23,7 +23,7 @@
     "inline,feature-refusal,trip-bound,index-clamp,fp-domain,int-sites,"    \
     "cost,interface"
 /* ... then the scalar lowering, on the same pass manager. */
-#define SCALAR_PIPELINE "scalarize,legalize,cse,branch-fold,dse,dce"
+#define SCALAR_PIPELINE "scalarize,legalize,cse,const-fold,branch-fold,dse,dce"
 
 /* The verify analyses' results on f, as pm's analysis manager holds them
  * after VERIFY_PIPELINE; whether every one is there. */

@@ -95,6 +95,12 @@ static int is_const(const HkFunc *f, HkVal v, int64_t c)
 int hk_legal_held(const HkFunc *f, HkVal v, int64_t lo, int64_t hi)
 {
     const HkValue *x = hk_value(f, v);
+    /* a constant in range needs no hold (const-fold makes them) */
+    if (x->kind == HK_DEF_INST && x->def->op == HK_OP_CONST &&
+        x->type.rank == 0 && x->def->x->cst.i != NULL) {
+        int64_t c = hk_const_int(&x->def->x->cst, 0);
+        return c >= lo && c <= hi;
+    }
     if (x->kind != HK_DEF_INST || x->def->op != HK_OP_MINIMUM ||
         !is_const(f, x->def->ops[1], hi))
         return 0;

@@ -159,7 +159,7 @@ const HkModule *hk_math_module(HawkContext *ctx);
 /* ---- legalize.c: the legal scalar form a writer may rely on ------------ */
 
 /* Whether v is minimum(maximum(x, lo), hi) of constants lo and hi, as
- * legalize writes a held value. */
+ * legalize writes a held value, or an integer constant in [lo, hi]. */
 int hk_legal_held(const HkFunc *f, HkVal v, int64_t lo, int64_t hi);
 /* Whether loop's end is legal: a static count, or a runtime count held
  * to [lo, lo + K] (legalize). */

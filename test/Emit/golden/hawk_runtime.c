@@ -615,7 +615,7 @@ hawk_f32_t hawk_atan2_f32(hawk_f32_t y, hawk_f32_t x)
     const hawk_f64_t v_hawk_atan2_f64_hawk_atan_less_f64_res = (v_hawk_atan2_f64_hawk_atan_less_f64_nan ? v_hawk_atan2_f64_hawk_atan_less_f64_xx : v_hawk_atan2_f64_hawk_atan_less_f64_hawk_24);
     const hawk_f64_t v_hawk_atan2_f64_pi = 3.141592653589793;
     const hawk_f64_t v_hawk_atan2_f64_pi_lo = 1.2246467991473532e-16;
-    const hawk_f64_t v_hawk_atan2_f64_npi = -v_hawk_atan2_f64_pi;
+    const hawk_f64_t v_hawk_atan2_f64_npi = -3.141592653589793;
     const hawk_f64_t v_hawk_atan2_f64_pio2 = 1.5707963267948966;
     const hawk_f64_t v_hawk_atan2_f64_pio2_lo = 6.123233995736766e-17;
     const hawk_f64_t v_hawk_atan2_f64_zl = (v_hawk_atan2_f64_hawk_atan_less_f64_res - v_hawk_atan2_f64_pi_lo);
@@ -655,7 +655,7 @@ hawk_f32_t hawk_atan2_f32(hawk_f32_t y, hawk_f32_t x)
     if (v_hawk_atan2_f64_special) {
         const hawk_f64_t v_hawk_atan2_f64_pis = (v_hawk_atan2_f64_ny ? v_hawk_atan2_f64_npi : v_hawk_atan2_f64_pi);
         const hawk_f64_t v_hawk_atan2_f64_at0 = (v_hawk_atan2_f64_nx ? v_hawk_atan2_f64_pis : v_wy);
-        const hawk_f64_t v_hawk_atan2_f64_npio2 = -v_hawk_atan2_f64_pio2;
+        const hawk_f64_t v_hawk_atan2_f64_npio2 = -1.5707963267948966;
         const hawk_f64_t v_hawk_atan2_f64_hp = (v_hawk_atan2_f64_ny ? v_hawk_atan2_f64_npio2 : v_hawk_atan2_f64_pio2);
         const hawk_f64_t v_hawk_atan2_f64_pio4 = 0.7853981633974483;
         const hawk_f64_t v_hawk_atan2_f64_tpio4 = 2.356194490192345;

@@ -64,8 +64,9 @@ typedef struct HawkUnitChecker HawkUnitChecker;
 typedef struct HawkUnitOracle HawkUnitOracle;
 
 /* The HIR interpreter (lib/Interp) as HawkExportOptions.oracle: the
- * known answers are the lowered kernel evaluated by LangRef's semantics,
- * bit-identical to the host build's wherever hawk-run's three rows agree;
+ * known answers are the kernel as verified, evaluated by LangRef's
+ * semantics without the lowering the unit is written from, bit-identical
+ * to the host build's wherever hawk-run's three rows agree;
  * static, never NULL. */
 const HawkUnitOracle *hawk_interp_oracle(void);
 

@@ -60,6 +60,12 @@ static void configure(void)
     }
 }
 
+__attribute__((weak)) int hk_plant(const char *plant)
+{
+    const char *s = getenv("HAWK_PLANT");
+    return s != NULL && strcmp(s, plant) == 0;
+}
+
 __attribute__((weak)) int hk_fault(HkFault kind)
 {
     if (atomic_exchange(&configured, 1) == 0)

@@ -28,6 +28,21 @@ static inline int hk_fault(HkFault kind)
 }
 #endif
 
+/* Whether the test hook HAWK_PLANT names plant: a defect planted on
+ * purpose in a pass of the lowering ("scalarize-fold": a dot folded
+ * from its last product; "legalize-clamp": clip x, lo, hi spelt
+ * maximum(minimum(x, hi), lo)), so that a test sees the interpreter
+ * catch what both units share.  0 in any other build. */
+#ifdef HAWK_FAULT_INJECTION
+int hk_plant(const char *plant);
+#else
+static inline int hk_plant(const char *plant)
+{
+    (void)plant;
+    return 0;
+}
+#endif
+
 /* malloc, calloc and realloc, failing where hk_fault says so.  libhawk-rt carries
  * its own copy of these (it links without libhawk); they are weak, so a
  * program that links both libraries counts one sequence of events. */

@@ -1,44 +1,25 @@
-/* interp.c -- the interpreter's walk: the frame of values, control flow,
- * the planes of the args struct and the entry (interp.h).  Each
- * instruction is the host unit's (lib/Host) and the C unit's twin, done
- * on values instead of emitted: the same component layout (a value holds
- * its components; a rank-0 operand of a tensor op reads its one), the
- * same plane addressing, the same order. */
+/* interp.c -- the interpreter's walk: frames of values, calls, control
+ * flow and the entry (interp.h).  It evaluates the kernel as verified,
+ * before any pass of the lowering, from LangRef's semantics alone: the
+ * tensor ops in LangRef's order (interp_tensor.c), a call by running the
+ * callee, clip, rsqrt, runtime counts, selectors and indices clamped as
+ * LangRef states (interp_planes.c), hawk's math by running math.hir's
+ * functions.  So inline, scalarize, legalize and the rest of the
+ * lowering, which both units share, are checked by it, not assumed. */
 #include <math.h>
 #include <string.h>
 
 #include "interpint.h"
+#include "passes.h"
 
 enum { ST_OK = 0, ST_NULL = 1, ST_RANGE = 2 };
 
-struct HkInterp {
-    HkArena *a;
-    HawkContext *ctx;
-    HkDiags *d;
-    const HkLowered *l;
-    const HkFunc *f;
-    int fnmode;              /* a math function: its uniforms are the
-                                arguments, its store the result */
-    HkAbiLayout abi;
-    int32_t *by_slot;        /* slot -> its member, or -1; in fnmode,
-                                its place among the uniforms */
-    HkWord **locals;         /* slot -> a local's rows, NULL for planes */
-    const HkAbiField **guard;/* the guard masks' members */
-    uint32_t nguard;
-    HkWord *vals;            /* the frame: each value's components */
-    uint32_t *off;           /* value -> its first component in vals */
-    uint32_t *tmp;           /* loop (by serial) -> room for its yield */
-    HkInterp **fn;           /* math function id -> its interpreter */
-    /* the current call */
-    const unsigned char *args;
-    int64_t sample, n;
-    HkWord fnargs[2], fnres;
-    int broke;               /* a break_if fired in the innermost loop */
-    int failed;
+/* The frames of one module's funcs, by index. */
+struct HkFrames {
+    const HkModule *m;
+    HkInterp **by_index;
+    HkFrames *next;
 };
-
-static HkInterp *make(HkArena *a, HawkContext *ctx, const HkLowered *l,
-                      HkDiags *d, int fnmode);
 
 /* ---- the frame ------------------------------------------------------------- */
 
@@ -57,13 +38,12 @@ static HkElem elem_of(const HkInterp *ip, HkVal v)
     return (HkElem)type_of(ip, v).elem;
 }
 
-/* Component k of v (its one component at rank 0: a broadcast). */
-static HkWord comp(const HkInterp *ip, HkVal v, uint32_t k)
+HkWord hk_interp_comp(const HkInterp *ip, HkVal v, uint32_t k)
 {
     return ip->vals[ip->off[v] + (comps_of(type_of(ip, v)) == 1 ? 0u : k)];
 }
 
-static HkWord *dest(HkInterp *ip, HkVal v)
+HkWord *hk_interp_dest(HkInterp *ip, HkVal v)
 {
     return &ip->vals[ip->off[v]];
 }
@@ -89,281 +69,199 @@ static void layout(HkInterp *ip)
     ip->vals = hk_alloc(ip->a, (at + 1u) * sizeof *ip->vals);
 }
 
-static void fail(HkInterp *ip, const HkInst *i, const char *what)
+void hk_interp_fail(HkInterp *ip, const HkInst *i, const char *what)
 {
-    if (ip->failed)
+    if (ip->root->failed)
         return;
-    ip->failed = 1;
+    ip->root->failed = 1;
     hk_error(ip->d, &ip->f->module->src, i != NULL ? i->loc : ip->f->loc,
              "interpreter: %s", what);
 }
 
-/* ---- memory ---------------------------------------------------------------- */
-
-static HkWord read_elem(HkElem e, const unsigned char *p)
+static int failed(const HkInterp *ip)
 {
-    HkWord w;
-    w.u = 0;
-    switch (e) {
-    case HK_F64: memcpy(&w.d, p, sizeof w.d); break;
-    case HK_F32: memcpy(&w.f, p, sizeof w.f); break;
-    case HK_I64: memcpy(&w.i, p, sizeof w.i); break;
-    case HK_I32: {
-        int32_t v;
-        memcpy(&v, p, sizeof v);
-        w.i = v;
-        break;
+    return ip->root->failed;
+}
+
+/* A frame for f, of root's launch. */
+static HkInterp *frame(HkInterp *root, const HkFunc *f)
+{
+    HkInterp *ip = hk_alloc(root->a, sizeof *ip);
+    ip->a = root->a;
+    ip->ctx = root->ctx;
+    ip->d = root->d;
+    ip->l = root->l;
+    ip->f = f;
+    ip->root = root;
+    layout(ip);
+    return ip;
+}
+
+/* The frame of func g, made when first called; one per func suffices,
+ * since calls do not recurse (the verifier refuses a cycle). */
+static HkInterp *frame_of(HkInterp *ip, const HkModule *m, uint32_t index)
+{
+    HkInterp *root = ip->root;
+    HkFrames *fs = root->frames;
+    while (fs != NULL && fs->m != m)
+        fs = fs->next;
+    if (fs == NULL) {
+        fs = hk_alloc(root->a, sizeof *fs);
+        fs->m = m;
+        fs->by_index = hk_alloc(root->a, (m->nfuncs + 1u) * sizeof *fs->by_index);
+        fs->next = root->frames;
+        root->frames = fs;
     }
-    case HK_U32: {
-        uint32_t v;
-        memcpy(&v, p, sizeof v);
-        w.u = v;
-        break;
+    if (fs->by_index[index] == NULL)
+        fs->by_index[index] = frame(root, m->funcs[index]);
+    return fs->by_index[index];
+}
+
+/* ---- calls ------------------------------------------------------------------- */
+
+static void run_block(HkInterp *ip, const HkBlock *b);
+
+/* Runs func frame g over its parameters, already set; its ret, or NULL
+ * after a failure. */
+static const HkInst *run_func(HkInterp *g)
+{
+    run_block(g, &g->f->body);
+    const HkInst *ret = g->f->body.last;
+    if (failed(g))
+        return NULL;
+    if (ret == NULL || ret->op != HK_OP_RET) {
+        hk_interp_fail(g, ret, "a func whose body does not end in ret");
+        return NULL;
     }
-    case HK_I1: w.u = p[0] != 0; break;
-    case HK_VOID: break;
+    return ret;
+}
+
+/* call @g(args): each argument's components to g's parameter, g's body,
+ * then each returned value's components to the call's result. */
+static void call(HkInterp *ip, const HkInst *i)
+{
+    const HkModule *m = ip->f->module;
+    HkInterp *g = frame_of(ip, m, i->x->callee);
+    for (uint32_t k = 0; k < i->nops && k < g->f->nparams; k++) {
+        uint32_t c = comps_of(type_of(g, g->f->params[k]));
+        for (uint32_t j = 0; j < c; j++)
+            hk_interp_dest(g, g->f->params[k])[j] =
+                hk_interp_comp(ip, i->ops[k], j);
     }
-    return w;
-}
-
-static void write_elem(HkElem e, unsigned char *p, HkWord w)
-{
-    switch (e) {
-    case HK_F64: memcpy(p, &w.d, sizeof w.d); break;
-    case HK_F32: memcpy(p, &w.f, sizeof w.f); break;
-    case HK_I64: memcpy(p, &w.i, sizeof w.i); break;
-    case HK_I32: {
-        int32_t v = (int32_t)w.i;
-        memcpy(p, &v, sizeof v);
-        break;
-    }
-    case HK_U32: {
-        uint32_t v = (uint32_t)w.u;
-        memcpy(p, &v, sizeof v);
-        break;
-    }
-    case HK_I1: p[0] = (unsigned char)(w.u != 0); break;
-    case HK_VOID: break;
-    }
-}
-
-static const HkAbiField *member(HkInterp *ip, const HkInst *i)
-{
-    int32_t k = i->slot >= 0 ? ip->by_slot[i->slot] : -1;
-    if (k < 0) {
-        fail(ip, i, "a slot without a member");
-        return &ip->abi.fields[0];
-    }
-    return &ip->abi.fields[k];
-}
-
-/* The plane member m points to. */
-static unsigned char *plane(const HkInterp *ip, const HkAbiField *m)
-{
-    unsigned char *p;
-    memcpy(&p, ip->args + m->offset, sizeof p);
-    return p;
-}
-
-/* The runtime length after plane member m. */
-static int64_t plane_len(const HkInterp *ip, const HkAbiField *m)
-{
-    int64_t n;
-    memcpy(&n, ip->args + (m + 1)->offset, sizeof n);
-    return n;
-}
-
-static HkWord read_at(const HkInterp *ip, const HkAbiField *m, int64_t idx)
-{
-    return read_elem(m->elem, plane(ip, m) + (size_t)idx * m->elem_bytes);
-}
-
-static void write_at(const HkInterp *ip, const HkAbiField *m, int64_t idx,
-                     HkWord w)
-{
-    write_elem(m->elem, plane(ip, m) + (size_t)idx * m->elem_bytes, w);
-}
-
-/* Element (c * n_samples) + sample of a per-sample plane. */
-static int64_t soa(const HkInterp *ip, uint32_t c)
-{
-    return (int64_t)c * ip->n + ip->sample;
-}
-
-/* ---- plane ops ------------------------------------------------------------- */
-
-static void load(HkInterp *ip, const HkInst *i)
-{
-    HkWord *out = dest(ip, hk_res(i)[0]);
-    if (ip->fnmode) {  /* argument k: its place among the uniforms */
-        int32_t k = ip->by_slot[i->slot];
-        out[0] = ip->fnargs[k < 2 ? k : 0];
+    const HkInst *ret = run_func(g);
+    if (ret == NULL)
         return;
+    for (uint32_t k = 0; k < i->nres && k < ret->nops; k++) {
+        uint32_t c = comps_of(type_of(ip, hk_res(i)[k]));
+        for (uint32_t j = 0; j < c; j++)
+            hk_interp_dest(ip, hk_res(i)[k])[j] =
+                hk_interp_comp(g, ret->ops[k], j);
     }
-    if (ip->locals[i->slot] != NULL) {  /* legalize held the row inside */
-        out[0] = ip->locals[i->slot][comp(ip, i->ops[0], 0).i];
-        return;
-    }
-    const HkAbiField *m = member(ip, i);
-    uint32_t n = comps_of(type_of(ip, hk_res(i)[0]));
-    for (uint32_t c = 0; c < n; c++)
-        out[c] = m->kind == HK_ABI_VALUE
-                     ? read_elem(m->elem, ip->args + m->offset + (size_t)c * m->elem_bytes)
-                     : read_at(ip, m, soa(ip, c));
 }
 
-/* The index operand of i (legalize clamped or proved it). */
-static int64_t index_of(const HkInterp *ip, const HkInst *i)
+/* hawk's math function of i's op on element e at x (and y): math.hir's
+ * function, run as a call. */
+static HkWord hawk_math(HkInterp *ip, const HkInst *i, const HkFunc *fn,
+                        HkElem e, HkWord x, HkWord y)
 {
-    return comp(ip, i->ops[i->nops - 1], 0).i;
-}
-
-static void gather(HkInterp *ip, const HkInst *i)
-{
-    dest(ip, hk_res(i)[0])[0] = read_at(ip, member(ip, i), index_of(ip, i));
-}
-
-static void clamp_index(HkInterp *ip, const HkInst *i)
-{
-    const HkSlot *s = &ip->f->slots[i->slot];
-    int64_t k = i->nops == 1 ? comp(ip, i->ops[0], 0).i : ip->sample;
-    int64_t len = hk_is_dyn(s->type) ? plane_len(ip, member(ip, i))
-                                     : (int64_t)s->type.dim[0];
-    if (k > len - 1)
-        k = len - 1;
-    if (k < 0)
-        k = 0;
-    dest(ip, hk_res(i)[0])[0].i = k;
-}
-
-/* A store: the result of a math function, a tape row, a runtime-length
- * plane at its index, or the sample's own column. */
-static void store(HkInterp *ip, const HkInst *i)
-{
-    if (ip->fnmode) {
-        ip->fnres = comp(ip, i->ops[0], 0);
-        return;
+    uint32_t id = hk_mathfn_id(i->op, e);
+    HkInterp *root = ip->root;
+    if (id == UINT32_MAX) {
+        hk_interp_fail(ip, i, "hawk's math has no such function");
+        return x;
     }
-    if (ip->locals[i->slot] != NULL) {
-        ip->locals[i->slot][index_of(ip, i)] = comp(ip, i->ops[0], 0);
-        return;
-    }
-    const HkAbiField *m = member(ip, i);
-    uint32_t n = comps_of(type_of(ip, i->ops[0]));
-    if (ip->f->slots[i->slot].role == HK_ROLE_OUT) {
-        int64_t row = index_of(ip, i);
-        for (uint32_t c = 0; c < n; c++)
-            write_at(ip, m, (row * (int64_t)n + c) * ip->n + ip->sample,
-                     comp(ip, i->ops[0], c));
-        return;
-    }
-    if (m->addr == HK_ABI_FLAT_LEN) {
-        write_at(ip, m, index_of(ip, i), comp(ip, i->ops[0], 0));
-        return;
-    }
-    for (uint32_t c = 0; c < n; c++)
-        write_at(ip, m, soa(ip, c), comp(ip, i->ops[0], c));
-}
-
-/* An own-column accumulate stores; a scattered one adds into its cell,
- * wrapping on integers. */
-static void accum(HkInterp *ip, const HkInst *i)
-{
-    if (!i->has_index) {
-        store(ip, i);
-        return;
-    }
-    const HkAbiField *m = member(ip, i);
-    int64_t k = index_of(ip, i);
-    HkWord old = read_at(ip, m, k), v = comp(ip, i->ops[0], 0), sum;
-    sum.u = 0;
-    if (m->elem == HK_F64)
-        sum.d = old.d + v.d;
-    else if (m->elem == HK_F32)
-        sum.f = old.f + v.f;
-    else
-        sum = hk_interp_norm(m->elem, old.u + v.u);
-    write_at(ip, m, k, sum);
-}
-
-/* Cell k of a u32 counter plane (finished_count, mix) += 1, wrapping. */
-static void bump_cell(HkInterp *ip, const HkInst *i, int64_t k)
-{
-    const HkAbiField *m = member(ip, i);
-    HkWord old = read_at(ip, m, k);
-    write_at(ip, m, k, hk_interp_norm(HK_U32, old.u + 1u));
+    if (root->mathfr[id] == NULL)
+        root->mathfr[id] = frame_of(ip, fn->module,
+                                    hk_func_index(fn->module, fn->name,
+                                                  strlen(fn->name)));
+    HkInterp *g = root->mathfr[id];
+    HkWord in[2] = {x, y};
+    for (uint32_t k = 0; k < g->f->nparams && k < 2; k++)
+        hk_interp_dest(g, g->f->params[k])[0] = in[k];
+    const HkInst *ret = run_func(g);
+    return ret != NULL && ret->nops == 1 ? hk_interp_comp(g, ret->ops[0], 0) : x;
 }
 
 /* ---- component-wise ops ------------------------------------------------------ */
 
-static void run_block(HkInterp *ip, const HkBlock *b);
-
-/* Math function id of hawk's math on x (and y): its lowered kernel,
- * interpreted, made when first called. */
-static HkWord mathfn(HkInterp *ip, const HkInst *i, uint32_t id, HkWord x,
-                     HkWord y)
-{
-    if (ip->fn[id] == NULL) {
-        const HkLowered *ml = ip->l->mathfn[id];
-        if (ml == NULL)
-            ml = hk_lower_mathfn(ip->ctx, id);
-        if (ml != NULL)
-            ip->fn[id] = make(ip->a, ip->ctx, ml, ip->d, 1);
-        if (ip->fn[id] == NULL) {
-            fail(ip, i, "hawk's math function is not interpreted");
-            return x;
-        }
-    }
-    HkInterp *g = ip->fn[id];
-    g->fnargs[0] = x;
-    g->fnargs[1] = y;
-    run_block(g, &g->f->body);
-    if (g->failed)
-        ip->failed = 1;
-    return g->fnres;
-}
-
-static HkWord math_comp(HkInterp *ip, const HkInst *i, HkElem e, HkWord x,
-                        HkWord y)
+static HkWord op2(HkOp op, HkElem e, HkWord x, HkWord y)
 {
     int ok = 1;
-    uint32_t id = hk_mathfn_of(ip->l, i);
-    if (id != UINT32_MAX)
-        return mathfn(ip, i, id, x, y);
+    return hk_interp_op(op, (HkPred)0, e, e, x, y, x, &ok);
+}
+
+/* A math op's component: an integer operand converted first (sitofp),
+ * then hawk's function (math=hawk, fn) or the C library's; rsqrt the
+ * division of 1 by the C library's sqrt. */
+static HkWord math_comp(HkInterp *ip, const HkInst *i, const HkFunc *fn,
+                        HkElem e, HkElem oe, HkWord x, HkWord y)
+{
+    int ok = 1;
+    if (!hk_is_float(oe)) {
+        x = hk_interp_op(HK_OP_SITOFP, (HkPred)0, e, oe, x, x, x, &ok);
+        y = hk_interp_op(HK_OP_SITOFP, (HkPred)0, e, oe, y, y, y, &ok);
+    }
+    if (i->op == HK_OP_RSQRT) {
+        HkWord one, s = hk_interp_libm(HK_OP_SQRT, e, x, y, &ok);
+        one.u = 0;
+        if (e == HK_F32)
+            one.f = 1.0f;
+        else
+            one.d = 1.0;
+        return op2(HK_OP_FDIV, e, one, s);
+    }
+    if (fn != NULL)
+        return hawk_math(ip, i, fn, e, x, y);
     HkWord r = hk_interp_libm(i->op, e, x, y, &ok);
     if (!ok)
-        fail(ip, i, hk_asprintf(ip->a, "'%s' calls no libm function",
-                                hk_ops[i->op].mnemonic));
+        hk_interp_fail(ip, i, hk_asprintf(ip->a, "'%s' calls no libm function",
+                                          hk_ops[i->op].mnemonic));
     return r;
 }
 
+/* One component of i from x, y, z. */
+static HkWord elem_comp(HkInterp *ip, const HkInst *i, const HkFunc *fn,
+                        HkElem e, HkElem oe, HkWord x, HkWord y, HkWord z)
+{
+    HkRule r = hk_ops[i->op].rule;
+    if (r == HK_R_MATH1 || r == HK_R_MATH2)
+        return math_comp(ip, i, fn, e, oe, x, y);
+    if (r == HK_R_CLIP)  /* minimum(maximum(x, lo), hi), exactly */
+        return op2(HK_OP_MINIMUM, e, op2(HK_OP_MAXIMUM, e, x, y), z);
+    int ok = 1;
+    HkWord w = hk_interp_elem(i, e, oe, x, y, z, &ok);
+    if (!ok)
+        hk_interp_fail(ip, i, hk_asprintf(ip->a, "'%s' is not interpreted",
+                                          hk_ops[i->op].mnemonic));
+    return w;
+}
+
+/* A component-wise op over every component, rank-0 operands broadcast. */
 static void elementwise(HkInterp *ip, const HkInst *i)
 {
     HkElem e = elem_of(ip, hk_res(i)[0]);
     HkElem oe = elem_of(ip, i->ops[0]);
     uint32_t n = comps_of(type_of(ip, hk_res(i)[0]));
-    HkWord *out = dest(ip, hk_res(i)[0]);
-    HkRule r = hk_ops[i->op].rule;
-    for (uint32_t k = 0; k < n; k++) {
-        HkWord x = comp(ip, i->ops[0], k);
-        HkWord y = i->nops > 1 ? comp(ip, i->ops[1], k) : x;
-        HkWord z = i->nops > 2 ? comp(ip, i->ops[2], k) : x;
-        if (r == HK_R_MATH1 || r == HK_R_MATH2) {
-            if (!hk_is_float(oe)) {
-                fail(ip, i, "a libm function on an integer operand (int_libm)");
-                return;
-            }
-            out[k] = math_comp(ip, i, e, x, y);
-            continue;
-        }
-        int ok = 1;
-        out[k] = hk_interp_elem(i, e, oe, x, y, z, &ok);
-        if (!ok) {
-            fail(ip, i, hk_asprintf(ip->a, "'%s' is not interpreted",
-                                    hk_ops[i->op].mnemonic));
-            return;
-        }
+    HkWord *out = hk_interp_dest(ip, hk_res(i)[0]);
+    const HkFunc *fn = ip->l->profile.math == HK_MATH_HAWK
+                           ? hk_math_for(ip->ctx, ip->f, i)
+                           : NULL;
+    for (uint32_t k = 0; k < n && !failed(ip); k++) {
+        HkWord x = hk_interp_comp(ip, i->ops[0], k);
+        HkWord y = i->nops > 1 ? hk_interp_comp(ip, i->ops[1], k) : x;
+        HkWord z = i->nops > 2 ? hk_interp_comp(ip, i->ops[2], k) : x;
+        out[k] = elem_comp(ip, i, fn, e, oe, x, y, z);
     }
+}
+
+static void tensor(HkInterp *ip, const HkInst *i)
+{
+    HkVal b = i->nops > 1 ? i->ops[1] : i->ops[0];
+    if (hk_interp_fold(i->op, type_of(ip, i->ops[0]), type_of(ip, b),
+                       hk_interp_dest(ip, i->ops[0]), hk_interp_dest(ip, b),
+                       hk_interp_dest(ip, hk_res(i)[0])) != 0)
+        hk_interp_fail(ip, i, hk_asprintf(ip->a, "'%s' is not interpreted",
+                                          hk_ops[i->op].mnemonic));
 }
 
 /* ---- moves ------------------------------------------------------------------- */
@@ -397,7 +295,7 @@ static void constant(HkInterp *ip, const HkInst *i)
 {
     HkType t = type_of(ip, hk_res(i)[0]);
     uint32_t n = comps_of(t);
-    HkWord *out = dest(ip, hk_res(i)[0]);
+    HkWord *out = hk_interp_dest(ip, hk_res(i)[0]);
     for (uint32_t k = 0; k < n; k++)
         out[k] = const_word(i, k, (HkElem)t.elem);
 }
@@ -405,26 +303,39 @@ static void constant(HkInterp *ip, const HkInst *i)
 /* table %k, [...]: entry clamp(k, 0, N - 1) (LangRef "Tables"). */
 static void table(HkInterp *ip, const HkInst *i)
 {
-    int64_t k = comp(ip, i->ops[0], 0).i, last = (int64_t)i->x->cst.n - 1;
+    int64_t k = hk_interp_comp(ip, i->ops[0], 0).i;
+    int64_t last = (int64_t)i->x->cst.n - 1;
     k = k < 0 ? 0 : k > last ? last : k;
-    dest(ip, hk_res(i)[0])[0] =
+    hk_interp_dest(ip, hk_res(i)[0])[0] =
         const_word(i, (uint32_t)k, (HkElem)type_of(ip, hk_res(i)[0]).elem);
 }
 
 static void extract(HkInterp *ip, const HkInst *i)
 {
-    uint32_t first = hk_flat_index(type_of(ip, i->ops[0]), i->x->imm, i->x->nimm);
+    uint32_t first =
+        hk_flat_index(type_of(ip, i->ops[0]), i->x->imm, i->x->nimm);
     uint32_t n = comps_of(type_of(ip, hk_res(i)[0]));
-    HkWord *out = dest(ip, hk_res(i)[0]);
+    HkWord *out = hk_interp_dest(ip, hk_res(i)[0]);
     for (uint32_t k = 0; k < n; k++)
-        out[k] = comp(ip, i->ops[0], first + k);
+        out[k] = hk_interp_comp(ip, i->ops[0], first + k);
+}
+
+/* insert v, s, idx: a copy of v with one component replaced by s. */
+static void insert(HkInterp *ip, const HkInst *i)
+{
+    HkType t = type_of(ip, i->ops[0]);
+    uint32_t at = hk_flat_index(t, i->x->imm, i->x->nimm), n = comps_of(t);
+    HkWord *out = hk_interp_dest(ip, hk_res(i)[0]);
+    for (uint32_t k = 0; k < n; k++)
+        out[k] = hk_interp_comp(ip, i->ops[0], k);
+    out[at] = hk_interp_comp(ip, i->ops[1], 0);
 }
 
 static void build(HkInterp *ip, const HkInst *i)
 {
-    HkWord *out = dest(ip, hk_res(i)[0]);
+    HkWord *out = hk_interp_dest(ip, hk_res(i)[0]);
     for (uint32_t k = 0; k < i->nops; k++)
-        out[k] = comp(ip, i->ops[k], 0);
+        out[k] = hk_interp_comp(ip, i->ops[k], 0);
 }
 
 /* Copies the components of each of vals (n) to room, then from room to
@@ -436,13 +347,13 @@ static void assign(HkInterp *ip, const HkVal *to, const HkVal *vals,
     for (uint32_t k = 0; k < n; k++) {
         uint32_t c = comps_of(type_of(ip, to[k]));
         for (uint32_t j = 0; j < c; j++)
-            ip->vals[at + j] = comp(ip, vals[k], j);
+            ip->vals[at + j] = hk_interp_comp(ip, vals[k], j);
         at += c;
     }
     at = room;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t c = comps_of(type_of(ip, to[k]));
-        memcpy(dest(ip, to[k]), &ip->vals[at], c * sizeof *ip->vals);
+        memcpy(hk_interp_dest(ip, to[k]), &ip->vals[at], c * sizeof *ip->vals);
         at += c;
     }
 }
@@ -454,27 +365,41 @@ static void set_each(HkInterp *ip, const HkVal *to, const HkVal *vals,
     for (uint32_t k = 0; k < n; k++) {
         uint32_t c = comps_of(type_of(ip, to[k]));
         for (uint32_t j = 0; j < c; j++)
-            dest(ip, to[k])[j] = comp(ip, vals[k], j);
+            hk_interp_dest(ip, to[k])[j] = hk_interp_comp(ip, vals[k], j);
     }
 }
 
 /* ---- control flow -------------------------------------------------------------- */
 
-/* The trips from lo while the index is below hi, or the runtime count
- * legalize held to [lo, lo + K]; a trip assigns the carried values at
- * its yield, so a break leaves the values the trip started with. */
+/* The index after a loop's last trip: hi, or with a runtime count n,
+ * lo + clamp(n - lo, 0, K) (LangRef "Runtime counts": n - lo saturates,
+ * so a count at or below lo runs none). */
+static int64_t loop_end(const HkInterp *ip, const HkInst *i)
+{
+    if (!i->x->has_count)
+        return i->x->hi;
+    int64_t n = hk_interp_comp(ip, i->ops[0], 0).i, lo = i->x->lo;
+    if (n <= lo)
+        return lo;
+    return n - lo < i->x->max_trip ? n : lo + i->x->max_trip;
+}
+
+/* The trips from lo while the index is below the end; a trip assigns the
+ * carried values at its yield, so a break leaves the values the trip
+ * started with. */
 static void loop(HkInterp *ip, const HkInst *i)
 {
     uint32_t first = i->x->has_count ? 1u : 0u, n = i->nres;
     const HkInst *y = hk_block_yield(&i->x->regions[0]);
     if (i->nops != first + n || (n > 0 && (y == NULL || y->nops != n))) {
-        fail(ip, i, "a loop whose inits or yield do not match its carried values");
+        hk_interp_fail(ip, i, "a loop whose inits or yield do not match "
+                              "its carried values");
         return;
     }
     set_each(ip, i->x->iters, i->ops + first, n);
-    int64_t end = i->x->has_count ? comp(ip, i->ops[0], 0).i : i->x->hi;
-    for (int64_t k = i->x->lo; k < end && !ip->failed; k++) {
-        dest(ip, i->x->ivar)[0].i = k;
+    int64_t end = loop_end(ip, i);
+    for (int64_t k = i->x->lo; k < end && !failed(ip); k++) {
+        hk_interp_dest(ip, i->x->ivar)[0].i = k;
         run_block(ip, &i->x->regions[0]);
         if (ip->broke) {
             ip->broke = 0;
@@ -491,109 +416,130 @@ static void region(HkInterp *ip, const HkInst *i, const HkBlock *b)
 {
     const HkInst *y = hk_block_yield(b);
     if (i->nres > 0 && (y == NULL || y->nops != i->nres)) {
-        fail(ip, y, "a yield that does not match its results");
+        hk_interp_fail(ip, y, "a yield that does not match its results");
         return;
     }
     run_block(ip, b);
-    if (i->nres > 0)
+    if (i->nres > 0 && !failed(ip))
         set_each(ip, hk_res(i), y->ops, i->nres);
 }
 
+/* dispatch %sel: case clamp(sel, 0, K - 1), counted in its mix cell. */
+static void dispatch(HkInterp *ip, const HkInst *i)
+{
+    int64_t k = hk_interp_comp(ip, i->ops[0], 0).i;
+    int64_t last = (int64_t)i->x->nregions - 1;
+    k = k < 0 ? 0 : k > last ? last : k;
+    region(ip, i, &i->x->regions[k]);
+    hk_interp_bump(ip, i, k);
+}
 
-static void run_inst(HkInterp *ip, const HkInst *i)
+static void break_if(HkInterp *ip, const HkInst *i)
+{
+    /* directly in a loop body, as the verifier holds it */
+    if (i->block->parent == NULL || i->block->parent->op != HK_OP_LOOP) {
+        hk_interp_fail(ip, i, "break_if outside a loop");
+        return;
+    }
+    ip->broke = hk_interp_comp(ip, i->ops[0], 0).u != 0;
+}
+
+/* The ops with an effect or a region, and the moves. */
+static int run_special(HkInterp *ip, const HkInst *i)
 {
     switch (i->op) {
-    case HK_OP_CONST: constant(ip, i); return;
-    case HK_OP_TABLE: table(ip, i); return;
-    case HK_OP_EXTRACT: extract(ip, i); return;
-    case HK_OP_BUILD: build(ip, i); return;
-    case HK_OP_LOAD: load(ip, i); return;
-    case HK_OP_GATHER: gather(ip, i); return;
-    case HK_OP_CLAMP_INDEX: clamp_index(ip, i); return;
-    case HK_OP_STORE: store(ip, i); return;
-    case HK_OP_ACCUM: accum(ip, i); return;
-    case HK_OP_BUMP: bump_cell(ip, i, 0); return;
-    case HK_OP_LOOP: loop(ip, i); return;
-    case HK_OP_BREAK_IF:
-        /* directly in a loop body, as the verifier holds it */
-        if (i->block->parent == NULL || i->block->parent->op != HK_OP_LOOP) {
-            fail(ip, i, "break_if outside a loop");
-            return;
-        }
-        ip->broke = comp(ip, i->ops[0], 0).u != 0;
-        return;
+    case HK_OP_CONST: constant(ip, i); return 1;
+    case HK_OP_TABLE: table(ip, i); return 1;
+    case HK_OP_EXTRACT: extract(ip, i); return 1;
+    case HK_OP_INSERT: insert(ip, i); return 1;
+    case HK_OP_BUILD: build(ip, i); return 1;
+    case HK_OP_LOAD: hk_interp_load(ip, i); return 1;
+    case HK_OP_GATHER: hk_interp_gather(ip, i); return 1;
+    case HK_OP_CLAMP_INDEX: hk_interp_clamp_index(ip, i); return 1;
+    case HK_OP_STORE: hk_interp_store(ip, i); return 1;
+    case HK_OP_ACCUM: hk_interp_accum(ip, i); return 1;
+    case HK_OP_BUMP: hk_interp_bump(ip, i, 0); return 1;
+    case HK_OP_LOOP: loop(ip, i); return 1;
+    case HK_OP_BREAK_IF: break_if(ip, i); return 1;
     case HK_OP_IF:
-        if (comp(ip, i->ops[0], 0).u != 0)
+        if (hk_interp_comp(ip, i->ops[0], 0).u != 0)
             region(ip, i, &i->x->regions[0]);
         else if (i->x->nregions > 1)
             region(ip, i, &i->x->regions[1]);
-        return;
-    case HK_OP_DISPATCH: {
-        /* legalize held the selector to [0, K - 1]; the last case is the
-         * default, as in the units */
-        int64_t k = comp(ip, i->ops[0], 0).i;
-        if (k < 0 || k >= (int64_t)i->x->nregions)
-            k = (int64_t)i->x->nregions - 1;
-        region(ip, i, &i->x->regions[k]);
-        bump_cell(ip, i, k);
-        return;
-    }
+        return 1;
+    case HK_OP_DISPATCH: dispatch(ip, i); return 1;
+    case HK_OP_CALL: call(ip, i); return 1;
     case HK_OP_YIELD:
-    case HK_OP_RET: return;
-    default: break;
+    case HK_OP_RET: return 1;
+    default: return 0;
+    }
+}
+
+static void run_inst(HkInterp *ip, const HkInst *i)
+{
+    if (run_special(ip, i))
+        return;
+    if (hk_ops[i->op].flags & HK_F_FOLD) {
+        tensor(ip, i);
+        return;
     }
     if ((hk_ops[i->op].flags & HK_F_ELEM) && i->nres == 1) {
         elementwise(ip, i);
         return;
     }
-    fail(ip, i, hk_asprintf(ip->a, "'%s' is not interpreted",
-                            hk_ops[i->op].mnemonic));
+    /* random, raw_device, the lane ops and at: what no target builds */
+    hk_interp_fail(ip, i, hk_asprintf(ip->a, "'%s' is not interpreted",
+                                      hk_ops[i->op].mnemonic));
 }
 
 static void run_block(HkInterp *ip, const HkBlock *b)
 {
-    for (const HkInst *i = b->first; i != NULL && !ip->broke && !ip->failed;
+    for (const HkInst *i = b->first; i != NULL && !ip->broke && !failed(ip);
          i = i->next)
         run_inst(ip, i);
 }
 
 /* ---- the entry ------------------------------------------------------------------- */
 
-static HkInterp *make(HkArena *a, HawkContext *ctx, const HkLowered *l,
-                      HkDiags *d, int fnmode)
+/* The kernel's frame: its values, its locals, the args struct the units
+ * take and the guard masks. */
+static HkInterp *root_frame(HkArena *a, HawkContext *ctx, const HkLowered *l,
+                            HkDiags *d)
 {
     HkInterp *ip = hk_alloc(a, sizeof *ip);
     ip->a = a;
     ip->ctx = ctx;
     ip->d = d;
     ip->l = l;
-    ip->f = l->kernel;
-    ip->fnmode = fnmode;
-    /* the form both writers take, so that every op is one the three
-     * implementations spell alike (no tensor op, no call, no rsqrt) */
-    if (hk_scalar_form_check(ip->f, d) != 0)
-        return NULL;
-    ip->fn = hk_alloc(a, (HK_MATHFN_COUNT + 1u) * sizeof *ip->fn);
+    ip->f = l->source != NULL ? l->source : l->kernel;
+    ip->root = ip;
+    ip->mathfr = hk_alloc(a, (HK_MATHFN_COUNT + 1u) * sizeof *ip->mathfr);
     layout(ip);
     ip->locals = hk_alloc(a, (ip->f->nslots + 1u) * sizeof *ip->locals);
     for (uint32_t s = 0; s < ip->f->nslots; s++)
         if (ip->f->slots[s].role == HK_ROLE_LOCAL)
-            ip->locals[s] = hk_alloc(a, ip->f->slots[s].type.dim[0] * sizeof(HkWord));
-    if (fnmode) {
-        ip->by_slot = hk_alloc(a, (ip->f->nslots + 1u) * sizeof *ip->by_slot);
-        int32_t k = 0;
-        for (uint32_t s = 0; s < ip->f->nslots; s++) {
-            ip->by_slot[s] = k;
-            k += ip->f->slots[s].role == HK_ROLE_UNIFORM;
-        }
-        return ip;
-    }
-    if (hk_plane_members(a, l, &ip->abi, &ip->by_slot) != 0) {
+            ip->locals[s] =
+                hk_alloc(a, ip->f->slots[s].type.dim[0] * sizeof(HkWord));
+    return ip;
+}
+
+HkInterp *hk_interp_new(HkArena *a, HawkContext *ctx, const HkLowered *l,
+                        HkDiags *d)
+{
+    HkInterp *ip = root_frame(a, ctx, l, d);
+    int32_t *lowered;
+    if (hk_plane_members(a, l, &ip->abi, &lowered) != 0) {
         hk_error(d, &ip->f->module->src, ip->f->loc,
                  "interpreter: '%s' has no C layout for its interface",
                  ip->f->name);
         return NULL;
     }
+    /* the slots of the kernel as written are the lowered kernel's, in
+     * the same order (the lowering adds none); one past them has no
+     * member, refused where it is named */
+    ip->by_slot = hk_alloc(a, (ip->f->nslots + 1u) * sizeof *ip->by_slot);
+    for (uint32_t s = 0; s < ip->f->nslots; s++)
+        ip->by_slot[s] = s < l->kernel->nslots ? lowered[s] : -1;
     const HkInterfaceResult *iface = l->iface;
     ip->guard = hk_alloc(a, (iface->nguard + 1u) * sizeof *ip->guard);
     for (uint32_t k = 0; k < iface->nguard; k++) {
@@ -604,22 +550,20 @@ static HkInterp *make(HkArena *a, HawkContext *ctx, const HkLowered *l,
     return ip;
 }
 
-HkInterp *hk_interp_new(HkArena *a, HawkContext *ctx, const HkLowered *l,
-                        HkDiags *d)
-{
-    return make(a, ctx, l, d, 0);
-}
-
 /* The units' checks, in their order: 0, or the status they return. */
 static int32_t checks(const HkInterp *ip, int64_t base, int64_t count,
                       int64_t n)
 {
     if (ip->args == NULL)
         return ST_NULL;
-    for (uint32_t k = 0; k < ip->abi.nfields; k++)
-        if (ip->abi.fields[k].kind == HK_ABI_PLANE &&
-            plane(ip, &ip->abi.fields[k]) == NULL)
+    for (uint32_t k = 0; k < ip->abi.nfields; k++) {
+        const HkAbiField *m = &ip->abi.fields[k];
+        unsigned char *p = NULL;
+        if (m->kind == HK_ABI_PLANE)
+            memcpy(&p, ip->args + m->offset, sizeof p);
+        if (m->kind == HK_ABI_PLANE && p == NULL)
             return ST_NULL;
+    }
     if (base < 0 || base > n || count < 0 || count > n - base)
         return ST_RANGE;
     HkSampleBound sb = hk_plane_sample_bound(&ip->abi);
@@ -636,10 +580,10 @@ static int32_t checks(const HkInterp *ip, int64_t base, int64_t count,
 }
 
 /* Whether a guard mask of the current sample is set. */
-static int masked(const HkInterp *ip)
+static int masked(HkInterp *ip)
 {
     for (uint32_t k = 0; k < ip->nguard; k++)
-        if (read_at(ip, ip->guard[k], ip->sample).u != 0)
+        if (hk_interp_read(ip, NULL, ip->guard[k], ip->sample).u != 0)
             return 1;
     return 0;
 }
@@ -659,7 +603,8 @@ int32_t hk_interp_entry(HkInterp *ip, const void *args, int64_t base,
         /* each sample's locals start at zero (LangRef "Locals") */
         for (uint32_t k = 0; k < ip->f->nslots; k++)
             if (ip->locals[k] != NULL)
-                memset(ip->locals[k], 0, ip->f->slots[k].type.dim[0] * sizeof(HkWord));
+                memset(ip->locals[k], 0,
+                       ip->f->slots[k].type.dim[0] * sizeof(HkWord));
         run_block(ip, &ip->f->body);
     }
     return ip->failed ? -1 : ST_OK;

@@ -1,15 +1,16 @@
 /* interp.h -- the HIR interpreter: a third implementation of a kernel,
  * with neither LLVM nor a C compiler.
  *
- * It evaluates the lowered kernel (lower.h: after inline, scalarize and
- * legalize, the IR both writers read) one instruction at a time in the
+ * It evaluates the kernel as verified (HkLowered.source), before any
+ * pass of the lowering the units share, one instruction at a time in the
  * order the IR fixes, each op by LangRef's semantics, over the same args
- * struct and planes the units take; hawk's own math (math=hawk) is the
- * lowered HIR of lib/Math/math.hir, interpreted the same way, and the
- * exactly rounded libm functions (sqrt, fabs, floor, ceil) and, under
- * math=libm, the others are this process's libm, as the units call
- * them.  So where the units agree bit for bit, the interpreter should
- * too.  docs/CommandGuide.md, "hawk-run", "-oracle". */
+ * struct and planes the units take; hawk's own math (math=hawk) is
+ * math.hir's functions, run as calls, and the exactly rounded libm
+ * functions (sqrt, fabs, floor, ceil) and, under math=libm, the others
+ * are this process's libm, as the units call them.  So where the
+ * lowering is right the three agree bit for bit, and where it is wrong
+ * the interpreter is the row that disagrees.  docs/CommandGuide.md,
+ * "hawk-run", "-oracle". */
 #ifndef HAWK_INTERP_H
 #define HAWK_INTERP_H
 

@@ -297,11 +297,11 @@ static HkWord convert(HkOp op, HkElem from, HkElem to, HkWord x, int *ok)
     return w;
 }
 
-HkWord hk_interp_elem(const HkInst *i, HkElem e, HkElem oe, HkWord x,
-                      HkWord y, HkWord z, int *ok)
+HkWord hk_interp_op(HkOp op, HkPred pred, HkElem e, HkElem oe, HkWord x,
+                    HkWord y, HkWord z, int *ok)
 {
-    switch (hk_ops[i->op].rule) {
-    case HK_R_FARITH: return real_binary(i->op, e, x, y, ok);
+    switch (hk_ops[op].rule) {
+    case HK_R_FARITH: return real_binary(op, e, x, y, ok);
     case HK_R_FUNARY: {
         HkWord w = x;
         if (e == HK_F32)
@@ -311,20 +311,20 @@ HkWord hk_interp_elem(const HkInst *i, HkElem e, HkElem oe, HkWord x,
         return w;
     }
     case HK_R_IARITH:
-    case HK_R_LOGIC: return int_binary(i->op, e, x, y, ok);
+    case HK_R_LOGIC: return int_binary(op, e, x, y, ok);
     case HK_R_IUNARY: return hk_interp_norm(e, 0u - x.u);
     case HK_R_LOGICNOT: return hk_interp_norm(e, ~x.u);
     case HK_R_FCMP:
     case HK_R_ICMP: {
-        int r = hk_ops[i->op].rule == HK_R_FCMP
-                    ? fcmp(i->pred, hk_interp_real(oe, x), hk_interp_real(oe, y))
-                    : icmp(i->pred, oe, x, y);
+        int r = hk_ops[op].rule == HK_R_FCMP
+                    ? fcmp(pred, hk_interp_real(oe, x), hk_interp_real(oe, y))
+                    : icmp(pred, oe, x, y);
         if (r < 0)
             break;
         return bit(r);
     }
     case HK_R_SELECT: return x.u ? y : z;
-    case HK_R_CONV: return convert(i->op, oe, e, x, ok);
+    case HK_R_CONV: return convert(op, oe, e, x, ok);
     case HK_R_ABS:
         if (hk_is_int(e))
             return is_signed(e) && x.i < 0 ? hk_interp_norm(e, 0u - x.u) : x;
@@ -333,12 +333,18 @@ HkWord hk_interp_elem(const HkInst *i, HkElem e, HkElem oe, HkWord x,
         if (e == HK_I1)  /* no order of masks (the verifier's rule) */
             break;
         if (hk_is_int(e))
-            return int_binary(i->op, e, x, y, ok);
-        return real_minmax(i->op, e, x, y);
+            return int_binary(op, e, x, y, ok);
+        return real_minmax(op, e, x, y);
     default: break;
     }
     *ok = 0;
     return x;
+}
+
+HkWord hk_interp_elem(const HkInst *i, HkElem e, HkElem oe, HkWord x,
+                      HkWord y, HkWord z, int *ok)
+{
+    return hk_interp_op(i->op, (HkPred)i->pred, e, oe, x, y, z, ok);
 }
 
 /* ---- the C library -------------------------------------------------------- */

@@ -53,6 +53,15 @@ static HkModule *own_module(HawkContext *ctx, HkModule *m, HkFunc *k,
     return own;
 }
 
+/* A copy of k and the funcs it calls, as verified, that no pass of
+ * the lowering touches: the interpreter's. */
+static const HkFunc *source_copy(HawkContext *ctx, const HkModule *m,
+                                 const HkFunc *k)
+{
+    HkModule *copy = hk_module_clone_kernel(ctx->arena, m, k);
+    return copy->funcs[hk_func_index(copy, k->name, strlen(k->name))];
+}
+
 /* Whether the kernel k of m, with the funcs it may inline, went through
  * a transform after parsing (the caller's own pipeline). */
 static int derived(const HkModule *m, const HkFunc *k)
@@ -133,8 +142,10 @@ int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
     HkModule *own = own_module(ctx, m, k, &own_k);
     if (own == NULL)
         return -1;
-    /* Before any pass: the walk digest is of the kernel as written. */
+    /* Before any pass: the walk digest is of the kernel as written, and
+     * the interpreter's copy is too. */
     take_digests(ctx->arena, own, own_k, out);
+    out->source = source_copy(ctx, own, own_k);
     HawkPassManager *pm =
         hk_lower_options(ctx, own, opt_keys, opt_vals, nopts, &out->profile);
     if (pm == NULL)

@@ -14,8 +14,13 @@
 
 typedef struct HkLowered {
     HkFunc *kernel;           /* scalarized (after inline, the analyses,
-                                 scalarize, legalize, cse,
+                                 scalarize, legalize, cse, const-fold,
                                  branch-fold, dse, dce) */
+    const HkFunc *source;     /* the kernel as verified, before any pass
+                                 (a copy in a module of its own, with the
+                                 funcs it calls): what the interpreter
+                                 evaluates, so that it checks the
+                                 lowering instead of sharing it */
     HkProfile profile;
     /* The analyses, taken before scalarize (which invalidates the cache);
      * positions are those of the inlined kernel. */

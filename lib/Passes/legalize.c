@@ -26,6 +26,7 @@
  * op is left for scalarize to take apart first.  The op rewritten keeps
  * its result value, so no use is touched and the pass is linear. */
 #include "embedded.h"
+#include "fault.h"
 
 /* A new instruction of op on ops, of type t, named after v with suffix,
  * inserted before at. */
@@ -45,11 +46,15 @@ static HkVal emit_before(HkFunc *f, HkInst *at, HkOp op, const HkVal *ops,
 static void legalize_clip(HkFunc *f, HkInst *i)
 {
     HkVal v = hk_res(i)[0];
-    HkVal max_ops[2] = {i->ops[0], i->ops[1]};
-    HkVal m = emit_before(f, i, HK_OP_MAXIMUM, max_ops, 2, i->type, v, "max");
-    HkVal min_ops[2] = {m, i->ops[2]};
-    i->op = HK_OP_MINIMUM;
-    hk_inst_set_ops(f, i, min_ops, 2);
+    /* the test hook plants the clamp the other way round, the minimum
+     * first: another answer when lo > hi */
+    int planted = hk_plant("legalize-clamp");
+    HkOp first = planted ? HK_OP_MINIMUM : HK_OP_MAXIMUM;
+    HkVal first_ops[2] = {i->ops[0], i->ops[planted ? 2 : 1]};
+    HkVal m = emit_before(f, i, first, first_ops, 2, i->type, v, "max");
+    HkVal last_ops[2] = {m, i->ops[planted ? 1 : 2]};
+    i->op = planted ? HK_OP_MAXIMUM : HK_OP_MINIMUM;
+    hk_inst_set_ops(f, i, last_ops, 2);
 }
 
 /* rsqrt x: the constant 1 and sqrt x before it, then i itself becomes the

@@ -20,6 +20,7 @@
  * last step takes over %v itself. */
 #include <string.h>
 
+#include "fault.h"
 #include "passes.h"
 #include "uses.h"
 
@@ -305,6 +306,12 @@ static HkVal dot_chain(Sc *s, HkElem e, const HkVal *a, uint32_t sa,
         p[k] = emit2(s, HK_OP_FMUL, e, a[k * sa], b[k * sb],
                      n == 1 ? name : sub_name(s, base, 'm', k),
                      n == 1 ? take : HK_NOVAL);
+    if (hk_plant("scalarize-fold"))  /* the test hook: a wrong order */
+        for (uint32_t k = 0; k < n / 2; k++) {
+            HkVal t = p[k];
+            p[k] = p[n - 1 - k];
+            p[n - 1 - k] = t;
+        }
     return left_fold(s, HK_OP_FADD, e, p, n, base, name, take);
 }
 

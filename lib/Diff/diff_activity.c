@@ -7,16 +7,81 @@
 
 #include "diff.h"
 
-/* ---- which values may carry a derivative -------------------------------- */
+/* ---- facts that flow through control flow ------------------------------ */
 
-/* Marks v active; whether it was not. */
-static int mark(Diff *s, HkVal v)
+/* A fact of values (may depend on an active input; may be wild) that a
+ * value has when a value it comes from has it: from a loop's inits and
+ * its yields into its carried values and from those into its results,
+ * from the yields of an if's or a dispatch's regions into its results.
+ * Each fact decides the rest instruction by instruction (leaf). */
+typedef struct Fact Fact;
+struct Fact {
+    uint8_t *on;             /* value -> has it */
+    int real_only;           /* held by real values alone */
+    int (*leaf)(Diff *s, const Fact *f, const HkInst *i);
+};
+
+/* Gives v the fact; whether it did not have it. */
+static int set(Diff *s, const Fact *f, HkVal v)
 {
-    if (s->act[v])
+    if (f->on[v] || (f->real_only && !hk_diff_is_real(hk_diff_type(s, v))))
         return 0;
-    s->act[v] = 1;
+    f->on[v] = 1;
     return 1;
 }
+
+static int flow_block(Diff *s, const Fact *f, const HkBlock *b);
+
+/* vals[k] has the fact when some region's yield k has it. */
+static int flow_yields(Diff *s, const Fact *f, const HkInst *i,
+                       const HkVal *vals)
+{
+    int ch = 0;
+    for (uint32_t r = 0; r < i->x->nregions; r++) {
+        const HkInst *y = hk_block_yield(&i->x->regions[r]);
+        for (uint32_t k = 0; y != NULL && k < y->nops && k < i->nres; k++)
+            if (f->on[y->ops[k]])
+                ch |= set(s, f, vals[k]);
+    }
+    return ch;
+}
+
+/* One step of the fact over i's results; whether anything changed. */
+static int flow_inst(Diff *s, const Fact *f, const HkInst *i)
+{
+    int ch = 0;
+    switch (i->op) {
+    case HK_OP_LOOP: {
+        uint32_t first = i->x->has_count ? 1u : 0u;
+        for (uint32_t k = 0; k < i->nres; k++)
+            if (f->on[i->ops[first + k]])
+                ch |= set(s, f, i->x->iters[k]);
+        ch |= flow_block(s, f, &i->x->regions[0]);
+        ch |= flow_yields(s, f, i, i->x->iters);
+        for (uint32_t k = 0; k < i->nres; k++)
+            if (f->on[i->x->iters[k]])
+                ch |= set(s, f, hk_res(i)[k]);
+        return ch;
+    }
+    case HK_OP_IF:
+    case HK_OP_DISPATCH:
+        for (uint32_t r = 0; r < i->x->nregions; r++)
+            ch |= flow_block(s, f, &i->x->regions[r]);
+        return ch | flow_yields(s, f, i, hk_res(i));
+    default:
+        return f->leaf(s, f, i);
+    }
+}
+
+static int flow_block(Diff *s, const Fact *f, const HkBlock *b)
+{
+    int ch = 0;
+    for (const HkInst *i = b->first; i != NULL; i = i->next)
+        ch |= flow_inst(s, f, i);
+    return ch;
+}
+
+/* ---- which values may carry a derivative -------------------------------- */
 
 int hk_diff_any_active(const Diff *s, const HkInst *i, uint32_t from)
 {
@@ -26,50 +91,17 @@ int hk_diff_any_active(const Diff *s, const HkInst *i, uint32_t from)
     return 0;
 }
 
-
-/* Marks result (or carried value) k of region op i active when some
- * region's yield k is; whether anything changed. */
-static int act_yields(Diff *s, const HkInst *i, const HkVal *vals)
-{
-    int ch = 0;
-    for (uint32_t r = 0; r < i->x->nregions; r++) {
-        const HkInst *y = hk_block_yield(&i->x->regions[r]);
-        for (uint32_t k = 0; y != NULL && k < y->nops && k < i->nres; k++)
-            if (hk_diff_is_real(hk_diff_type(s, vals[k])) && s->act[y->ops[k]])
-                ch |= mark(s, vals[k]);
-    }
-    return ch;
-}
-
-/* One step of the activity of i's results; whether anything changed. */
-static int act_inst(Diff *s, const HkInst *i)
+/* The activity of an instruction without regions. */
+static int act_leaf(Diff *s, const Fact *f, const HkInst *i)
 {
     int ch = 0;
     switch (i->op) {
-    case HK_OP_LOOP: {
-        uint32_t first = i->x->has_count ? 1u : 0u;
-        for (uint32_t k = 0; k < i->nres; k++)
-            if (hk_diff_is_real(hk_diff_type(s, i->x->iters[k])) && s->act[i->ops[first + k]])
-                ch |= mark(s, i->x->iters[k]);
-        ch |= hk_diff_act_block(s, &i->x->regions[0]);
-        ch |= act_yields(s, i, i->x->iters);
-        for (uint32_t k = 0; k < i->nres; k++)
-            if (s->act[i->x->iters[k]])
-                ch |= mark(s, hk_res(i)[k]);
-        return ch;
-    }
-    case HK_OP_IF:
-    case HK_OP_DISPATCH:
-        for (uint32_t r = 0; r < i->x->nregions; r++)
-            ch |= hk_diff_act_block(s, &i->x->regions[r]);
-        return ch | act_yields(s, i, hk_res(i));
     case HK_OP_LOAD:
     case HK_OP_GATHER:
-        return i->slot >= 0 && s->in[i->slot] ? mark(s, hk_res(i)[0]) : 0;
+        return i->slot >= 0 && s->in[i->slot] ? set(s, f, hk_res(i)[0]) : 0;
     case HK_OP_CALL:
         for (uint32_t k = 0; k < i->nres && hk_diff_any_active(s, i, 0); k++)
-            if (hk_diff_is_real(hk_diff_type(s, hk_res(i)[k])))
-                ch |= mark(s, hk_res(i)[k]);
+            ch |= set(s, f, hk_res(i)[k]);
         return ch;
     case HK_OP_CONST:
     case HK_OP_TABLE:
@@ -80,20 +112,17 @@ static int act_inst(Diff *s, const HkInst *i)
     case HK_OP_CEIL:
         return 0;
     default:
-        if (i->nres == 1 && hk_diff_is_real(i->type) && hk_diff_any_active(s, i, 0))
-            return mark(s, hk_res(i)[0]);
+        if (i->nres == 1 && hk_diff_any_active(s, i, 0))
+            return set(s, f, hk_res(i)[0]);
         return 0;
     }
 }
 
 int hk_diff_act_block(Diff *s, const HkBlock *b)
 {
-    int ch = 0;
-    for (const HkInst *i = b->first; i != NULL; i = i->next)
-        ch |= act_inst(s, i);
-    return ch;
+    const Fact f = {s->act, 1, act_leaf};
+    return flow_block(s, &f, b);
 }
-
 
 /* ---- which values may be wild --------------------------------------------- */
 
@@ -132,74 +161,34 @@ static int wild_const(const HkInst *i)
     return 0;
 }
 
-/* Marks v wild; whether it was not. */
-static int wild(Diff *s, HkVal v)
-{
-    if (s->wild[v])
-        return 0;
-    s->wild[v] = 1;
-    return 1;
-}
-
-static int wild_yields(Diff *s, const HkInst *i, const HkVal *vals)
-{
-    int ch = 0;
-    for (uint32_t r = 0; r < i->x->nregions; r++) {
-        const HkInst *y = hk_block_yield(&i->x->regions[r]);
-        for (uint32_t k = 0; y != NULL && k < y->nops && k < i->nres; k++)
-            if (s->wild[y->ops[k]])
-                ch |= wild(s, vals[k]);
-    }
-    return ch;
-}
-
-/* One step of the wildness of i's results; whether anything changed. */
-static int wild_inst(Diff *s, const HkInst *i)
+/* The wildness of an instruction without regions. */
+static int wild_leaf(Diff *s, const Fact *f, const HkInst *i)
 {
     int ch = 0;
     switch (i->op) {
-    case HK_OP_LOOP: {
-        uint32_t first = i->x->has_count ? 1u : 0u;
-        for (uint32_t k = 0; k < i->nres; k++)
-            if (s->wild[i->ops[first + k]])
-                ch |= wild(s, i->x->iters[k]);
-        ch |= hk_diff_wild_block(s, &i->x->regions[0]);
-        ch |= wild_yields(s, i, i->x->iters);
-        for (uint32_t k = 0; k < i->nres; k++)
-            if (s->wild[i->x->iters[k]])
-                ch |= wild(s, hk_res(i)[k]);
-        return ch;
-    }
-    case HK_OP_IF:
-    case HK_OP_DISPATCH:
-        for (uint32_t r = 0; r < i->x->nregions; r++)
-            ch |= hk_diff_wild_block(s, &i->x->regions[r]);
-        return ch | wild_yields(s, i, hk_res(i));
     case HK_OP_CONST:
-        return i->nres == 1 && wild_const(i) ? wild(s, hk_res(i)[0]) : 0;
+        return i->nres == 1 && wild_const(i) ? set(s, f, hk_res(i)[0]) : 0;
     case HK_OP_CALL:  /* what the callee computes is not followed */
         for (uint32_t k = 0; k < i->nres; k++)
-            ch |= wild(s, hk_res(i)[k]);
+            ch |= set(s, f, hk_res(i)[k]);
         return ch;
     default:
         /* an input is taken as finite: a load, a gather, a draw */
         if (i->nres != 1)
             return 0;
         if (hk_diff_wild_op(i->op))
-            return wild(s, hk_res(i)[0]);
+            return set(s, f, hk_res(i)[0]);
         for (uint32_t k = 0; k < i->nops; k++)
             if (s->wild[i->ops[k]])
-                return wild(s, hk_res(i)[0]);
+                return set(s, f, hk_res(i)[0]);
         return 0;
     }
 }
 
 int hk_diff_wild_block(Diff *s, const HkBlock *b)
 {
-    int ch = 0;
-    for (const HkInst *i = b->first; i != NULL; i = i->next)
-        ch |= wild_inst(s, i);
-    return ch;
+    const Fact f = {s->wild, 0, wild_leaf};
+    return flow_block(s, &f, b);
 }
 
 

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fault.h"
 #include "interpint.h"
 #include "passes.h"
 
@@ -159,21 +160,18 @@ static void call(HkInterp *ip, const HkInst *i)
     }
 }
 
-/* hawk's math function of i's op on element e at x (and y): math.hir's
- * function, run as a call. */
-static HkWord hawk_math(HkInterp *ip, const HkInst *i, const HkFunc *fn,
-                        HkElem e, HkWord x, HkWord y)
+/* hawk's math function id (math.hir's function, see hk_mathfn_id) at x
+ * (and y), run as a call; its frame made at the first call. */
+static HkWord hawk_math(HkInterp *ip, uint32_t id, HkWord x, HkWord y)
 {
-    uint32_t id = hk_mathfn_id(i->op, e);
     HkInterp *root = ip->root;
-    if (id == UINT32_MAX) {
-        hk_interp_fail(ip, i, "hawk's math has no such function");
-        return x;
-    }
-    if (root->mathfr[id] == NULL)
+    if (root->mathfr[id] == NULL) {
+        const HkFunc *fn = hk_math_func(ip->ctx, hk_mathfn_op(id),
+                                        hk_mathfn_elem(id));
         root->mathfr[id] = frame_of(ip, fn->module,
                                     hk_func_index(fn->module, fn->name,
                                                   strlen(fn->name)));
+    }
     HkInterp *g = root->mathfr[id];
     HkWord in[2] = {x, y};
     for (uint32_t k = 0; k < g->f->nparams && k < 2; k++)
@@ -191,9 +189,9 @@ static HkWord op2(HkOp op, HkElem e, HkWord x, HkWord y)
 }
 
 /* A math op's component: an integer operand converted first (sitofp),
- * then hawk's function (math=hawk, fn) or the C library's; rsqrt the
+ * then hawk's function (math=hawk: fn, its id) or the C library's; rsqrt the
  * division of 1 by the C library's sqrt. */
-static HkWord math_comp(HkInterp *ip, const HkInst *i, const HkFunc *fn,
+static HkWord math_comp(HkInterp *ip, const HkInst *i, uint32_t fn,
                         HkElem e, HkElem oe, HkWord x, HkWord y)
 {
     int ok = 1;
@@ -210,8 +208,8 @@ static HkWord math_comp(HkInterp *ip, const HkInst *i, const HkFunc *fn,
             one.d = 1.0;
         return op2(HK_OP_FDIV, e, one, s);
     }
-    if (fn != NULL)
-        return hawk_math(ip, i, fn, e, x, y);
+    if (fn != UINT32_MAX)
+        return hawk_math(ip, fn, x, y);
     HkWord r = hk_interp_libm(i->op, e, x, y, &ok);
     if (!ok)
         hk_interp_fail(ip, i, hk_asprintf(ip->a, "'%s' calls no libm function",
@@ -220,7 +218,7 @@ static HkWord math_comp(HkInterp *ip, const HkInst *i, const HkFunc *fn,
 }
 
 /* One component of i from x, y, z. */
-static HkWord elem_comp(HkInterp *ip, const HkInst *i, const HkFunc *fn,
+static HkWord elem_comp(HkInterp *ip, const HkInst *i, uint32_t fn,
                         HkElem e, HkElem oe, HkWord x, HkWord y, HkWord z)
 {
     HkRule r = hk_ops[i->op].rule;
@@ -243,9 +241,12 @@ static void elementwise(HkInterp *ip, const HkInst *i)
     HkElem oe = elem_of(ip, i->ops[0]);
     uint32_t n = comps_of(type_of(ip, hk_res(i)[0]));
     HkWord *out = hk_interp_dest(ip, hk_res(i)[0]);
-    const HkFunc *fn = ip->l->profile.math == HK_MATH_HAWK
-                           ? hk_math_for(ip->ctx, ip->f, i)
-                           : NULL;
+    /* hawk's function where the lowering calls one: math=hawk, operands
+     * of the result's type */
+    uint32_t fn = ip->l->profile.math == HK_MATH_HAWK &&
+                          hk_math_operands(ip->f, i)
+                      ? hk_mathfn_id(i->op, e)
+                      : UINT32_MAX;
     for (uint32_t k = 0; k < n && !failed(ip); k++) {
         HkWord x = hk_interp_comp(ip, i->ops[0], k);
         HkWord y = i->nops > 1 ? hk_interp_comp(ip, i->ops[1], k) : x;
@@ -598,6 +599,10 @@ int32_t hk_interp_entry(HkInterp *ip, const void *args, int64_t base,
     ip->n = n_samples;
     for (int64_t s = base; s < base + count && !ip->failed; s++) {
         ip->sample = s;
+        if (s > base && hk_plant("interp-stop")) {  /* the runner's test */
+            hk_interp_fail(ip, NULL, "an injected stop (HAWK_PLANT=interp-stop)");
+            break;
+        }
         if (masked(ip))
             continue;
         /* each sample's locals start at zero (LangRef "Locals") */

@@ -117,10 +117,14 @@ const HkFunc *hk_math_func(HawkContext *ctx, HkOp op, HkElem e)
     unsigned fl = hk_ops[op].flags;
     if (!(fl & HK_F_LIBM) || (fl & HK_F_EXACT) || (e != HK_F64 && e != HK_F32))
         return NULL;
+    uint32_t id = hk_mathfn_id(op, e);
+    if (id == UINT32_MAX)
+        return NULL;
+    /* the table's name, not one spelt per call: the interpreter asks per
+     * execution of a math op, and the context's arena would grow by a
+     * name each time */
     const HkModule *m = hk_math_module(ctx);
-    const char *name = hk_asprintf(ctx->arena, "hawk_%s_%s",
-                                   hk_ops[op].mnemonic,
-                                   e == HK_F64 ? "f64" : "f32");
+    const char *name = mathfns[id].name;
     uint32_t k = hk_func_index(m, name, strlen(name));
     return k < m->nfuncs ? m->funcs[k] : NULL;
 }

@@ -276,10 +276,14 @@ static int call(const Pair *pr, int c_unit, const char *unit,
     int32_t st = enter(pr, c_unit, l->args, base, count, n);
     if (st == ST_OK)
         return 0;
-    fprintf(pr->out, "%s: the %s unit returned status %" PRId32 " on a valid launch "
+    /* a unit is named by its row ("the c unit"); the interpreter is no
+     * unit */
+    const char *the = strcmp(unit, INTERP_NAME) == 0 ? "" : "the ";
+    const char *kind = strcmp(unit, INTERP_NAME) == 0 ? "" : " unit";
+    fprintf(pr->out, "%s: %s%s%s returned status %" PRId32 " on a valid launch "
            "(round %u, base %" PRId64 ", count %" PRId64 ", n_samples %"
            PRId64 ")\n",
-           pr->kernel, unit, st, pr->round, base, count, n);
+           pr->kernel, the, unit, kind, st, pr->round, base, count, n);
     return 1;
 }
 

@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "../capi_test.h"
+#include "../capi_interp.h"
 #include "abi.h"
 #include "passctx.h"
 #include "cunit.h"
@@ -140,45 +141,6 @@ static void report(HawkContext *ctx, const char *who, int failed)
     hawk_diag_clear(ctx);
 }
 
-/* One sample through the interpreter, every member zeroed and every
- * plane a buffer of 64 elements of 1 (a mask plane 0, the sample runs;
- * a runtime length 64), so that the input's branches take their then
- * regions. */
-static int interp_run(HawkContext *ctx, const HkLowered *l)
-{
-    HkInterp *ip = hk_interp_new(ctx->arena, ctx, l, &ctx->diags);
-    if (ip == NULL)
-        return 1;
-    HkAbiLayout abi;
-    if (hk_abi_layout(ctx->arena, l->kernel, l->iface, &abi) != 0)
-        return 1;
-    unsigned char *args = hk_alloc(ctx->arena, abi.size + 1);
-    memset(args, 0, abi.size + 1);
-    for (uint32_t k = 0; k < abi.nfields; k++) {
-        const HkAbiField *m = &abi.fields[k];
-        if (m->kind == HK_ABI_LEN) {  /* a runtime length: the 64 */
-            int64_t len = 64;
-            memcpy(args + m->offset, &len, sizeof len);
-        }
-        if (m->kind != HK_ABI_PLANE)
-            continue;
-        size_t n = 64u * (m->comps + 1u);
-        unsigned char *p = hk_alloc(ctx->arena, n * m->elem_bytes);
-        memset(p, 0, n * m->elem_bytes);
-        for (size_t e = 0; e < n && m->elem != HK_I1; e++) {
-            double d = 1.0;
-            float f = 1.0f;
-            int64_t i = 1;
-            memcpy(p + e * m->elem_bytes,
-                   m->elem == HK_F64 ? (void *)&d
-                   : m->elem == HK_F32 ? (void *)&f : (void *)&i,
-                   m->elem_bytes);
-        }
-        memcpy(args + m->offset, &p, sizeof p);
-    }
-    return hk_interp_entry(ip, args, 0, 1, 1) != 0;
-}
-
 /* Whether the interpreter runs case name (see the top of the file). */
 static int runs(const char *name)
 {
@@ -220,7 +182,7 @@ static int run_case(const char *path, const char *text, size_t len,
     size_t irlen;
     int host = hk_host_emit_ir(ctx->arena, &l, &ir, &irlen, &ctx->diags) != 0;
     report(ctx, "host", host);
-    int interp = interp_run(ctx, &l);
+    int interp = capi_interp_run(ctx, &l);
     report(ctx, "interp", interp);
     hawk_context_destroy(ctx);
     return c && host && interp != runs(name) ? 0 : 1;

@@ -1,0 +1,51 @@
+/* capi_interp.h -- what the C API tests of the HIR interpreter share
+ * (badinterp.c, llvm/badlower.c): one sample run over planes of ones.
+ * Static inline, as in capi_test.h: each program is one of its own. */
+#ifndef HAWK_CAPI_INTERP_H
+#define HAWK_CAPI_INTERP_H
+
+#include <string.h>
+
+#include "abi.h"
+#include "interp.h"
+#include "passctx.h"
+
+/* One sample through the interpreter, every member zeroed and every
+ * plane a buffer of 64 elements per component of 1 (a mask 0, so the
+ * sample runs; a runtime length 64).  Nonzero when it failed. */
+static inline int capi_interp_run(HawkContext *ctx, const HkLowered *l)
+{
+    HkInterp *ip = hk_interp_new(ctx->arena, ctx, l, &ctx->diags);
+    if (ip == NULL)
+        return 1;
+    HkAbiLayout abi;
+    if (hk_abi_layout(ctx->arena, l->kernel, l->iface, &abi) != 0)
+        return 1;
+    unsigned char *args = hk_alloc(ctx->arena, abi.size + 1);
+    memset(args, 0, abi.size + 1);
+    for (uint32_t k = 0; k < abi.nfields; k++) {
+        const HkAbiField *m = &abi.fields[k];
+        if (m->kind == HK_ABI_LEN) {
+            int64_t len = 64;
+            memcpy(args + m->offset, &len, sizeof len);
+        }
+        if (m->kind != HK_ABI_PLANE)
+            continue;
+        size_t n = 64u * (m->comps + 1u);
+        unsigned char *p = hk_alloc(ctx->arena, n * m->elem_bytes);
+        memset(p, 0, n * m->elem_bytes);
+        for (size_t e = 0; e < n && m->elem != HK_I1; e++) {
+            double d = 1.0;
+            float f = 1.0f;
+            int64_t i = 1;
+            memcpy(p + e * m->elem_bytes,
+                   m->elem == HK_F64 ? (void *)&d
+                   : m->elem == HK_F32 ? (void *)&f : (void *)&i,
+                   m->elem_bytes);
+        }
+        memcpy(args + m->offset, &p, sizeof p);
+    }
+    return hk_interp_entry(ip, args, 0, 1, 1) != 0;
+}
+
+#endif

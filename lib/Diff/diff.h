@@ -1,5 +1,6 @@
 /* diff.h -- what the differentiation passes (jvp.c, vjp.c) share: the
- * state of one differentiation, the rules of every op (diff_rules.c) and
+ * state of one differentiation, the rules of every op (diff_rules.c, the
+ * elementwise ones as data: rules.def, diff_partials.c) and
  * the activity of slots and values (diff_activity.c). */
 #ifndef HAWK_DIFF_H
 #define HAWK_DIFF_H
@@ -141,6 +142,15 @@ HkVal hk_diff_minmax(Diff *s, HkPred lt, HkVal a, HkVal b, HkVal ta, HkVal tb,
 HkVal hk_diff_rule(Diff *s, HkInst *i);
 /* Why op i is not differentiated, or NULL. */
 const char *hk_diff_refused(const Diff *s, const HkInst *i);
+
+/* ---- diff_partials.c ----------------------------------------------------- */
+
+/* Whether op's derivative is a rule of rules.def (the elementwise real
+ * ops). */
+int hk_diff_has_rule(HkOp op);
+/* The tangent of i's result by its rule in rules.def, or HK_NOVAL for
+ * zero. */
+HkVal hk_diff_partials(Diff *s, const HkInst *i);
 
 /* ---- diff_activity.c ----------------------------------------------------- */
 

@@ -292,14 +292,6 @@ HkVal hk_diff_over(Diff *s, HkVal t, HkVal d, HkType rt)
     return needs_guard(s, d, 1) ? hk_diff_guard(s, t, y) : y;
 }
 
-/* t f for a finite constant f: no guard. */
-static HkVal scale_const(Diff *s, double f, HkVal t, HkType rt)
-{
-    if (t == HK_NOVAL)
-        return HK_NOVAL;
-    return hk_diff_emit2(s, HK_OP_FMUL, hk_diff_real(s, f, hk_scalar(rt.elem)), t, rt);
-}
-
 
 /* ---- the rules ----------------------------------------------------------- */
 
@@ -322,174 +314,6 @@ HkVal hk_diff_minmax(Diff *s, HkPred lt, HkVal a, HkVal b, HkVal ta, HkVal tb,
     HkVal pa = hk_diff_fcmp(s, lt, a, b), pb = hk_diff_fcmp(s, lt, b, a);
     HkVal inner = hk_diff_sel(s, pb, fb, mean, rt);
     return hk_diff_sel(s, pa, fa, inner, rt);
-}
-
-/* (1 - x)(1 + x): 1 - x^2, exact near |x| = 1 where 1 - x x is not. */
-static HkVal one_minus_sq(Diff *s, HkVal x, HkType t)
-{
-    HkVal one = hk_diff_real(s, 1.0, hk_scalar(t.elem));
-    HkVal lo = hk_diff_emit2(s, HK_OP_FSUB, one, x, t);
-    HkVal hi = hk_diff_emit2(s, HK_OP_FADD, one, x, t);
-    return hk_diff_emit2(s, HK_OP_FMUL, lo, hi, t);
-}
-
-/* The math ops of one operand x with result r: the derivative's factor
- * times tx (or tx over a divisor). */
-static HkVal math1(Diff *s, const HkInst *i, HkVal x, HkVal r, HkVal tx)
-{
-    HkType t = i->type;
-    HkType e = hk_scalar(t.elem);
-    switch (i->op) {
-    case HK_OP_EXP: return hk_diff_scale(s, r, tx, t);
-    case HK_OP_EXPM1: return hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FADD, r, hk_diff_real(s, 1.0, e), t), tx, t);
-    case HK_OP_LOG: return hk_diff_over(s, tx, x, t);
-    case HK_OP_LOG2:
-        return hk_diff_over(s, tx, hk_diff_emit2(s, HK_OP_FMUL, x, hk_diff_real(s, log(2.0), e), t), t);
-    case HK_OP_LOG10:
-        return hk_diff_over(s, tx, hk_diff_emit2(s, HK_OP_FMUL, x, hk_diff_real(s, log(10.0), e), t), t);
-    case HK_OP_LOG1P: return hk_diff_over(s, tx, hk_diff_emit2(s, HK_OP_FADD, x, hk_diff_real(s, 1.0, e), t), t);
-    case HK_OP_SQRT:  /* tx / (2 r): at 0, tx/0 (inf; 0 for tx 0) */
-        return hk_diff_over(s, scale_const(s, 0.5, tx, t), r, t);
-    case HK_OP_RSQRT:  /* -r / (2 x) tx */
-    {
-        HkVal q = hk_diff_emit2(s, HK_OP_FDIV, r, x, t);
-        return hk_diff_scale(s, q, scale_const(s, -0.5, tx, t), t);
-    }
-    case HK_OP_SIN: return hk_diff_scale(s, hk_diff_emit1(s, HK_OP_COS, x, t), tx, t);
-    case HK_OP_COS:
-        return hk_diff_scale(s, hk_diff_emit1(s, HK_OP_FNEG, hk_diff_emit1(s, HK_OP_SIN, x, t), t), tx, t);
-    case HK_OP_TAN: {
-        HkVal rr = hk_diff_emit2(s, HK_OP_FMUL, r, r, t);
-        HkVal one = hk_diff_real(s, 1.0, e);
-        return hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FADD, one, rr, t), tx, t);
-    }
-    case HK_OP_SINH: return hk_diff_scale(s, hk_diff_emit1(s, HK_OP_COSH, x, t), tx, t);
-    case HK_OP_COSH: return hk_diff_scale(s, hk_diff_emit1(s, HK_OP_SINH, x, t), tx, t);
-    case HK_OP_TANH: {
-        HkVal rr = hk_diff_emit2(s, HK_OP_FMUL, r, r, t);
-        HkVal one = hk_diff_real(s, 1.0, e);
-        return hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FSUB, one, rr, t), tx, t);
-    }
-    case HK_OP_ATAN: {
-        HkVal xx = hk_diff_emit2(s, HK_OP_FMUL, x, x, t);
-        HkVal one = hk_diff_real(s, 1.0, e);
-        return hk_diff_over(s, tx, hk_diff_emit2(s, HK_OP_FADD, one, xx, t), t);
-    }
-    case HK_OP_ASIN:
-    case HK_OP_ACOS: {
-        /* +-tx / sqrt((1 - x)(1 + x)): the product is exact near 1 */
-        HkVal q = one_minus_sq(s, x, t);
-        HkVal d = hk_diff_over(s, tx, hk_diff_emit1(s, HK_OP_SQRT, q, t), t);
-        return i->op == HK_OP_ACOS ? hk_diff_emit1(s, HK_OP_FNEG, d, t) : d;
-    }
-    case HK_OP_ASINH: {
-        /* tx / sqrt(x x + 1), the root as hypot(x, 1): x x overflows
-         * above about 1e154 (the tangent then 0, not 1/|x|) */
-        HkVal h = hk_diff_emit2(s, HK_OP_HYPOT, x, hk_diff_real(s, 1.0, e), t);
-        return hk_diff_over(s, tx, h, t);
-    }
-    case HK_OP_ACOSH: {
-        /* tx / sqrt((x - 1)(x + 1)), the root as sqrt(x - 1) sqrt(x + 1):
-         * the product overflows above about 1e154 */
-        HkVal one = hk_diff_real(s, 1.0, e);
-        HkVal lo = hk_diff_emit1(s, HK_OP_SQRT, hk_diff_emit2(s, HK_OP_FSUB, x, one, t), t);
-        HkVal hi = hk_diff_emit1(s, HK_OP_SQRT, hk_diff_emit2(s, HK_OP_FADD, x, one, t), t);
-        return hk_diff_over(s, tx, hk_diff_emit2(s, HK_OP_FMUL, lo, hi, t), t);
-    }
-    case HK_OP_ATANH: {
-        HkVal q = one_minus_sq(s, x, t);
-        return hk_diff_over(s, tx, q, t);
-    }
-    case HK_OP_ABS: {
-        /* sign(x) tx, sign(0) = 0: the subgradient 0 at the kink */
-        HkVal zero = hk_diff_real(s, 0.0, e);
-        HkVal ftx = hk_diff_full(s, tx, t);
-        HkVal neg = hk_diff_emit1(s, HK_OP_FNEG, ftx, t);
-        HkVal zt = hk_diff_real(s, 0.0, t);
-        HkVal inner = hk_diff_sel(s, hk_diff_fcmp(s, HK_P_OLT, x, zero), neg, zt, t);
-        return hk_diff_sel(s, hk_diff_fcmp(s, HK_P_OGT, x, zero), ftx, inner, t);
-    }
-    case HK_OP_FLOOR:
-    case HK_OP_CEIL:
-        return HK_NOVAL;  /* flat between the integers */
-    default:
-        return HK_NOVAL;
-    }
-}
-
-/* atan2, hypot and pow of x and y with result r. */
-static HkVal math2(Diff *s, const HkInst *i, HkVal x, HkVal y, HkVal r)
-{
-    HkType t = i->type;
-    HkType e = hk_scalar(t.elem);
-    HkVal tx = hk_diff_tan(s, x), ty = hk_diff_tan(s, y);
-    switch (i->op) {
-    case HK_OP_ATAN2: {
-        /* atan2 %y, %x (C's order; here the first operand, x, is atan2's
-         * y): (x ty - y tx) / (x^2 + y^2), each partial as (x / h) / h
-         * with h = hypot(y, x), as hypot scales: x^2 + y^2 overflows
-         * above about 1e154 and underflows below about 1e-162 */
-        HkVal yv = x, xv = y, ty_ = tx, tx_ = ty;
-        HkVal h = hk_diff_emit2(s, HK_OP_HYPOT, yv, xv, t);
-        HkVal p = HK_NOVAL, q = HK_NOVAL;
-        if (ty_ != HK_NOVAL) {
-            HkVal py = hk_diff_emit2(s, HK_OP_FDIV, hk_diff_emit2(s, HK_OP_FDIV, xv, h, t), h, t);
-            p = hk_diff_scale(s, py, ty_, t);
-        }
-        if (tx_ != HK_NOVAL) {
-            HkVal px = hk_diff_emit2(s, HK_OP_FDIV, hk_diff_emit2(s, HK_OP_FDIV, yv, h, t), h, t);
-            q = hk_diff_scale(s, px, tx_, t);
-        }
-        if (q == HK_NOVAL)
-            return p;
-        if (p == HK_NOVAL)
-            return hk_diff_emit1(s, HK_OP_FNEG, q, hk_diff_type(s, q));
-        return hk_diff_emit2(s, HK_OP_FSUB, p, q, t);
-    }
-    case HK_OP_HYPOT:
-    {
-        /* (x / r) tx + (y / r) ty: at (0, 0), 0 / 0 (NaN) */
-        HkVal px = tx == HK_NOVAL ? HK_NOVAL : hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FDIV, x, r, t), tx, t);
-        HkVal py = ty == HK_NOVAL ? HK_NOVAL : hk_diff_scale(s, hk_diff_emit2(s, HK_OP_FDIV, y, r, t), ty, t);
-        return hk_diff_add(s, px, py, t);
-    }
-    case HK_OP_POW: {
-        /* (y == 0 ? 0 : y x^(y-1)) tx + (x == 0 ? 0 : r log x) ty: pow(x,
-         * 0) is 1 for every x, so its d/dx is 0, where y x^(y-1) would
-         * be 0 inf = NaN at x = 0 */
-        HkVal dx = HK_NOVAL, dy = HK_NOVAL;
-        if (tx != HK_NOVAL) {
-            HkType yt = hk_diff_type(s, y);
-            HkVal ym1 = hk_diff_emit2(s, HK_OP_FSUB, y, hk_diff_real(s, 1.0, e), yt);
-            HkVal pw = hk_diff_emit2(s, HK_OP_POW, x, ym1, t);
-            HkVal px = hk_diff_emit2(s, HK_OP_FMUL, y, pw, t);
-            HkVal y0 = hk_diff_fcmp(s, HK_P_OEQ, y, hk_diff_real(s, 0.0, e));
-            HkType pt = hk_diff_type(s, px);
-            px = hk_diff_sel(s, y0, hk_diff_real(s, 0.0, pt), px, pt);
-            dx = hk_diff_scale(s, px, tx, t);
-        }
-        if (ty != HK_NOVAL) {
-            /* r log x for x > 0, 0 at x == 0 (docs/Passes.md, the kinks),
-             * NaN below as log gives it (and for a NaN x): the log taken
-             * of x held in its domain, x > 0 ? x : 1, so that a base
-             * proven negative puts no call proven outside its domain
-             * into the derivative kernel, which the C target refuses */
-            HkType xt = hk_diff_type(s, x);
-            HkVal z = hk_diff_real(s, 0.0, e);
-            HkVal pos = hk_diff_fcmp(s, HK_P_OGT, x, z);
-            HkVal xs = hk_diff_sel(s, pos, x, hk_diff_real(s, 1.0, xt), xt);
-            HkVal l = hk_diff_emit2(s, HK_OP_FMUL, r, hk_diff_emit1(s, HK_OP_LOG, xs, xt), t);
-            HkVal at0 = hk_diff_fcmp(s, HK_P_OEQ, x, z);
-            HkVal zt = hk_diff_real(s, 0.0, t);
-            HkVal nan = hk_diff_real(s, NAN, t);
-            HkVal below = hk_diff_sel(s, at0, zt, nan, t);
-            dy = hk_diff_scale(s, hk_diff_sel(s, pos, l, below, t), ty, t);
-        }
-        return hk_diff_add(s, dx, dy, t);
-    }
-    default:
-        return HK_NOVAL;
-    }
 }
 
 
@@ -529,6 +353,8 @@ HkVal hk_diff_rule(Diff *s, HkInst *i)
 
 static HkVal rule(Diff *s, HkInst *i)
 {
+    if (hk_diff_has_rule(i->op))  /* rules.def */
+        return hk_diff_partials(s, i);
     HkType t = i->type;
     HkVal r = hk_res(i)[0];
     HkVal a = i->nops > 0 ? i->ops[0] : HK_NOVAL;
@@ -556,35 +382,6 @@ static HkVal rule(Diff *s, HkInst *i)
             hk_diff_place(s, n);
             return v;
         }
-    case HK_OP_FADD: {
-        HkVal sum = hk_diff_add(s, ta, tb, t);
-        return sum == HK_NOVAL ? HK_NOVAL : hk_diff_full(s, sum, t);
-    }
-    case HK_OP_FSUB:
-        if (tb == HK_NOVAL)
-            return ta == HK_NOVAL ? HK_NOVAL : hk_diff_full(s, ta, t);
-        if (ta == HK_NOVAL)
-            return hk_diff_full(s, hk_diff_emit1(s, HK_OP_FNEG, tb, hk_diff_type(s, tb)), t);
-        return hk_diff_emit2(s, HK_OP_FSUB, ta, tb, t);
-    case HK_OP_FMUL:
-    {
-        HkVal p = hk_diff_scale(s, b, ta, t);
-        HkVal q = hk_diff_scale(s, a, tb, t);
-        return hk_diff_add(s, p, q, t);
-    }
-    case HK_OP_FDIV: {
-        /* (ta - r tb) / b, each term 0 where its tangent is: r tb, and
-         * the quotient where the numerator is */
-        HkVal n = ta;
-        if (tb != HK_NOVAL) {
-            HkVal rt = hk_diff_scale(s, r, tb, t);
-            n = ta == HK_NOVAL ? hk_diff_emit1(s, HK_OP_FNEG, rt, hk_diff_type(s, rt))
-                               : hk_diff_emit2(s, HK_OP_FSUB, ta, rt, t);
-        }
-        return hk_diff_over(s, n, b, t);
-    }
-    case HK_OP_FNEG:
-        return ta == HK_NOVAL ? HK_NOVAL : hk_diff_emit1(s, HK_OP_FNEG, ta, t);
     case HK_OP_FPEXT:
     case HK_OP_FPTRUNC:
     case HK_OP_TRANSPOSE:
@@ -655,15 +452,7 @@ static HkVal rule(Diff *s, HkInst *i)
     case HK_OP_NORM:
         /* dot(a / r, ta): at 0, 0/0 (NaN); 0 where ta is 0 */
         return ta == HK_NOVAL ? HK_NOVAL : norm_tangent(s, a, ta, r, t);
-    case HK_OP_ATAN2:
-    case HK_OP_HYPOT:
-    case HK_OP_POW:
-        if (ta == HK_NOVAL && tb == HK_NOVAL)
-            return HK_NOVAL;
-        return math2(s, i, a, b, r);
     default:
-        if (hk_ops[i->op].rule == HK_R_MATH1 || i->op == HK_OP_ABS)
-            return ta == HK_NOVAL ? HK_NOVAL : math1(s, i, a, r, ta);
         return HK_NOVAL;
     }
 }

@@ -231,6 +231,15 @@ static const char *role_list(const Diff *s, int output)
     return hk_buf_cstr(&b);
 }
 
+/* " (did you mean 'a'?)" for the slot a of the kernel nearest name. */
+static const char *slot_near(const Diff *s, const char *name)
+{
+    const char **names = hk_alloc(s->a, (s->f->nslots + 1u) * sizeof *names);
+    for (uint32_t k = 0; k < s->f->nslots; k++)
+        names[k] = s->f->slots[k].name;
+    return hk_did_you_mean(s->a, name, strlen(name), names, s->f->nslots);
+}
+
 /* Marks the slots a list ("a:b") names in mark; -1 after a diagnostic. */
 static int mark_list(Diff *s, const char *list, const char *key, uint8_t *mark,
                      int output)
@@ -244,7 +253,8 @@ static int mark_list(Diff *s, const char *list, const char *key, uint8_t *mark,
         if (id == UINT32_MAX || !(id & HK_SYM_SLOT)) {
             hk_error(hk_run_diags(s->r), &s->f->module->src, s->f->loc,
                      "'%s': %s{%s=...} names '%s', which is not a slot of "
-                     "the kernel", s->f->name, s->pass, key, name);
+                     "the kernel%s", s->f->name, s->pass, key, name,
+                     slot_near(s, name));
             return -1;
         }
         const HkSlot *sl = &s->f->slots[id & ~HK_SYM_SLOT];

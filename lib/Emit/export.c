@@ -109,7 +109,8 @@ static const HkTarget *pick_target(HawkContext *ctx, const char *id,
     const HkTarget *t = id == NULL ? hk_target_default() : hk_target_lookup(id);
     if (t == NULL) {
         hk_error(&ctx->diags, NULL, noloc,
-                 "unknown target '%s'; valid targets: %s", id, hk_target_ids());
+                 "unknown target '%s'%s; valid targets: %s", id,
+                 hk_target_near(ctx->arena, id), hk_target_ids());
         return NULL;
     }
     const Exporter *ex = exporter_of(t);
@@ -571,20 +572,20 @@ static int distinct_entries(Export *x, const Job *jobs, uint32_t n)
         }
         const HkFunc *g = jobs[other].kernel;
         failed = 1;
-        if (strcmp(f->name, g->name) == 0) {
+        if (strcmp(f->name, g->name) == 0)
             hk_error(&x->ctx->diags, &jobs[k].m->src, f->loc,
                      "'%s': a kernel of this name is also in '%s'; their "
                      "units would be the same files",
                      f->name, jobs[other].m->src.name);
-            continue;
-        }
-        hk_error(&x->ctx->diags, &jobs[k].m->src, f->loc,
-                 "'%s': its entry '%s' and the entry '%s' of kernel '%s' "
-                 "agree in their first 31 characters, which is all a C99 "
-                 "linker must tell apart (MISRA C:2012 Rule 5.1); rename one "
-                 "of the kernels",
-                 f->name, e, entry_of(a, x->target, g->name), g->name);
-        failed = 1;
+        else
+            hk_error(&x->ctx->diags, &jobs[k].m->src, f->loc,
+                     "'%s': its entry '%s' and the entry '%s' of kernel '%s' "
+                     "agree in their first 31 characters, which is all a C99 "
+                     "linker must tell apart (MISRA C:2012 Rule 5.1); rename "
+                     "one of the kernels",
+                     f->name, e, entry_of(a, x->target, g->name), g->name);
+        hk_note(&x->ctx->diags, &jobs[other].m->src, g->loc,
+                "the other kernel, '%s'", g->name);
     }
     return failed ? -1 : 0;
 }

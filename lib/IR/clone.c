@@ -107,6 +107,7 @@ static HkFunc *clone_func(HkModule *nm, const HkFunc *f, const char *name)
     HkFunc *nf = hk_func_new(nm, name, f->is_kernel, f->loc);
     nf->src_begin = f->src_begin;
     nf->src_end = f->src_end;
+    nf->end = f->end;
     nf->derived = f->derived;
     nf->parsed = f->parsed;
     nf->made_by = f->made_by;

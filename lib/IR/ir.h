@@ -54,6 +54,10 @@ void *hk_alloc_packed(HkArena *a, size_t n, size_t align);
 char *hk_strndup(HkArena *a, const char *s, size_t n);
 char *hk_strdup(HkArena *a, const char *s);
 char *hk_asprintf(HkArena *a, const char *fmt, ...) HK_PRINTF(2, 3);
+/* " (did you mean 'c'?)" for the candidate c nearest word[0..n)
+ * (hawk_nearest, nearest.c), or "" when none is close. */
+const char *hk_did_you_mean(HkArena *a, const char *word, size_t n,
+                            const char *const *cands, size_t ncands);
 /* Grow an arena array of elem-size items to hold at least need items. */
 void *hk_grow(HkArena *a, void *arr, uint32_t *cap, uint32_t need, size_t elem);
 /* p (a block of old bytes from a, or NULL) made n bytes long, the bytes
@@ -493,6 +497,7 @@ struct HkFunc {
     const char *name;      /* without '@' */
     HkLoc loc;
     uint32_t src_begin, src_end;  /* byte span of the definition's text */
+    HkLoc end;             /* its closing '}' (line 0: made, not parsed) */
 
     unsigned is_kernel : 1; /* kernel (slots) or func (params, result) */
     unsigned derived : 1;  /* a transform ran on it after parsing: its IR

@@ -37,6 +37,7 @@ typedef struct {
                               (hk_func_drop_syms) */
     uint32_t depth;
     int failed;            /* an error has been reported: add no other */
+    HkLoc closed;          /* the '}' the last block read ended at */
 
     /* stacks, reset by each user to the height it found */
     HkVal *vals;
@@ -385,6 +386,33 @@ static int float_component(P *p, HkTok t, HkElem e, double *out)
 
 /* ---- types ------------------------------------------------------------ */
 
+/* " (did you mean ...?)" for an unknown element type t. */
+static const char *elem_near(P *p, HkTok t)
+{
+    const char *names[HK_F64 + 1];
+    for (int e = 0; e <= HK_F64; e++)
+        names[e] = e >= HK_I1 ? hk_elem_name((HkElem)e) : NULL;
+    return hk_did_you_mean(p->a, t.text, t.len, names, HK_F64 + 1u);
+}
+
+/* " (did you mean ...?)" for an unknown op t. */
+static const char *op_near(P *p, HkTok t)
+{
+    const char *names[HK_OP_COUNT];
+    for (int k = 0; k < HK_OP_COUNT; k++)
+        names[k] = hk_ops[k].mnemonic;
+    return hk_did_you_mean(p->a, t.text, t.len, names, HK_OP_COUNT);
+}
+
+/* " (did you mean ...?)" for an unknown role t (a local is none). */
+static const char *role_near(P *p, HkTok t)
+{
+    const char *names[HK_ROLE_COUNT];
+    for (int k = 0; k < HK_ROLE_COUNT; k++)
+        names[k] = k == HK_ROLE_LOCAL ? NULL : hk_roles[k].name;
+    return hk_did_you_mean(p->a, t.text, t.len, names, HK_ROLE_COUNT);
+}
+
 static int elem_lookup(HkTok t)
 {
     for (int e = HK_I1; e <= HK_F64; e++) {
@@ -440,7 +468,8 @@ static int parse_tensor(P *p, HkLoc open, HkType *t, const char **end)
     }
     int e = elem_lookup(p->tok);
     if (e < 0)
-        return syntax(p, "unknown type '%.*s'", TOK(p->tok));
+        return syntax(p, "unknown type '%.*s'%s", TOK(p->tok),
+                          elem_near(p, p->tok));
     next(p);
     *end = p->tok.text + p->tok.len;
     if (!expect(p, HK_TK_RANGLE, "expected '>' to close the tensor type"))
@@ -458,7 +487,8 @@ static int parse_type(P *p, HkType *t)
     if (is(p, HK_TK_WORD)) {
         int e = elem_lookup(p->tok);
         if (e < 0)
-            return syntax(p, "unknown type '%.*s'", TOK(p->tok));
+            return syntax(p, "unknown type '%.*s'%s", TOK(p->tok),
+                          elem_near(p, p->tok));
         *t = hk_scalar((HkElem)e);
         next(p);
         return 1;
@@ -1090,7 +1120,8 @@ static int parse_inst(P *p, HkBlock *b)
         return syntax(p, "expected operation name");
     int op = hk_op_lookup(p->tok.text, p->tok.len);
     if (op < 0)
-        return syntax(p, "unknown operation '%.*s'", TOK(p->tok));
+        return syntax(p, "unknown operation '%.*s'%s", TOK(p->tok),
+                      op_near(p, p->tok));
     in.i = hk_inst_new(p->f, (HkOp)op, p->tok.loc);
     next(p);
     if (!parse_op_body(p, &in))
@@ -1166,6 +1197,7 @@ static int parse_block(P *p, HkBlock *b, uint32_t *close, const char *what)
         skip_newlines(p);
     }
     *close = tok_offset(p);
+    p->closed = p->tok.loc;
     next(p);
     return 1;
 }
@@ -1182,7 +1214,8 @@ static int parse_slot(P *p)
         return syntax(p, "expected slot role");
     int r = hk_role_lookup(p->tok.text, p->tok.len);
     if (r < 0)
-        return syntax(p, "unknown role '%.*s'", TOK(p->tok));
+        return syntax(p, "unknown role '%.*s'%s", TOK(p->tok),
+                      role_near(p, p->tok));
     if (r == HK_ROLE_LOCAL)
         return syntax(p, "a local is no parameter: declare it in the body, "
                          "'local %%%.*s : T'", TOK(name));
@@ -1349,6 +1382,7 @@ static int parse_body(P *p, uint32_t begin, uint32_t names)
         return 0;
     p->f->src_begin = begin;
     p->f->src_end = close + 1;
+    p->f->end = p->closed;
     hk_func_drop_syms(p->f);
     return 1;
 }

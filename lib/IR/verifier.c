@@ -576,7 +576,9 @@ static void verify_func(Ver *v, uint32_t idx)
     }
     verify_block(v, &f->body);
     if (f->body.last == NULL || !is_rule(f->body.last, HK_R_RET))
-        err(v, f->loc, "body of '@%s' does not end with 'ret'", f->name);
+        /* at the closing brace, where the ret is missing */
+        err(v, f->end.line != 0 ? f->end : f->loc,
+            "body of '@%s' does not end with 'ret'", f->name);
 }
 
 uint32_t hk_verify_module(const HkModule *m, HkDiags *d)

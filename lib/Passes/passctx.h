@@ -88,5 +88,10 @@ struct HkRegistry {
 struct HkRegistry *hk_registry(const HawkContext *ctx);
 /* The registry index of the pass spelled name[0..n), or UINT32_MAX. */
 uint32_t hk_registry_find(const HawkContext *ctx, const char *name, size_t n);
+/* " (did you mean 'p'?)" for the registered pass p nearest name[0..n),
+ * or "". */
+const char *hk_pass_near(const HawkContext *ctx, const char *name, size_t n);
+/* " (did you mean 'c'?)" for the target id nearest id, or "". */
+const char *hk_target_near(HkArena *a, const char *id);
 
 #endif

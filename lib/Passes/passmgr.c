@@ -145,8 +145,8 @@ static uint32_t find_pass(PipeLex *lx, const char *name, size_t n)
     uint32_t id = hk_registry_find(lx->pm->ctx, name, n);
     if (id == UINT32_MAX)
         hk_error(&lx->pm->ctx->diags, NULL, noloc,
-                 "unknown pass '%.*s' in pipeline; see --print-passes",
-                 (int)n, name);
+                 "unknown pass '%.*s' in pipeline%s; see --print-passes",
+                 (int)n, name, hk_pass_near(lx->pm->ctx, name, n));
     return id;
 }
 

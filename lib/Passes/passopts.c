@@ -40,10 +40,15 @@ static const char *suggestion(HkArena *a, const char *key)
     const char *names[HK_OPT_COUNT];
     for (int i = 0; i < (int)HK_OPT_COUNT; i++)
         names[i] = hk_opts[i].key;
-    size_t k = hawk_nearest(key, names, HK_OPT_COUNT);
-    if (k == (size_t)-1)
-        return "";
-    return hk_asprintf(a, " (did you mean '%s'?)", names[k]);
+    return hk_did_you_mean(a, key, strlen(key), names, HK_OPT_COUNT);
+}
+
+const char *hk_target_near(HkArena *a, const char *id)
+{
+    const char **ids = hk_alloc(a, (hk_ntargets + 1u) * sizeof *ids);
+    for (unsigned k = 0; k < hk_ntargets; k++)
+        ids[k] = hk_targets[k].id;
+    return hk_did_you_mean(a, id, strlen(id), ids, hk_ntargets);
 }
 
 /* "max-trips, max-ops, ..." */
@@ -112,8 +117,8 @@ int hk_opt_check_value(HkDiags *d, HkArena *a, HkOptId id, const char *value)
     case HK_OPTK_TARGET:
         if (hk_target_lookup(value) != NULL)
             return 0;
-        hk_error(d, NULL, noloc, "unknown target '%s'; valid targets: %s",
-                 value, hk_target_ids());
+        hk_error(d, NULL, noloc, "unknown target '%s'%s; valid targets: %s",
+                 value, hk_target_near(a, value), hk_target_ids());
         return -1;
     }
     return -1;
@@ -136,9 +141,13 @@ int hk_opt_check_entry(HawkContext *ctx, const HkPassInfo *info,
             return -1;
         }
         if (strcmp(key, "wrt") != 0 && strcmp(key, "of") != 0) {
+            static const char *const diff_keys[] = {"wrt", "of", "loops"};
             hk_error(&ctx->diags, NULL, noloc,
-                     "pass '%s' has no option '%s'; its options: %s", info->name,
-                     key, hk_opt_list(ctx->arena, info));
+                     "pass '%s' has no option '%s'%s; its options: %s",
+                     info->name, key,
+                     hk_did_you_mean(ctx->arena, key, strlen(key), diff_keys,
+                                     rev ? 3u : 2u),
+                     hk_opt_list(ctx->arena, info));
             return -1;
         }
         if (*value == '\0' || value[0] == ':' ||

@@ -55,6 +55,15 @@ uint32_t hk_registry_find(const HawkContext *ctx, const char *name, size_t n)
     return hk_symtab_get(hk_registry(ctx)->pass_syms, name, n);
 }
 
+const char *hk_pass_near(const HawkContext *ctx, const char *name, size_t n)
+{
+    const struct HkRegistry *r = hk_registry(ctx);
+    const char **names = hk_alloc(ctx->arena, (r->npasses + 1u) * sizeof *names);
+    for (uint32_t k = 0; k < r->npasses; k++)
+        names[k] = r->passes[k].name;
+    return hk_did_you_mean(ctx->arena, name, n, names, r->npasses);
+}
+
 /* A pass name is letters, digits and '-', not empty. */
 static int valid_name(const char *s)
 {

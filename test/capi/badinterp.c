@@ -96,15 +96,8 @@ static int run_case(const char *path, const char *text, size_t len,
 {
     printf("case %s:\n", name);
     HawkContext *ctx = hawk_context_create();
-    HawkModule *m = hawk_parse(ctx, path, text, len);
-    HkFunc *k = NULL;
-    for (uint32_t j = 0; m != NULL && j < m->nfuncs && k == NULL; j++)
-        if (m->funcs[j]->is_kernel)
-            k = m->funcs[j];
     HkLowered l;
-    if (k == NULL || hawk_verify(ctx, m) != 0 ||
-        hk_lower(ctx, m, k, NULL, NULL, 0, &l) != 0) {
-        capi_print_diags(TOOL, ctx);
+    if (capi_lower_first(TOOL, ctx, path, text, len, &l) != 0) {
         hawk_context_destroy(ctx);
         return 2;
     }

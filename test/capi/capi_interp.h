@@ -1,5 +1,6 @@
 /* capi_interp.h -- what the C API tests of the HIR interpreter share
- * (badinterp.c, llvm/badlower.c): one sample run over planes of ones.
+ * (badinterp.c, llvm/badlower.c): the first kernel lowered, one sample
+ * run over planes of ones.
  * Static inline, as in capi_test.h: each program is one of its own. */
 #ifndef HAWK_CAPI_INTERP_H
 #define HAWK_CAPI_INTERP_H
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "abi.h"
+#include "capi_test.h"
 #include "interp.h"
 #include "passctx.h"
 
@@ -46,6 +48,26 @@ static inline int capi_interp_run(HawkContext *ctx, const HkLowered *l)
         memcpy(args + m->offset, &p, sizeof p);
     }
     return hk_interp_entry(ip, args, 0, 1, 1) != 0;
+}
+
+/* The first kernel of the module text (path, len bytes) parsed in ctx,
+ * verified and lowered into *l; 0, or 2 after printing the diagnostics
+ * as tool's. */
+static inline int capi_lower_first(const char *tool, HawkContext *ctx,
+                                   const char *path, const char *text,
+                                   size_t len, HkLowered *l)
+{
+    HawkModule *m = hawk_parse(ctx, path, text, len);
+    HkFunc *k = NULL;
+    for (uint32_t j = 0; m != NULL && j < m->nfuncs && k == NULL; j++)
+        if (m->funcs[j]->is_kernel)
+            k = m->funcs[j];
+    if (k == NULL || hawk_verify(ctx, m) != 0 ||
+        hk_lower(ctx, m, k, NULL, NULL, 0, l) != 0) {
+        capi_print_diags(tool, ctx);
+        return 2;
+    }
+    return 0;
 }
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *current_tool = "hawk";
 
@@ -160,12 +161,28 @@ int tool_one_input(const char *tool, const char **input, const char *arg)
     return 0;
 }
 
+/* Whether path names the file an earlier input names (by device and
+ * inode: the same path twice, another spelling of it, a link). */
+static int named_before(const ToolInputs *in, const char *path)
+{
+    struct stat a, b;
+    if (stat(path, &a) != 0)
+        return 0;
+    for (size_t k = 0; k < in->n; k++)
+        if (strcmp(in->names[k], "-") != 0 && stat(in->names[k], &b) == 0 &&
+            a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+            return 1;
+    return 0;
+}
+
 int tool_inputs_add(const char *tool, ToolInputs *in, const char *arg)
 {
     if (strcmp(arg, "-") == 0)
         for (size_t k = 0; k < in->n; k++)
             if (strcmp(in->names[k], "-") == 0)
                 return tool_error(tool, "standard input ('-') given twice");
+    if (strcmp(arg, "-") != 0 && named_before(in, arg))
+        return 0;  /* one file named twice is one input */
     const char **names = tool_realloc(in->names, (in->n + 1) * sizeof *names);
     if (names == NULL)
         return tool_error(tool, "out of memory");
@@ -179,6 +196,34 @@ void tool_inputs_free(ToolInputs *in)
     free(in->names);
     in->names = NULL;
     in->n = 0;
+}
+
+int tool_names_add(ToolNames *s, const char *name)
+{
+    char **names = tool_realloc(s->names, (s->n + 1) * sizeof *names);
+    if (names == NULL)
+        return -1;
+    s->names = names;
+    char *copy = tool_strdup(name);
+    if (copy == NULL)
+        return -1;
+    s->names[s->n++] = copy;
+    return 0;
+}
+
+const char *tool_names_near(const ToolNames *s, const char *word)
+{
+    size_t k = hawk_nearest(word, (const char *const *)s->names, s->n);
+    return k < s->n ? s->names[k] : NULL;
+}
+
+void tool_names_free(ToolNames *s)
+{
+    for (size_t k = 0; k < s->n; k++)
+        free(s->names[k]);
+    free(s->names);
+    s->names = NULL;
+    s->n = 0;
 }
 
 int tool_pairs_add(const char *tool, ToolPairs *p, const char *key,

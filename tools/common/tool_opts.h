@@ -132,7 +132,8 @@ int tool_parse_args(const ToolSpec *spec, int argc, char **argv, void *state);
 int tool_one_input(const char *tool, const char **input, const char *arg);
 
 /* The input files of a tool that takes several, in command-line order;
- * "-" (standard input) at most once.  malloc'd. */
+ * "-" (standard input) at most once, and a file named twice (by any
+ * spelling) once.  malloc'd. */
 typedef struct {
     const char **names;
     size_t n;
@@ -142,6 +143,20 @@ typedef struct {
  * error ("-" given twice, out of memory). */
 int tool_inputs_add(const char *tool, ToolInputs *in, const char *arg);
 void tool_inputs_free(ToolInputs *in);
+
+/* Names met while the inputs are read (the kernels, for the "did you
+ * mean" of a -kernel= that names none); malloc'd copies. */
+typedef struct {
+    char **names;
+    size_t n;
+} ToolNames;
+
+/* Appends a copy of name; 0, or -1 when memory ran out (the names are
+ * for a suggestion: a caller goes on without it). */
+int tool_names_add(ToolNames *s, const char *name);
+/* The name of s nearest word (hawk_nearest), or NULL when none is close. */
+const char *tool_names_near(const ToolNames *s, const char *word);
+void tool_names_free(ToolNames *s);
 
 /* Writes "USAGE: tool usage" and one line per option to out. */
 void tool_print_help(const ToolSpec *spec, FILE *out);

@@ -89,23 +89,6 @@ static void on_unit(void *user, const HawkExportUnit *u)
     r->check_seconds += u->check_seconds;
 }
 
-/* The kernels exported so far, by name, with the input each came from:
- * two kernels of one name would write the same files. */
-typedef struct {
-    const char **names;        /* malloc'd copies */
-    const char **inputs;
-    size_t n, cap;
-} Exported;
-
-/* The name an input is reported by. */
-static const char *input_name(const char *input)
-{
-    return strcmp(input, "-") == 0 ? "<stdin>" : input;
-}
-
-/* Checks m's kernels (cfg->kernel alone, when given) against done, then
- * records them; 0, or 1 after an error naming the first clash.  *seen
- * counts the kernels selected. */
 /* The name of function k of m when it is a kernel the export selects
  * (cfg->kernel alone, when given), else NULL. */
 static const char *selected(const EmitConfig *cfg, HawkModule *m, size_t k)
@@ -118,64 +101,15 @@ static const char *selected(const EmitConfig *cfg, HawkModule *m, size_t k)
     return name;
 }
 
-static int claim_names(const EmitConfig *cfg, HawkContext *ctx,
-                       HawkModule *m, const char *input, Exported *done,
-                       size_t *seen)
+/* The kernels of m the export selects: two of one name, or whose entries
+ * agree in their first 31 characters, hawk_export_modules refuses before
+ * it writes anything, naming both. */
+static size_t count_selected(const EmitConfig *cfg, HawkModule *m)
 {
-    for (size_t k = 0; k < hawk_module_function_count(m); k++) {
-        const char *name = selected(cfg, m, k);
-        if (name == NULL)
-            continue;
-        const char *entry = hawk_export_entry(ctx, cfg->target, name);
-        for (size_t j = 0; j < done->n; j++) {
-            if (strcmp(done->names[j], name) == 0)
-                return tool_error(EMIT_TOOL,
-                                  "kernel '%s' of '%s' has the name of a "
-                                  "kernel of '%s': their units would be "
-                                  "the same files; nothing of '%s' is "
-                                  "exported",
-                                  name, input_name(input),
-                                  input_name(done->inputs[j]),
-                                  input_name(input));
-            const char *other =
-                hawk_export_entry(ctx, cfg->target, done->names[j]);
-            if (entry != NULL && other != NULL &&
-                strncmp(entry, other, 31) == 0)
-                return tool_error(EMIT_TOOL,
-                                  "kernel '%s' of '%s': its entry '%s' and "
-                                  "the entry '%s' of '%s' agree in their "
-                                  "first 31 characters (MISRA C:2012 Rule "
-                                  "5.1); nothing of '%s' is exported",
-                                  name, input_name(input), entry, other,
-                                  input_name(done->inputs[j]),
-                                  input_name(input));
-        }
-    }
-    for (size_t k = 0; k < hawk_module_function_count(m); k++) {
-        const char *name = selected(cfg, m, k);
-        if (name == NULL)
-            continue;
-        if (done->n == done->cap) {
-            size_t cap = done->cap ? 2 * done->cap : 16;
-            const char **n = tool_realloc(done->names, cap * sizeof *n);
-            if (n != NULL)
-                done->names = n;
-            const char **i = tool_realloc(done->inputs, cap * sizeof *i);
-            if (i != NULL)
-                done->inputs = i;
-            if (n == NULL || i == NULL)
-                return tool_error(EMIT_TOOL, "out of memory");
-            done->cap = cap;
-        }
-        /* the name outlives the input's context */
-        char *copy = tool_strdup(name);
-        if (copy == NULL)
-            return tool_error(EMIT_TOOL, "out of memory");
-        done->names[done->n] = copy;
-        done->inputs[done->n++] = input;
-        (*seen)++;
-    }
-    return 0;
+    size_t n = 0;
+    for (size_t k = 0; k < hawk_module_function_count(m); k++)
+        n += selected(cfg, m, k) != NULL;
+    return n;
 }
 
 /* Whether m holds a kernel called name. */
@@ -191,13 +125,13 @@ static int has_kernel(HawkModule *m, const char *name)
 }
 
 /* Parses and verifies one input in ctx, runs pm's passes over it (pm
- * NULL: none) and claims its kernels' names;
+ * NULL: none) and counts its kernels the export selects in *seen;
  * the module to export, or NULL (after diagnostics, or when the input
  * holds no kernel -kernel names while other inputs may). */
 static HawkModule *read_input(const EmitConfig *cfg, HawkContext *ctx,
                               HawkPassManager *pm, const char *name,
-                              int many, Exported *done,
-                              size_t *seen, ToolBuf *in, int *rc)
+                              int many, size_t *seen, ToolNames *kernels,
+                              ToolBuf *in, int *rc)
 {
     if (tool_read_file(EMIT_TOOL, name, in) != 0) {
         *rc = 1;
@@ -211,12 +145,16 @@ static HawkModule *read_input(const EmitConfig *cfg, HawkContext *ctx,
     }
     /* another input may hold the kernel (alone, hawk_export names the
      * ones this input has) */
+    /* each kernel's name, for the "did you mean" when none is -kernel= */
+    for (size_t k = 0; cfg->kernel != NULL && k < hawk_module_function_count(m);
+         k++) {
+        const HawkFunction *f = hawk_module_function(m, k);
+        if (hawk_function_is_kernel(f))
+            (void)tool_names_add(kernels, hawk_function_name(f));
+    }
     if (many && cfg->kernel != NULL && !has_kernel(m, cfg->kernel))
         return NULL;
-    if (claim_names(cfg, ctx, m, name, done, seen) != 0) {
-        *rc = 1;
-        return NULL;
-    }
+    *seen += count_selected(cfg, m);
     return m;
 }
 
@@ -280,9 +218,9 @@ static int run(const EmitConfig *cfg)
     static const char *const stdin_only[] = {"-"};
     const char *const *inputs = cfg->inputs.n ? cfg->inputs.names : stdin_only;
     size_t n = cfg->inputs.n ? cfg->inputs.n : 1;
-    Exported done = {0};
     EmitRun r = {cfg, 0, 0, NULL, 0, 0, 0};
     size_t seen = 0, nms = 0, printed = 0;
+    ToolNames kernels = {0};
     int rc = 0;
     HawkContext *ctx = hawk_context_create();
     HawkModule **ms = tool_calloc(n, sizeof *ms);
@@ -300,8 +238,8 @@ static int run(const EmitConfig *cfg)
         n = 0;
     }
     for (size_t k = 0; k < n; k++) {
-        HawkModule *m = read_input(cfg, ctx, pm, inputs[k], n > 1, &done,
-                                   &seen, &bufs[k], &rc);
+        HawkModule *m = read_input(cfg, ctx, pm, inputs[k], n > 1, &seen,
+                                   &kernels, &bufs[k], &rc);
         if (m != NULL)
             ms[nms++] = m;
         tool_print_diags(EMIT_TOOL, ctx, printed);
@@ -311,10 +249,13 @@ static int run(const EmitConfig *cfg)
         rc |= export_all(cfg, ctx, ms, nms, &r);
     if (ctx != NULL)
         tool_print_diags(EMIT_TOOL, ctx, printed);
-    if (rc == 0 && seen == 0 && cfg->kernel != NULL)
+    if (rc == 0 && seen == 0 && cfg->kernel != NULL) {
+        const char *near = tool_names_near(&kernels, cfg->kernel);
         rc = tool_error(EMIT_TOOL, "no kernel named '%s' in any of the "
-                                   "inputs",
-                        cfg->kernel);
+                                   "inputs%s%s%s",
+                        cfg->kernel, near ? " (did you mean '" : "",
+                        near ? near : "", near ? "'?)" : "");
+    }
     if (cfg->time)
         fprintf(stderr, "%s: total: hawk %.4f s, checks %.4f s\n", EMIT_TOOL,
                 r.hawk_seconds, r.check_seconds);
@@ -323,6 +264,7 @@ static int run(const EmitConfig *cfg)
                         cfg->cflags_file);
     if (rc == 0 && cfg->cflags_file != NULL)
         rc = write_cflags(&r);
+    tool_names_free(&kernels);
     for (size_t k = 0; k < r.ncflags; k++)
         free(r.cflags[k]);
     free(r.cflags);
@@ -331,10 +273,6 @@ static int run(const EmitConfig *cfg)
     free(bufs);
     free(ms);
     hawk_context_destroy(ctx);
-    for (size_t k = 0; k < done.n; k++)
-        free((void *)done.names[k]);
-    free(done.names);
-    free(done.inputs);
     return rc;
 }
 

@@ -90,11 +90,19 @@ static int check_print_after(const OptConfig *cfg, const HawkContext *ctx)
         size_t k = 0, n = hawk_pass_count(ctx);
         while (k < n && strcmp(hawk_pass_name(ctx, k), want) != 0)
             k++;
-        if (k == n && strncmp(want, "print<", 6) != 0)
+        if (k == n && strncmp(want, "print<", 6) != 0) {
+            const char *names[256];
+            size_t m = n < 256 ? n : 256;
+            for (size_t j = 0; j < m; j++)
+                names[j] = hawk_pass_name(ctx, j);
+            size_t near = hawk_nearest(want, names, m);
             return tool_error(OPT_TOOL,
-                              "unknown pass '%s' in -print-after; see "
+                              "unknown pass '%s' in -print-after%s%s%s; see "
                               "--print-passes",
-                              want);
+                              want, near < m ? " (did you mean '" : "",
+                              near < m ? names[near] : "",
+                              near < m ? "'?)" : "");
+        }
     }
     return 0;
 }

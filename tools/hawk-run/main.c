@@ -171,14 +171,18 @@ static const char *input_name(const char *input)
     return strcmp(input, "-") == 0 ? "<stdin>" : input;
 }
 
-/* Runs every kernel of m (or cfg->kernel alone); *seen counts them. */
+/* Runs every kernel of m (or cfg->kernel alone); *seen counts them, and
+ * with -kernel= each kernel's name goes to kernels, for the "did you
+ * mean" when none is it. */
 static int run_module(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
-                      const char *input, uint32_t *seen)
+                      const char *input, uint32_t *seen, ToolNames *kernels)
 {
     int rc = 0;
     uint32_t before = *seen;
     for (size_t k = 0; k < hawk_module_function_count(m); k++) {
         HawkFunction *f = hawk_module_function(m, k);
+        if (hawk_function_is_kernel(f) && cfg->kernel != NULL)
+            (void)tool_names_add(kernels, hawk_function_name(f));
         if (!hawk_function_is_kernel(f) ||
             (cfg->kernel != NULL &&
              strcmp(cfg->kernel, hawk_function_name(f)) != 0))
@@ -194,7 +198,8 @@ static int run_module(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
 }
 
 /* Reads, verifies and runs one input in a context of its own. */
-static int run_input(const RunConfig *cfg, const char *input, uint32_t *seen)
+static int run_input(const RunConfig *cfg, const char *input, uint32_t *seen,
+                     ToolNames *kernels)
 {
     ToolBuf text = {0};
     if (tool_read_file(RUN_TOOL, input, &text) != 0)
@@ -205,7 +210,7 @@ static int run_input(const RunConfig *cfg, const char *input, uint32_t *seen)
     if (m == NULL || hawk_verify(ctx, m) != 0)
         rc = fail_diags(ctx, 0);
     else
-        rc = run_module(cfg, ctx, m, input, seen);
+        rc = run_module(cfg, ctx, m, input, seen, kernels);
     hawk_context_destroy(ctx);
     tool_buf_free(&text);
     return rc;
@@ -218,14 +223,19 @@ static int run_inputs(RunConfig *cfg)
     const char *const *inputs = cfg->inputs.n ? cfg->inputs.names : stdin_only;
     size_t n = cfg->inputs.n ? cfg->inputs.n : 1;
     uint32_t seen = 0;
+    ToolNames kernels = {0};
     int rc = 0;
     for (size_t k = 0; k < n; k++)
-        rc |= run_input(cfg, inputs[k], &seen);
-    if (seen == 0 && cfg->kernel != NULL)
-        return tool_error(RUN_TOOL, "no kernel named '%s' in %s%s%s",
-                          cfg->kernel, n > 1 ? "any of the " : "'",
-                          n > 1 ? "inputs" : input_name(inputs[0]),
-                          n > 1 ? "" : "'");
+        rc |= run_input(cfg, inputs[k], &seen, &kernels);
+    if (seen == 0 && cfg->kernel != NULL) {
+        const char *near = tool_names_near(&kernels, cfg->kernel);
+        rc = tool_error(RUN_TOOL, "no kernel named '%s' in %s%s%s%s%s%s",
+                        cfg->kernel, n > 1 ? "any of the " : "'",
+                        n > 1 ? "inputs" : input_name(inputs[0]),
+                        n > 1 ? "" : "'", near ? " (did you mean '" : "",
+                        near ? near : "", near ? "'?)" : "");
+    }
+    tool_names_free(&kernels);
     return rc;
 }
 

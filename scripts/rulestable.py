@@ -73,7 +73,7 @@ def show(e, lets):
     if head == "let":
         name, val, body = args
         v = show(val, lets)
-        if v[1] <= 1:  # a comparison: written where it is used
+        if v[1] == 1:  # a comparison: written where it is used
             return show(body, dict(lets, **{name: v}))
         b = show(body, dict(lets, **{name: (name, 5)}))
         return "%s, with %s = %s" % (b[0], name, v[0]), 0

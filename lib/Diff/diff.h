@@ -9,6 +9,24 @@
 
 typedef struct Diff Diff;
 
+/* What the reads of one op's rule (rules.def) share: the numbers written
+ * and the parts that name no tangent, by their offset in the rule.  vjp
+ * reads an op's rule once per operand, at one place, so the operands
+ * share its comparisons and constants (Diff.shared). */
+typedef struct {
+    struct {
+        double c;
+        HkType t;
+        HkVal v;
+    } lit[8];
+    uint32_t nlit;
+    struct {
+        uint32_t at;
+        HkVal v;
+    } part[16];
+    uint32_t npart;
+} DiffShared;
+
 struct Diff {
     HawkPassRun *r;
     const char *pass;    /* "jvp" or "vjp", for messages */
@@ -22,6 +40,8 @@ struct Diff {
     uint32_t nwild;      /* values wild has an entry for */
     int tame;            /* the rule being written has finite partials:
                             no term of it needs hk_diff_guard */
+    DiffShared *shared;  /* while one op's rule is read once per operand
+                            at one place (vjp), else NULL */
     uint32_t ntan;       /* values when the pass began */
     int32_t *tslot;      /* primal slot -> its tangent slot, or -1 */
     uint8_t *in, *out;   /* primal slot: active input, active output */
@@ -134,9 +154,6 @@ HkVal hk_diff_guard(Diff *s, HkVal t, HkVal term);
 HkVal hk_diff_add(Diff *s, HkVal ta, HkVal tb, HkType rt);
 HkVal hk_diff_scale(Diff *s, HkVal f, HkVal t, HkType rt);
 HkVal hk_diff_over(Diff *s, HkVal t, HkVal d, HkType rt);
-/* min or max of a and b (lt orders them) with tangents ta and tb. */
-HkVal hk_diff_minmax(Diff *s, HkPred lt, HkVal a, HkVal b, HkVal ta, HkVal tb,
-                     HkType rt);
 /* The tangent of i's one real result from its operands' tangents
  * (s->tan), or HK_NOVAL for zero. */
 HkVal hk_diff_rule(Diff *s, HkInst *i);

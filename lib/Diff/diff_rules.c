@@ -300,23 +300,6 @@ HkVal hk_diff_tan(const Diff *s, HkVal v)
     return v < s->ntan ? s->tan[v] : HK_NOVAL;
 }
 
-/* min and max of a and b, whose tangents are ta and tb: the tangent of
- * the operand chosen; at a tie (and when
- * neither compares, a NaN) the mean of both, the same in both modes. */
-HkVal hk_diff_minmax(Diff *s, HkPred lt, HkVal a, HkVal b, HkVal ta, HkVal tb,
-                    HkType rt)
-{
-    if (ta == HK_NOVAL && tb == HK_NOVAL)
-        return HK_NOVAL;
-    HkVal fa = hk_diff_full(s, ta, rt), fb = hk_diff_full(s, tb, rt);
-    HkVal sum = hk_diff_emit2(s, HK_OP_FADD, fa, fb, rt);
-    HkVal mean = hk_diff_emit2(s, HK_OP_FMUL, sum, hk_diff_real(s, 0.5, hk_scalar(rt.elem)), rt);
-    HkVal pa = hk_diff_fcmp(s, lt, a, b), pb = hk_diff_fcmp(s, lt, b, a);
-    HkVal inner = hk_diff_sel(s, pb, fb, mean, rt);
-    return hk_diff_sel(s, pa, fa, inner, rt);
-}
-
-
 /* ---- one instruction ----------------------------------------------------- */
 
 int hk_diff_is_real(HkType t)
@@ -426,14 +409,6 @@ static HkVal rule(Diff *s, HkInst *i)
         HkVal fx = hk_diff_full(s, tx, t);
         HkVal fy = hk_diff_full(s, ty, t);
         return hk_diff_sel(s, a, fx, fy, t);
-    }
-    case HK_OP_MINIMUM: return hk_diff_minmax(s, HK_P_OLT, a, b, ta, tb, t);
-    case HK_OP_MAXIMUM: return hk_diff_minmax(s, HK_P_OGT, a, b, ta, tb, t);
-    case HK_OP_CLIP: {
-        /* minimum(maximum(x, lo), hi), each by its rule */
-        HkVal m = hk_diff_emit2(s, HK_OP_MAXIMUM, a, b, t);
-        HkVal tm = hk_diff_minmax(s, HK_P_OGT, a, b, ta, tb, t);
-        return hk_diff_minmax(s, HK_P_OLT, m, i->ops[2], tm, hk_diff_tan(s, i->ops[2]), t);
     }
     case HK_OP_DOT:
     case HK_OP_CROSS:

@@ -5,12 +5,12 @@
  * active input's receives J^T w (a mutable slot active both ways has one,
  * read then written).  After the primal, the reverse sweep visits the
  * instructions last to first and gives each active operand its share of
- * the result's adjoint: for an elementwise op the forward rule of
- * diff_rules.c with that operand's tangent seeded by the adjoint (the
+ * the result's adjoint: for an elementwise op the forward rule (rules.def,
+ * diff_rules.c) with that operand's tangent seeded by the adjoint (the
  * rule is linear in the tangents and its Jacobian diagonal, so that is
  * its transpose), summed when the operand was broadcast; the structural
- * ops (min, max, clip, sum, transpose, extract, insert, build, dot,
- * norm, cross, matvec, matmul, fpext, fptrunc) by their own transposes.
+ * ops (sum, prod, transpose, extract, insert, build, dot, norm, cross,
+ * matvec, matmul, fpext, fptrunc) by their own transposes.
  * A straight line needs no tape: every primal value is still there; an
  * if or dispatch is reversed by recomputing the branch it ran, a call by
  * calling the callee's reverse derivative <f>_vjp, a loop by rerunning
@@ -221,21 +221,6 @@ static HkVal prod_adjoint(Vjp *v, HkVal a, HkVal R, HkType ta)
     return hk_diff_emit(&v->d, HK_OP_BUILD, adj, n, ta);
 }
 
-/* The shares of min or max (lt orders a and b) of adjoint R: the chosen
- * operand's R, half each at a tie or a NaN (jvp's mean), the
- * comparisons made once for both operands. */
-static void minmax_shares(Vjp *v, HkPred lt, HkVal a, HkVal b, HkVal R,
-                          HkType t, HkVal *sa, HkVal *sb)
-{
-    Diff *d = &v->d;
-    HkVal zero = hk_diff_real(d, 0.0, t);
-    HkVal half = hk_diff_emit2(d, HK_OP_FMUL, R,
-                               hk_diff_real(d, 0.5, hk_scalar(t.elem)), t);
-    HkVal pa = hk_diff_fcmp(d, lt, a, b), pb = hk_diff_fcmp(d, lt, b, a);
-    *sa = hk_diff_sel(d, pa, R, hk_diff_sel(d, pb, zero, half, t), t);
-    *sb = hk_diff_sel(d, pa, zero, hk_diff_sel(d, pb, R, half, t), t);
-}
-
 /* The ops whose transpose is not the seeded forward rule; whether i is
  * one (its operands' shares then given). */
 static int structural(Vjp *v, HkInst *i, HkVal R)
@@ -245,25 +230,7 @@ static int structural(Vjp *v, HkInst *i, HkVal R)
     HkType ta = a != HK_NOVAL ? type_of(v, a) : i->type;
     HkType tb = b != HK_NOVAL ? type_of(v, b) : i->type;
     Diff *d = &v->d;
-    HkVal sa, sb, sm, sh;
     switch (i->op) {
-    case HK_OP_MINIMUM:
-    case HK_OP_MAXIMUM:
-        minmax_shares(v, i->op == HK_OP_MINIMUM ? HK_P_OLT : HK_P_OGT, a, b,
-                      R, i->type, &sa, &sb);
-        hk_vjp_add_adj(v, a, sa);
-        hk_vjp_add_adj(v, b, sb);
-        return 1;
-    case HK_OP_CLIP: {
-        /* minimum(maximum(x, lo), hi), each by its shares */
-        HkVal m = hk_diff_emit2(d, HK_OP_MAXIMUM, a, b, i->type);
-        minmax_shares(v, HK_P_OLT, m, i->ops[2], R, i->type, &sm, &sh);
-        minmax_shares(v, HK_P_OGT, a, b, sm, i->type, &sa, &sb);
-        hk_vjp_add_adj(v, a, sa);
-        hk_vjp_add_adj(v, b, sb);
-        hk_vjp_add_adj(v, i->ops[2], sh);
-        return 1;
-    }
     case HK_OP_SUM:
         hk_vjp_add_adj(v, a, hk_diff_full(d, R, ta));
         return 1;
@@ -344,6 +311,9 @@ static void transpose(Vjp *v, HkInst *i, HkVal R)
     d->base = hk_value(d->f, hk_res(i)[0])->name;
     if (structural(v, i, R))
         return;
+    DiffShared shared;
+    memset(&shared, 0, sizeof shared);
+    d->shared = &shared;
     for (uint32_t k = 0; k < i->nops; k++) {
         HkVal a = i->ops[k];
         int seen = 0;
@@ -357,6 +327,7 @@ static void transpose(Vjp *v, HkInst *i, HkVal R)
         d->tan[a] = HK_NOVAL;
         hk_vjp_add_adj(v, a, c);
     }
+    d->shared = NULL;
 }
 
 

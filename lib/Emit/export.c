@@ -173,13 +173,19 @@ static Job *pick_kernels(Export *x, const char *name, uint32_t *n)
     HkBuf where, names;
     hk_buf_init(&where, a);
     hk_buf_init(&names, a);
+    const char **all = hk_alloc(a, cap * sizeof *all);
+    size_t nall = 0;
     for (uint32_t k = 0; k < x->nms; k++) {
         hk_buf_printf(&where, "%s'%s'", k ? ", " : "", x->ms[k]->src.name);
         hk_buf_printf(&names, "%s%s", k ? "; " : "", kernel_names(a, x->ms[k]));
+        for (uint32_t i = 0; i < x->ms[k]->nfuncs; i++)
+            if (x->ms[k]->funcs[i]->is_kernel)
+                all[nall++] = x->ms[k]->funcs[i]->name;
     }
     if (name != NULL)
         hk_error(&x->ctx->diags, NULL, noloc,
-                 "unknown kernel '%s'; kernels in %s: %s", name,
+                 "unknown kernel '%s'%s; kernels in %s: %s", name,
+                 hk_did_you_mean(a, name, strlen(name), all, nall),
                  hk_buf_cstr(&where), hk_buf_cstr(&names));
     else
         hk_error(&x->ctx->diags, NULL, noloc, "%s %s no kernel to export",

@@ -51,45 +51,41 @@ const HkFunc *hk_math_for(HawkContext *ctx, const HkFunc *f, const HkInst *i)
  * called 53 lines and 3 s; bench/units/run.sh), and sin, cos and tan
  * hold a loop over the digits of 2/pi that cost 5000 bytes of stack
  * bound per copy. */
-/* Both widths of one op, its name spelt once. */
+/* The ops with a function of each width, in name order. */
+#define MATH_OPS(X)                                                    \
+    X(ACOS, acos) X(ACOSH, acosh) X(ASIN, asin) X(ASINH, asinh)         \
+    X(ATAN, atan) X(ATAN2, atan2) X(ATANH, atanh) X(COS, cos)           \
+    X(COSH, cosh) X(EXP, exp) X(EXPM1, expm1) X(HYPOT, hypot)           \
+    X(LOG, log) X(LOG10, log10) X(LOG1P, log1p) X(LOG2, log2)           \
+    X(POW, pow) X(SIN, sin) X(SINH, sinh) X(TAN, tan) X(TANH, tanh)
+
+/* Both widths of one op, its name spelt once: id 2p is f32, 2p+1 f64. */
 #define MATHFN(OP, op)                        \
     {HK_OP_##OP, HK_F32, "hawk_" #op "_f32"}, \
-    {HK_OP_##OP, HK_F64, "hawk_" #op "_f64"}
+    {HK_OP_##OP, HK_F64, "hawk_" #op "_f64"},
 static const struct {
     HkOp op;
     HkElem e;
     const char *name;
-} mathfns[HK_MATHFN_COUNT] = {
-    MATHFN(ACOS, acos),
-    MATHFN(ACOSH, acosh),
-    MATHFN(ASIN, asin),
-    MATHFN(ASINH, asinh),
-    MATHFN(ATAN, atan),
-    MATHFN(ATAN2, atan2),
-    MATHFN(ATANH, atanh),
-    MATHFN(COS, cos),
-    MATHFN(COSH, cosh),
-    MATHFN(EXP, exp),
-    MATHFN(EXPM1, expm1),
-    MATHFN(HYPOT, hypot),
-    MATHFN(LOG, log),
-    MATHFN(LOG10, log10),
-    MATHFN(LOG1P, log1p),
-    MATHFN(LOG2, log2),
-    MATHFN(POW, pow),
-    MATHFN(SIN, sin),
-    MATHFN(SINH, sinh),
-    MATHFN(TAN, tan),
-    MATHFN(TANH, tanh),
-};
+} mathfns[HK_MATHFN_COUNT] = {MATH_OPS(MATHFN)};
 #undef MATHFN
+
+/* Each op's pair plus one (0: none), so that an id is found by index:
+ * the interpreter asks per execution of a math op. */
+#define PAIR(OP, op) MATH_PAIR_##OP,
+enum { MATH_OPS(PAIR) MATH_PAIRS };
+#undef PAIR
+#define PAIR_OF(OP, op) [HK_OP_##OP] = MATH_PAIR_##OP + 1,
+static const uint8_t pair_of[HK_OP_COUNT] = {MATH_OPS(PAIR_OF)};
+#undef PAIR_OF
+_Static_assert(2 * MATH_PAIRS == HK_MATHFN_COUNT, "two widths per op");
 
 uint32_t hk_mathfn_id(HkOp op, HkElem e)
 {
-    for (uint32_t k = 0; k < HK_MATHFN_COUNT; k++)
-        if (mathfns[k].op == op && mathfns[k].e == e)
-            return k;
-    return UINT32_MAX;
+    if ((unsigned)op >= HK_OP_COUNT || pair_of[op] == 0 ||
+        (e != HK_F32 && e != HK_F64))
+        return UINT32_MAX;
+    return 2u * (pair_of[op] - 1u) + (e == HK_F64 ? 1u : 0u);
 }
 
 const char *hk_mathfn_name(uint32_t id)

@@ -70,4 +70,29 @@ static inline int capi_lower_first(const char *tool, HawkContext *ctx,
     return 0;
 }
 
+/* The main() of both programs: FILE read once, then each CASE run in
+ * its own context; the worst status of the cases. */
+typedef int (*CapiCase)(const char *path, const char *text, size_t len,
+                        const char *name);
+
+static inline int capi_run_cases(const char *tool, int argc, char **argv,
+                                 CapiCase run_case)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s FILE CASE...\n", tool);
+        return 2;
+    }
+    size_t len;
+    char *text = capi_read_input(tool, argv[1], &len);
+    if (text == NULL)
+        return 2;
+    int rc = 0;
+    for (int k = 2; k < argc; k++) {
+        int r = run_case(argv[1], text, len, argv[k]);
+        rc = r > rc ? r : rc;
+    }
+    free(text);
+    return rc;
+}
+
 #endif

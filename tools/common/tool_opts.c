@@ -161,28 +161,67 @@ int tool_one_input(const char *tool, const char **input, const char *arg)
     return 0;
 }
 
-/* Whether path names the file an earlier input names (by device and
- * inode: the same path twice, another spelling of it, a link). */
-static int named_before(const ToolInputs *in, const char *path)
+static size_t file_slot(const ToolInputs *in, struct ToolFileId id)
 {
-    struct stat a, b;
-    if (stat(path, &a) != 0)
+    size_t h = (size_t)((id.ino * 0x9E3779B97F4A7C15ull) ^ id.dev);
+    size_t k = h & (in->cap - 1);
+    while ((in->seen[k].dev != 0 || in->seen[k].ino != 0) &&
+           (in->seen[k].dev != id.dev || in->seen[k].ino != id.ino))
+        k = (k + 1) & (in->cap - 1);
+    return k;
+}
+
+/* Grows the set to twice its slots (16 at first); 0, or -1. */
+static int grow_seen(ToolInputs *in)
+{
+    ToolInputs grown = *in;
+    grown.cap = in->cap ? 2 * in->cap : 16;
+    grown.seen = tool_calloc(grown.cap, sizeof *grown.seen);
+    if (grown.seen == NULL)
+        return -1;
+    for (size_t k = 0; k < in->cap; k++)
+        if (in->seen[k].dev != 0 || in->seen[k].ino != 0)
+            grown.seen[file_slot(&grown, in->seen[k])] = in->seen[k];
+    free(in->seen);
+    in->seen = grown.seen;
+    in->cap = grown.cap;
+    return 0;
+}
+
+/* Whether path names a file an earlier input named (by device and
+ * inode: the same path twice, another spelling of it, a link); records
+ * it otherwise.  A file that cannot be stat'ed is left to the reader's
+ * message.  0 new, 1 named before, -1 out of memory. */
+static int named_before(ToolInputs *in, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
         return 0;
-    for (size_t k = 0; k < in->n; k++)
-        if (strcmp(in->names[k], "-") != 0 && stat(in->names[k], &b) == 0 &&
-            a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-            return 1;
+    struct ToolFileId id = {(unsigned long long)st.st_dev,
+                            (unsigned long long)st.st_ino + 1u};
+    if (2 * (in->nseen + 1) > in->cap && grow_seen(in) != 0)
+        return -1;
+    size_t k = file_slot(in, id);
+    if (in->seen[k].dev == id.dev && in->seen[k].ino == id.ino)
+        return 1;
+    in->seen[k] = id;
+    in->nseen++;
     return 0;
 }
 
 int tool_inputs_add(const char *tool, ToolInputs *in, const char *arg)
 {
-    if (strcmp(arg, "-") == 0)
-        for (size_t k = 0; k < in->n; k++)
-            if (strcmp(in->names[k], "-") == 0)
-                return tool_error(tool, "standard input ('-') given twice");
-    if (strcmp(arg, "-") != 0 && named_before(in, arg))
-        return 0;  /* one file named twice is one input */
+    if (strcmp(arg, "-") == 0) {
+        if (in->has_stdin)
+            return tool_error(tool, "standard input ('-') given twice");
+        in->has_stdin = 1;
+    } else {
+        int before = named_before(in, arg);
+        if (before < 0)
+            return tool_error(tool, "out of memory");
+        if (before)
+            return 0;  /* one file named twice is one input */
+    }
     const char **names = tool_realloc(in->names, (in->n + 1) * sizeof *names);
     if (names == NULL)
         return tool_error(tool, "out of memory");
@@ -194,8 +233,8 @@ int tool_inputs_add(const char *tool, ToolInputs *in, const char *arg)
 void tool_inputs_free(ToolInputs *in)
 {
     free(in->names);
-    in->names = NULL;
-    in->n = 0;
+    free(in->seen);
+    memset(in, 0, sizeof *in);
 }
 
 int tool_names_add(ToolNames *s, const char *name)

@@ -137,6 +137,13 @@ int tool_one_input(const char *tool, const char **input, const char *arg);
 typedef struct {
     const char **names;
     size_t n;
+    /* the files named so far by device and inode: a hash set of cap
+     * slots, open addressing (a slot of ino 0 and dev 0 is free) */
+    struct ToolFileId {
+        unsigned long long dev, ino;
+    } *seen;
+    size_t cap, nseen;
+    int has_stdin;
 } ToolInputs;
 
 /* For a ToolSpec's operand handler: appends arg to in; 0, or 1 after an

@@ -82,6 +82,25 @@ static int handle_chunk(OptRun *r, const char *text, size_t len,
     return rc;
 }
 
+/* "unknown pass" for a -print-after= that names none, with the nearest
+ * registered pass; 1. */
+static int unknown_print_after(const HawkContext *ctx, const char *want)
+{
+    size_t n = hawk_pass_count(ctx);
+    const char **names = tool_malloc((n + 1) * sizeof *names);
+    if (names == NULL)
+        return tool_error(OPT_TOOL, "out of memory");
+    for (size_t j = 0; j < n; j++)
+        names[j] = hawk_pass_name(ctx, j);
+    size_t near = hawk_nearest(want, names, n);
+    tool_error(OPT_TOOL, "unknown pass '%s' in -print-after%s%s%s; see "
+               "--print-passes",
+               want, near < n ? " (did you mean '" : "",
+               near < n ? names[near] : "", near < n ? "'?)" : "");
+    free(names);
+    return 1;
+}
+
 /* Checks that every -print-after= names a registered pass. */
 static int check_print_after(const OptConfig *cfg, const HawkContext *ctx)
 {
@@ -90,19 +109,8 @@ static int check_print_after(const OptConfig *cfg, const HawkContext *ctx)
         size_t k = 0, n = hawk_pass_count(ctx);
         while (k < n && strcmp(hawk_pass_name(ctx, k), want) != 0)
             k++;
-        if (k == n && strncmp(want, "print<", 6) != 0) {
-            const char *names[256];
-            size_t m = n < 256 ? n : 256;
-            for (size_t j = 0; j < m; j++)
-                names[j] = hawk_pass_name(ctx, j);
-            size_t near = hawk_nearest(want, names, m);
-            return tool_error(OPT_TOOL,
-                              "unknown pass '%s' in -print-after%s%s%s; see "
-                              "--print-passes",
-                              want, near < m ? " (did you mean '" : "",
-                              near < m ? names[near] : "",
-                              near < m ? "'?)" : "");
-        }
+        if (k == n && strncmp(want, "print<", 6) != 0)
+            return unknown_print_after(ctx, want);
     }
     return 0;
 }

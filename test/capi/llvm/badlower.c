@@ -183,19 +183,5 @@ static int run_case(const char *path, const char *text, size_t len,
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fputs("usage: " TOOL " FILE CASE...\n", stderr);
-        return 2;
-    }
-    size_t len;
-    char *text = capi_read_input(TOOL, argv[1], &len);
-    if (text == NULL)
-        return 2;
-    int rc = 0;
-    for (int k = 2; k < argc; k++) {
-        int r = run_case(argv[1], text, len, argv[k]);
-        rc = r > rc ? r : rc;
-    }
-    free(text);
-    return rc;
+    return capi_run_cases(TOOL, argc, argv, run_case);
 }

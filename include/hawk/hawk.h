@@ -126,6 +126,37 @@ void hawk_diag_clear(HawkContext *ctx);
 /* "error", "warning" or "note", as diagnostics spell severity s. */
 const char *hawk_severity_name(HawkSeverity s);
 
+/* A refusal whose fix is an option of the profile ("or run with ...")
+ * keeps it as data: the option's key and value ("fp-domain", "record"),
+ * or NULL for both when its fix names none. */
+const char *hawk_diag_fix_option(const HawkContext *ctx, size_t i);
+const char *hawk_diag_fix_value(const HawkContext *ctx, size_t i);
+
+/* How a message spells an option of the profile for the caller who will
+ * read it: as the C API takes it (HAWK_OPTION_KEY, the default:
+ * fp-domain=record), as hawk's tools take it (HAWK_OPTION_FLAG:
+ * -fp-domain=record), or as a Python keyword argument (HAWK_OPTION_PYTHON:
+ * fp_domain='record').  For the messages made after the call. */
+typedef enum {
+    HAWK_OPTION_KEY,
+    HAWK_OPTION_FLAG,
+    HAWK_OPTION_PYTHON
+} HawkOptionStyle;
+void hawk_set_option_style(HawkContext *ctx, HawkOptionStyle style);
+
+/* What becomes of a warning (a mistake the analyses prove, which the
+ * contract still builds: an index outside its extent, a divisor that is
+ * always 0): a warning (HAWK_WARNINGS_ON, the default), nothing
+ * (HAWK_WARNINGS_OFF), or an error that fails the pass that found it
+ * (HAWK_WARNINGS_AS_ERRORS), so an export writes nothing.  The tools'
+ * -w and -Werror. */
+typedef enum {
+    HAWK_WARNINGS_ON,
+    HAWK_WARNINGS_OFF,
+    HAWK_WARNINGS_AS_ERRORS
+} HawkWarnings;
+void hawk_set_warnings(HawkContext *ctx, HawkWarnings w);
+
 /* ---- looking at a module (for passes written outside the library) ----- */
 
 size_t hawk_module_function_count(const HawkModule *m);

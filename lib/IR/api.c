@@ -240,6 +240,30 @@ const char *hawk_severity_name(HawkSeverity s)
     return hk_severity_name(s);
 }
 
+const char *hawk_diag_fix_option(const HawkContext *ctx, size_t i)
+{
+    const HkDiag *d = diag_at(ctx, i);
+    return d ? d->fix_option : NULL;
+}
+
+const char *hawk_diag_fix_value(const HawkContext *ctx, size_t i)
+{
+    const HkDiag *d = diag_at(ctx, i);
+    return d ? d->fix_value : NULL;
+}
+
+void hawk_set_option_style(HawkContext *ctx, HawkOptionStyle style)
+{
+    if (ctx != NULL && (unsigned)style <= HAWK_OPTION_PYTHON)
+        ctx->diags.option_style = (int)style;
+}
+
+void hawk_set_warnings(HawkContext *ctx, HawkWarnings w)
+{
+    if (ctx != NULL && (unsigned)w <= HAWK_WARNINGS_AS_ERRORS)
+        ctx->diags.warnings = (int)w;
+}
+
 void hawk_diag_clear(HawkContext *ctx)
 {
     ctx->diags.n = 0;

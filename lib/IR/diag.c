@@ -87,6 +87,24 @@ const char *hk_severity_name(HawkSeverity s)
     return "error";
 }
 
+const char *hk_spell_option(const HkDiags *d, const char *key,
+                            const char *value)
+{
+    if (d->option_style == HAWK_OPTION_FLAG)
+        return hk_asprintf(d->arena, "-%s=%s", key, value);
+    if (d->option_style != HAWK_OPTION_PYTHON)
+        return hk_asprintf(d->arena, "%s=%s", key, value);
+    /* a keyword argument: fp-domain is fp_domain */
+    char *k = hk_strdup(d->arena, key);
+    for (char *c = k; *c != '\0'; c++)
+        if (*c == '-')
+            *c = '_';
+    /* a number is an int, a word a str */
+    size_t n = strspn(value, "0123456789");
+    int number = n > 0 && value[n] == '\0';
+    return hk_asprintf(d->arena, number ? "%s=%s" : "%s='%s'", k, value);
+}
+
 /* The source line of the diagnostic, with the caret under its column.
  * Bytes that are not printable ASCII show as '?', so a non-UTF-8 line
  * cannot corrupt the terminal or the caret's alignment.  A column past

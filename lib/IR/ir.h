@@ -127,6 +127,7 @@ typedef struct HkDiag {
                               SIZE_MAX when src has no such line */
     const char *pos;       /* walk position ("3", "loop0.2", "kernel") or NULL */
     const char *rule;      /* refusal rule ("budget.trips") or NULL */
+    const char *fix_option, *fix_value; /* the option the fix names */
     const char *message;
 } HkDiag;
 
@@ -135,6 +136,8 @@ typedef struct HkDiags {
     HkDiag *items;
     uint32_t n, cap;
     uint32_t errors;
+    int option_style;      /* HawkOptionStyle: how messages spell options */
+    int warnings;          /* HawkWarnings: what becomes of a warning */
     /* the line found last (hk_vdiag): diagnostics come mostly in source
      * order, so the next one's line is found from there */
     const HkSource *at_src;
@@ -156,6 +159,10 @@ HkDiag *hk_vdiag(HkDiags *d, HawkSeverity sev, const HkSource *src, HkLoc loc,
 void hk_diag_render(const HkDiag *d, HkBuf *b);
 /* "error", "warning" or "note". */
 const char *hk_severity_name(HawkSeverity s);
+/* Profile option key = value as d's messages spell it (HawkOptionStyle):
+ * "fp-domain=record", "-fp-domain=record" or "fp_domain='record'". */
+const char *hk_spell_option(const HkDiags *d, const char *key,
+                            const char *value);
 /* The line of loc in the whole input, as diagnostics show it: src's chunk
  * base added (-split-input-file); 0 for no location.  src may be NULL. */
 uint32_t hk_line(const HkSource *src, HkLoc loc);

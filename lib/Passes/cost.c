@@ -405,38 +405,55 @@ static int check_budgets(HawkPassRun *r, HkFunc *f, const HkProfile *p,
     HkArena *a = f->module->arena;
     int refused = 0;
     if (p->max_ops != HK_NONE && res->ops_total > p->max_ops) {
-        hk_refuse(r, f, NULL, "kernel", "budget.ops",
-                  hk_asprintf(a,
-                              "%" PRId64 " arithmetic and special operations "
-                              "per sample exceed max_ops=%" PRId64,
-                              res->ops_total, p->max_ops),
-                  "raise max_ops or simplify the kernel");
+        const HkFixOption fix = {
+            "", "max-ops", hk_asprintf(a, "%" PRId64, res->ops_total),
+            " or simplify the kernel"};
+        hk_refuse_option(r, f, NULL, "kernel", "budget.ops",
+                         hk_asprintf(a,
+                                     "%" PRId64 " arithmetic and special "
+                                     "operations per sample exceed %s",
+                                     res->ops_total,
+                                     hk_run_option(r, "max-ops", p->max_ops)),
+                         &fix);
         refused++;
     }
     if (p->max_stack_bytes != HK_NONE &&
         res->total_bytes > p->max_stack_bytes) {
-        hk_refuse(r, f, NULL, "kernel", "budget.stack",
-                  hk_asprintf(a,
-                              "%" PRId64 " static bytes (tapes %" PRId64
-                              ", carries %" PRId64 ", temporaries %" PRId64
-                              ") exceed max_stack_bytes=%" PRId64,
-                              res->total_bytes, res->tapes, res->carries,
-                              res->temporaries, p->max_stack_bytes),
-                  "raise max_stack_bytes or simplify the kernel");
+        const HkFixOption fix = {
+            "", "max-stack-bytes",
+            hk_asprintf(a, "%" PRId64, res->total_bytes),
+            " or simplify the kernel"};
+        hk_refuse_option(
+            r, f, NULL, "kernel", "budget.stack",
+            hk_asprintf(a,
+                        "%" PRId64 " static bytes (tapes %" PRId64
+                        ", carries %" PRId64 ", temporaries %" PRId64
+                        ") exceed %s",
+                        res->total_bytes, res->tapes, res->carries,
+                        res->temporaries,
+                        hk_run_option(r, "max-stack-bytes",
+                                      p->max_stack_bytes)),
+            &fix);
         refused++;
     }
     if (p->max_soft_float_ops != HK_NONE &&
         res->soft_float_ops > p->max_soft_float_ops) {
-        hk_refuse(r, f, NULL, "kernel", "budget.soft_float",
-                  hk_asprintf(a,
-                              "%" PRId64 " floating-point operations per "
-                              "sample run in software on fpu=%s, above "
-                              "max_soft_float_ops=%" PRId64,
-                              res->soft_float_ops,
-                              p->fpu == HK_FPU_SP ? "sp" : "none",
-                              p->max_soft_float_ops),
-                  "raise max_soft_float_ops, choose a target with the FPU, "
-                  "or write the kernel in float32 for a single-precision FPU");
+        const HkFixOption fix = {
+            "", "max-soft-float-ops",
+            hk_asprintf(a, "%" PRId64, res->soft_float_ops),
+            ", choose a target with the FPU, or write the kernel in "
+            "float32 for a single-precision FPU"};
+        hk_refuse_option(
+            r, f, NULL, "kernel", "budget.soft_float",
+            hk_asprintf(a,
+                        "%" PRId64 " floating-point operations per sample "
+                        "run in software on %s, above %s",
+                        res->soft_float_ops,
+                        hk_spell_option(hk_run_diags(r), "fpu",
+                                        p->fpu == HK_FPU_SP ? "sp" : "none"),
+                        hk_run_option(r, "max-soft-float-ops",
+                                      p->max_soft_float_ops)),
+            &fix);
         refused++;
     }
     return refused;

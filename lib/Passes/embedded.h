@@ -84,6 +84,23 @@ const char *hk_pos(const HkPositions *p, const HkInst *i);
  * and pos fields are set for the report and the C API. */
 void hk_refuse(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *kind,
                const char *rule, const char *why, const char *fix);
+/* A fix that runs with profile option key = value: "<before>run with
+ * <key=value><after>", the option spelt as the caller passes options
+ * (hk_spell_option). */
+typedef struct {
+    const char *before, *key, *value, *after;
+} HkFixOption;
+/* hk_refuse with that fix, the option kept as data on the diagnostic
+ * (hawk_diag_fix_option). */
+void hk_refuse_option(HawkPassRun *r, HkFunc *f, const HkInst *at,
+                      const char *kind, const char *rule, const char *why,
+                      const HkFixOption *fix);
+/* Warns "'<kernel>': <what>" at at (the kernel when NULL), as the
+ * context says (hawk_set_warnings); 1 when the warning was made an
+ * error, so the pass fails. */
+int hk_warn(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *what);
+/* The profile option key = value as the run's messages spell it. */
+const char *hk_run_option(HawkPassRun *r, const char *key, int64_t value);
 
 /* ---- feature-refusal ----------------------------------------------------- */
 typedef struct {
@@ -125,6 +142,8 @@ typedef struct {
     const char *slot;         /* the plane indexed; a table read's result */
     HkIndexStatus status;
     const char *reason;       /* "loop index 0..7 inside extent 8", ... */
+    const char *outside;      /* the mistake its index provably is (a
+                                 warning), or NULL */
 } HkIndexSite;
 
 typedef struct {
@@ -154,6 +173,8 @@ typedef struct {
     HkDomainVerdict verdict;
     const char *reason;       /* why it is safe, or why unknown */
     int by_interval;          /* proven only by the interval analysis */
+    const char *wrong;        /* the mistake it provably is (a warning:
+                                 a divisor 0 for every input), or NULL */
 } HkDomainSite;
 
 typedef struct {

@@ -482,6 +482,11 @@ static void judge(const Facts *F, HkVal x, Need n, HkDomainSite *s)
         s->verdict = libm && iv_violates(n, F->iv[x]) ? HK_DOM_VIOLATED
                                                       : HK_DOM_UNKNOWN;
         s->reason = hk_buf_cstr(&b);
+        if (!libm && F->iv[x].lo == 0.0 && F->iv[x].hi == 0.0)
+            s->wrong = hk_asprintf(F->arena,
+                                   "the divisor of fdiv is 0 for every input "
+                                   "(%s): the quotient is an infinity or NaN",
+                                   s->reason);
     }
 }
 
@@ -618,10 +623,13 @@ static int refuse_sites(HawkPassRun *r, HkFunc *f, const HkDomainResult *d,
             hk_refuse(r, f, s->inst, s->op, "fp.domain.violated", why,
                       "correct the operand, or spell the value meant (a "
                       "const nan or inf) instead of the call");
-        else
-            hk_refuse(r, f, s->inst, s->op, "fp.domain", why,
-                      "bound the operand (clip, maximum, abs plus a positive "
-                      "constant) or run with fp_domain='record'");
+        else {
+            static const HkFixOption fix = {
+                "bound the operand (clip, maximum, abs plus a positive "
+                "constant), or ",
+                "fp-domain", "record", ""};
+            hk_refuse_option(r, f, s->inst, s->op, "fp.domain", why, &fix);
+        }
         refused = 1;
     }
     return refused;
@@ -649,6 +657,10 @@ int hk_pass_fp_domain(HawkPassRun *r, HkFunc *f)
         add_equality(&L, F.arena, p, i);
         add_specials(&L, F.arena, p, i);
     }
+    for (uint32_t k = 0; k < res->nsites; k++)
+        if (res->sites[k].wrong != NULL &&
+            hk_warn(r, f, res->sites[k].inst, res->sites[k].wrong) != 0)
+            return 1;
     hk_analysis_set(r, f, HK_PASS_FP_DOMAIN, res);
     int refused = refuse_sites(r, f, res, HK_DOM_VIOLATED);
     if (prof.fp_domain == HK_FPD_REFUSE)

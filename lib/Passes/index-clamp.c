@@ -179,6 +179,79 @@ HkIndexStatus hk_index_classify(HkArena *a, const HkFunc *f, const HkInst *i,
                          (int64_t)slot->type.dim[0], why);
 }
 
+/* Whether loop l runs every trip of its static range: no runtime count,
+ * no break_if in its body. */
+static int runs_every_trip(const HkInst *l)
+{
+    if (l->x->has_count)
+        return 0;
+    for (const HkInst *i = l->x->regions[0].first; i != NULL; i = i->next)
+        if (i->op == HK_OP_BREAK_IF)
+            return 0;
+    return 1;
+}
+
+/* The mistake the index of site i (into where: "'t'", "the table of
+ * %g") provably is, or NULL: a
+ * constant outside its extent, or the index of a loop that runs every
+ * trip of a static range reaching past it.  A runtime extent has no
+ * such proof. */
+static const char *proven_outside(HkArena *a, const HkFunc *f,
+                                  const HkInst *i, const char *name)
+{
+    int64_t last;
+    HkVal v;
+    const char *unit;
+    if (i->op == HK_OP_TABLE) {
+        last = (int64_t)i->x->cst.n - 1;
+        v = i->ops[0];
+        unit = "entry";
+    } else {
+        const HkSlot *slot = &f->slots[i->slot];
+        if (slot->type.rank == 0 || slot->type.dim[0] == HK_DYN)
+            return NULL;
+        last = (int64_t)slot->type.dim[0] - 1;
+        v = hk_index_operand(i);
+        unit = "row";
+    }
+    const char *units = i->op == HK_OP_TABLE ? "entries" : "rows";
+    const HkValue *val = hk_value(f, v);
+    const HkInst *d = val->kind == HK_DEF_INST ? val->def : NULL;
+    if (d != NULL && d->op == HK_OP_CONST && d->x->cst.n == 1 &&
+        d->x->cst.i != NULL) {
+        int64_t c = d->x->cst.i[0];
+        if (c >= 0 && c <= last)
+            return NULL;
+        return hk_asprintf(a,
+                           "the index %" PRId64 " into %s is outside its "
+                           "%s [0, %" PRId64 "]: it is clamped to %s %" PRId64,
+                           c, name, units, last, unit, c < 0 ? 0 : last);
+    }
+    if (val->kind != HK_DEF_IVAR || val->def == NULL ||
+        !runs_every_trip(val->def))
+        return NULL;
+    const HkInst *l = val->def;
+    int64_t lo = l->x->lo, hi = l->x->hi - 1;  /* the verifier: 0 <= lo */
+    if (hi <= last)
+        return NULL;
+    return hk_asprintf(a,
+                       "loop index %%%s runs through [%" PRId64 ", %" PRId64
+                       "], outside the %s [0, %" PRId64 "] of %s: the "
+                       "trips past them are clamped to %s %" PRId64,
+                       val->name, lo, hi, units, last, name, unit, last);
+}
+
+/* Warns at every site whose index is provably outside; 1 when a warning
+ * was made an error. */
+static int warn_outside(HawkPassRun *r, HkFunc *f, const HkIndexResult *res)
+{
+    int failed = 0;
+    for (uint32_t k = 0; k < res->nsites; k++)
+        if (res->sites[k].outside != NULL)
+            failed |= hk_warn(r, f, res->sites[k].inst, res->sites[k].outside);
+    return failed;
+}
+
 /* Refuses every clamped site of res; returns how many. */
 static uint32_t refuse_clamped(HawkPassRun *r, HkFunc *f,
                                const HkIndexResult *res)
@@ -189,14 +262,16 @@ static uint32_t refuse_clamped(HawkPassRun *r, HkFunc *f,
         const HkIndexSite *s = &res->sites[k];
         if (s->status != HK_IDX_CLAMPED)
             continue;
-        hk_refuse(r, f, s->inst, hk_ops[s->inst->op].mnemonic,
-                  "index.unproven",
-                  hk_asprintf(a,
-                              "the index into '%s' is not proven inside its "
-                              "extent (%s)",
-                              s->slot, s->reason),
-                  "index with a loop index or constant inside the extent, "
-                  "or run with index_policy='clamp'");
+        static const HkFixOption fix = {
+            "index with a loop index or constant inside the extent, or ",
+            "index-policy", "clamp", ""};
+        hk_refuse_option(r, f, s->inst, hk_ops[s->inst->op].mnemonic,
+                         "index.unproven",
+                         hk_asprintf(a,
+                                     "the index into '%s' is not proven "
+                                     "inside its extent (%s)",
+                                     s->slot, s->reason),
+                         &fix);
         n++;
     }
     return n;
@@ -229,7 +304,14 @@ int hk_pass_index_clamp(HawkPassRun *r, HkFunc *f)
         s->slot = table ? hk_value(f, hk_res(i)[0])->name : f->slots[i->slot].name;
         s->status = hk_index_classify(a, f, i, &s->reason);
         s->pos = hk_pos(pos, i);
+        s->outside =
+            s->status != HK_IDX_CLAMPED ? NULL
+            : proven_outside(a, f, i,
+                             hk_asprintf(a, table ? "the table of %%%s" : "'%s'",
+                                         s->slot));
     }
+    if (warn_outside(r, f, res) != 0)
+        return 1;
     /* A refused kernel caches nothing: asking again refuses again. */
     if (prof.index_policy == HK_IDX_REFUSE && refuse_clamped(r, f, res) != 0)
         return 1;

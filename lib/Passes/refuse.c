@@ -1,12 +1,16 @@
 /* refuse.c -- the one spelling of a refusal: every verify pass refuses
  * through hk_refuse, so the message shape, the rule and the position the
  * report and the C API read are the same everywhere. */
+#include <inttypes.h>
+
 #include "embedded.h"
 
 /* Appends the refusal; kind NULL names the node by its mnemonic (or
  * "kernel"). */
-void hk_refuse(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *kind,
-               const char *rule, const char *why, const char *fix)
+/* The refusal's diagnostic, its fix as given. */
+static HkDiag *refuse(HawkPassRun *r, HkFunc *f, const HkInst *at,
+                      const char *kind, const char *rule, const char *why,
+                      const char *fix)
 {
     HkArena *a = f->module->arena;
     const char *pos = "kernel";
@@ -29,4 +33,46 @@ void hk_refuse(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *kind,
                          f->name, t->display, pos, kind, rule, why, fix);
     d->rule = hk_strdup(a, rule);
     d->pos = hk_strdup(a, pos);
+    return d;
+}
+
+void hk_refuse(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *kind,
+               const char *rule, const char *why, const char *fix)
+{
+    refuse(r, f, at, kind, rule, why, fix);
+}
+
+void hk_refuse_option(HawkPassRun *r, HkFunc *f, const HkInst *at,
+                      const char *kind, const char *rule, const char *why,
+                      const HkFixOption *fix)
+{
+    HkArena *a = f->module->arena;
+    const char *spelt = hk_spell_option(hk_run_diags(r), fix->key, fix->value);
+    HkDiag *d = refuse(r, f, at, kind, rule, why,
+                       hk_asprintf(a, "%srun with %s%s", fix->before, spelt,
+                                   fix->after));
+    const char *key = fix->key, *value = fix->value;
+    d->fix_option = hk_strdup(a, key);
+    d->fix_value = hk_strdup(a, value);
+}
+
+const char *hk_run_option(HawkPassRun *r, const char *key, int64_t value)
+{
+    HkDiags *d = hk_run_diags(r);
+    return hk_spell_option(d, key, hk_asprintf(d->arena, "%" PRId64, value));
+}
+
+int hk_warn(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *what)
+{
+    HkDiags *d = hk_run_diags(r);
+    HkLoc loc = at != NULL ? at->loc : f->loc;
+    if (d->warnings == HAWK_WARNINGS_OFF)
+        return 0;
+    if (d->warnings == HAWK_WARNINGS_AS_ERRORS) {
+        hk_error(d, &f->module->src, loc, "'%s': %s (a warning made an error)",
+                 f->name, what);
+        return 1;
+    }
+    hk_warning(d, &f->module->src, loc, "'%s': %s", f->name, what);
+    return 0;
 }

@@ -68,12 +68,15 @@ static void refuse_trips(HawkPassRun *r, HkFunc *f, const HkTripResult *res,
         if (sum > cap)
             at = &res->loops[n];
     }
+    HkArena *a = f->module->arena;
     const char *why = hk_asprintf(
-        f->module->arena,
-        "worst-case loop trips per sample %" PRId64 " exceed max_trips=%" PRId64,
-        res->max_trips, cap);
-    hk_refuse(r, f, at ? at->loop : NULL, at ? "loop" : "kernel",
-              "budget.trips", why, "raise max_trips or shorten the loops");
+        a, "worst-case loop trips per sample %" PRId64 " exceed %s",
+        res->max_trips, hk_run_option(r, "max-trips", cap));
+    const HkFixOption fix = {
+        "", "max-trips", hk_asprintf(a, "%" PRId64, res->max_trips),
+        " or shorten the loops"};
+    hk_refuse_option(r, f, at ? at->loop : NULL, at ? "loop" : "kernel",
+                     "budget.trips", why, &fix);
 }
 
 /* Measures every loop of a kernel; refuses above the max-trips cap. */

@@ -1,8 +1,11 @@
 /* refusal.c -- hawk-capi-refusal: the embedded verify passes through the
  * public C API.  Runs PIPELINE over FILE under the pipeline-wide options
  * given as KEY=VALUE, then prints one line per diagnostic,
- * "<rule> <line>:<col>" (rule "-" when the diagnostic is no refusal), or,
- * when the run succeeded, the JSON report of every kernel.
+ * "<rule> <line>:<col>" (rule "-" when the diagnostic is no refusal),
+ * then, for a refusal whose fix names an option, "fix <key>=<value>" and
+ * its message; or, when the run succeeded, the JSON report of every
+ * kernel.  The argument option-style=key|flag|python sets how messages
+ * spell options (hawk_set_option_style).
  *
  *   hawk-capi-refusal FILE PIPELINE [KEY=VALUE ...]
  *
@@ -22,6 +25,10 @@ static void print_rules(const HawkContext *ctx)
         const char *rule = hawk_diag_rule(ctx, i);
         printf("%s %u:%u\n", rule ? rule : "-", hawk_diag_line(ctx, i),
                hawk_diag_col(ctx, i));
+        const char *key = hawk_diag_fix_option(ctx, i);
+        if (key != NULL)
+            printf("fix %s=%s\n%s\n", key, hawk_diag_fix_value(ctx, i),
+                   hawk_diag_message(ctx, i));
     }
 }
 
@@ -40,9 +47,12 @@ static int print_reports(HawkPassManager *pm, HawkModule *m)
     return 0;
 }
 
-/* Sets each KEY=VALUE argument as a pipeline-wide option. */
-static int set_options(HawkPassManager *pm, int argc, char **argv)
+/* Sets each KEY=VALUE argument as a pipeline-wide option, but
+ * option-style=, which sets the context's. */
+static int set_options(HawkContext *ctx, HawkPassManager *pm, int argc,
+                       char **argv)
 {
+    static const char *const styles[] = {"key", "flag", "python"};
     for (int i = 3; i < argc; i++) {
         char *eq = strchr(argv[i], '=');
         if (eq == NULL) {
@@ -51,7 +61,13 @@ static int set_options(HawkPassManager *pm, int argc, char **argv)
             return 1;
         }
         *eq = '\0';
-        hawk_pass_manager_set_option(pm, argv[i], eq + 1);
+        if (strcmp(argv[i], "option-style") != 0) {
+            hawk_pass_manager_set_option(pm, argv[i], eq + 1);
+            continue;
+        }
+        for (int k = 0; k < 3; k++)
+            if (strcmp(eq + 1, styles[k]) == 0)
+                hawk_set_option_style(ctx, (HawkOptionStyle)k);
     }
     return 0;
 }
@@ -72,7 +88,7 @@ int main(int argc, char **argv)
     HawkModule *m = hawk_parse(ctx, argv[1], text, len);
     HawkPassManager *pm = hawk_pass_manager_create(ctx);
     int rc = m == NULL || hawk_verify(ctx, m) != 0 ||
-             set_options(pm, argc, argv) != 0 ||
+             set_options(ctx, pm, argc, argv) != 0 ||
              hawk_pass_manager_parse(pm, argv[2]) != 0 ||
              hawk_pass_manager_run(pm, m) != 0 || print_reports(pm, m) != 0;
     print_rules(ctx);

@@ -160,3 +160,22 @@ void tool_print_diags(const char *tool, HawkContext *ctx, size_t from)
         tool_put_diag(s, stderr);
     }
 }
+
+static HawkWarnings warnings = HAWK_WARNINGS_ON;
+
+int tool_set_warnings(void *state, const ToolOpt *row, const char *value)
+{
+    (void)state;
+    (void)value;
+    warnings = strcmp(row->name, "w") == 0 ? HAWK_WARNINGS_OFF
+                                           : HAWK_WARNINGS_AS_ERRORS;
+    return 0;
+}
+
+HawkContext *tool_context_create(void)
+{
+    HawkContext *ctx = hawk_context_create();
+    hawk_set_option_style(ctx, HAWK_OPTION_FLAG);
+    hawk_set_warnings(ctx, warnings);
+    return ctx;
+}

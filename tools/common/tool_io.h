@@ -53,4 +53,8 @@ int tool_write_file(const char *tool, const char *path, const char *data,
  * file is prefixed with the tool's name ("hawk-opt: error: ..."). */
 void tool_print_diags(const char *tool, HawkContext *ctx, size_t from);
 
+/* A context whose messages spell profile options as the tools take them
+ * ("run with -fp-domain=record"); NULL when memory ran out. */
+HawkContext *tool_context_create(void);
+
 #endif

@@ -77,7 +77,14 @@ typedef struct {
     {"h", TOOL_FLAG, help, NULL, "the same as -help"},                       \
     {"version", TOOL_FLAG, version, NULL, "print the version and exit"},     \
     {"color", TOOL_VALUE, tool_set_color, "auto|always|never",               \
-     "colour the diagnostics (auto: on a terminal, unless NO_COLOR is set)"}
+     "colour the diagnostics (auto: on a terminal, unless NO_COLOR is set)"}, \
+    {"Werror", TOOL_FLAG, tool_set_warnings, NULL,                           \
+     "make every warning an error: the kernel is refused"},                  \
+    {"w", TOOL_FLAG, tool_set_warnings, NULL, "print no warning"}
+
+/* -Werror's and -w's handler: what tool_context_create's contexts do with
+ * a warning (hawk_set_warnings). */
+int tool_set_warnings(void *state, const ToolOpt *row, const char *value);
 
 /* -color's handler, and whether diagnostics are coloured now. */
 int tool_set_color(void *state, const ToolOpt *row, const char *value);

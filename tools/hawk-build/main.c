@@ -136,7 +136,7 @@ static int run(const BuildConfig *cfg)
     if (n == 0)
         return tool_error(BUILD_TOOL, "no input: name the .hir files to "
                                       "build");
-    HawkContext *ctx = hawk_context_create();
+    HawkContext *ctx = tool_context_create();
     HawkModule **ms = tool_calloc(n, sizeof *ms);
     ToolBuf *bufs = tool_calloc(n, sizeof *bufs);
     char *targets = cfg->targets != NULL ? tool_strdup(cfg->targets) : NULL;

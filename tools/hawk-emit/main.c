@@ -222,7 +222,7 @@ static int run(const EmitConfig *cfg)
     size_t seen = 0, nms = 0, printed = 0;
     ToolNames kernels = {0};
     int rc = 0;
-    HawkContext *ctx = hawk_context_create();
+    HawkContext *ctx = tool_context_create();
     HawkModule **ms = tool_calloc(n, sizeof *ms);
     ToolBuf *bufs = tool_calloc(n, sizeof *bufs);
     if (ctx == NULL || ms == NULL || bufs == NULL) {

@@ -181,7 +181,7 @@ int main(int argc, char **argv)
         memset(&r, 0, sizeof r);
         r.cfg = &cfg;
         r.name = cfg.input ? cfg.input : "-";
-        r.ctx = hawk_context_create();
+        r.ctx = tool_context_create();
         if (r.ctx == NULL) {
             rc = tool_error(OPT_TOOL, "out of memory");
         } else if (cfg.print_passes) {

@@ -204,7 +204,7 @@ static int run_input(const RunConfig *cfg, const char *input, uint32_t *seen,
     ToolBuf text = {0};
     if (tool_read_file(RUN_TOOL, input, &text) != 0)
         return 1;
-    HawkContext *ctx = hawk_context_create();
+    HawkContext *ctx = tool_context_create();
     HawkModule *m = hawk_parse(ctx, input, text.data, text.len);
     int rc;
     if (m == NULL || hawk_verify(ctx, m) != 0)

@@ -49,7 +49,7 @@ typedef struct {
     const char *version;   /* first line of `<cc> --version` */
 } HkTool;
 
-/* Resolves the C compiler in the seed's order: $HAWK_CC (must resolve);
+/* Resolves the C compiler in the contract's order: $HAWK_CC (must resolve);
  * the C sibling of $HAWK_CXX (g++-13 -> gcc-13, clang++ -> clang, c++ ->
  * cc); the first word of $CC; cc, clang, gcc on PATH.  Returns 0, or -1
  * with *why set (an arena string). */

@@ -1,6 +1,6 @@
 /* toolchain.c -- which C compiler and cppcheck the checks run.
  *
- * The order is the seed's: an explicit $HAWK_CC must resolve (a typo must
+ * The order is the contract's: an explicit $HAWK_CC must resolve (a typo must
  * not silently fall back to another compiler); the C sibling of $HAWK_CXX
  * keeps the C and C++ checks on one toolchain; then $CC's first word; then
  * cc, clang, gcc on PATH.
@@ -34,7 +34,7 @@ const char *hk_cc_sibling(HkArena *a, const char *cxx)
 }
 
 /* The first whitespace-separated word of s (for $CC="ccache gcc" that is
- * ccache: the seed takes the first word). */
+ * ccache: the contract takes the first word). */
 static const char *first_word(HkArena *a, const char *s)
 {
     while (*s == ' ' || *s == '\t')

@@ -1,4 +1,4 @@
-/* cheader.c -- the header of an emitted C unit (<name>.h), in the seed's
+/* cheader.c -- the header of an emitted C unit (<name>.h), in the contract's
  * form line for line: the TRACEABILITY, BUDGETS and INTERFACE CONTRACT
  * comment, the include guard, the runtime header's include, the args
  * struct and the entry's prototype (docs/EmbeddedC.md, "The header").
@@ -6,8 +6,8 @@
  * Everything comes from the analyses the lowering took (interface rows,
  * cost, trip bound) and the profile, never from the .c text, so the header
  * states the contract the verify passes proved.  Columns are padded to
- * their widest entry with the seed's minimum widths, so drag.h is the
- * seed's text with this project's values.
+ * their widest entry with the contract's minimum widths, so drag.h is the
+ * contract's text with this project's values.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -102,7 +102,7 @@ static const char *member_decl(HkArena *a, const HkLowered *l,
     return hk_asprintf(a, "%s;", row->field);
 }
 
-/* The seed's shape word: Scalar, Vector[3], Matrix[3,3], Table. */
+/* The contract's shape word: Scalar, Vector[3], Matrix[3,3], Table. */
 static const char *shape_word(HkArena *a, HkType t)
 {
     if (hk_is_dyn(t))
@@ -274,7 +274,7 @@ static void budgets(HkBuf *b, HkArena *a, const HkLowered *l,
 
 /* The table's columns: field, role, dir, dtype, shape, then init-by-caller
  * unpadded.  Each is padded to its widest entry plus one (at least the
- * seed's width) and followed by one space. */
+ * contract's width) and followed by one space. */
 enum { C_FIELD, C_ROLE, C_DIR, C_DTYPE, C_SHAPE, NCOLS };
 
 /* One table line: the five padded cells, then init-by-caller. */
@@ -539,7 +539,7 @@ static void args_struct(HkBuf *b, HkArena *a, const HkLowered *l)
     uint32_t n;
     Member *m = members(a, l, &n);
     /* type: widest; name: widest + 1 (so two spaces after the widest name
-     * with its ';'); role, dir, shape: at least the seed's widths. */
+     * with its ';'); role, dir, shape: at least the contract's widths. */
     size_t w[5] = {0, 0, 7, 4, 9};
     for (uint32_t k = 0; k < n; k++) {
         w[0] = wider(w[0], m[k].type);
@@ -557,7 +557,7 @@ static void args_struct(HkBuf *b, HkArena *a, const HkLowered *l)
     hk_buf_printf(b, "} %s_args_t;\n", l->kernel->name);
 }
 
-/* The whole header, in the seed's order (cunit.h). */
+/* The whole header, in the contract's order (cunit.h). */
 void hk_cheader(HkArena *a, const HkLowered *l, HkCUnit *u)
 {
     const char *name = l->kernel->name;

@@ -1,5 +1,5 @@
 /* report.c -- the analysis part of a kernel's JSON report: each verify
- * analysis's result under its REPORT_KEYS key, in the seed's key order.
+ * analysis's result under its REPORT_KEYS key, in the contract's key order.
  * Integers are written exactly (raw text, not through a double); lists
  * follow walk order; nothing depends on a pointer, a time or a hash order,
  * so the same kernel and profile give the same bytes. */
@@ -281,7 +281,7 @@ void hk_report_sort(cJSON *report)
 /* ---- the keys of the emitted unit ------------------------------------------ */
 
 /* The deviations, applied as cppcheck --suppress flags (checks.c) and
- * recorded here; the seed's table.  ORDER DEVIATIONS: docs/EmbeddedC.md. */
+ * recorded here; the contract's table.  ORDER DEVIATIONS: docs/EmbeddedC.md. */
 static const struct {
     const char *rule, *category, *reason;
 } deviation_table[] = {
@@ -326,7 +326,7 @@ static cJSON *deviation(const char *rule, const char *category,
     return o;
 }
 
-/* The seed's three rows, then the notes that have sites. */
+/* The contract's three rows, then the notes that have sites. */
 static cJSON *deviations_json(const HkLowered *l)
 {
     cJSON *a = cJSON_CreateArray();

@@ -1,5 +1,5 @@
 /* report.h -- the JSON report of a kernel (docs/EmbeddedC.md, "The
- * report"): the analyses' results under the seed's REPORT_KEYS, in that
+ * report"): the analyses' results under the contract's REPORT_KEYS, in that
  * order.  The verify analyses fill what they know; the C target adds the
  * digests, helpers, core, deviations, audit and checks later and puts the
  * keys back in order with hk_report_sort. */
@@ -38,7 +38,7 @@ void hk_json_fill(HkArena *a, cJSON *root,
 /* root's indented text followed by suffix, in a; root is deleted. */
 const char *hk_json_print(HkArena *a, cJSON *root, const char *suffix);
 
-/* The seed's REPORT_KEYS: every top-level key of a report, in order. */
+/* The contract's REPORT_KEYS: every top-level key of a report, in order. */
 #define HK_REPORT_NKEYS 27
 extern const char *const hk_report_keys[HK_REPORT_NKEYS];
 

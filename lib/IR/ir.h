@@ -732,7 +732,7 @@ uint32_t hk_verify_module(const HkModule *m, HkDiags *d);
 
 /* ---- walk.c ----------------------------------------------------------- */
 
-/* Walk positions (the seed's <pos>): top-level instructions are numbered in
+/* Walk positions (the contract's <pos>): top-level instructions are numbered in
  * order from 0, counting instructions inside if/dispatch regions in
  * pre-order; loop i (pre-order over the whole kernel) numbers its own body
  * from 0 as "loop<i>.<k>".  hk_walk fills one entry per instruction. */

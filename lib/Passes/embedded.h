@@ -60,8 +60,7 @@ const HkTarget *hk_profile_target(const HawkPassRun *r);
  *  fp_domain='record', index_policy='clamp', require_cppcheck=False,
  *  c_std='c99', fpu='dp', max_soft_float_ops=None, math='hawk',
  *  selftest='off')": the
- *  seed's fields,
- *  then the ones hawk adds */
+ *  contract's fields, then the ones hawk adds */
 const char *hk_profile_repr(HkArena *a, const HkProfile *p);
 
 /* ---- positions.c: walk positions of a kernel (analysis "positions") ------ */
@@ -246,7 +245,7 @@ typedef struct {
     HkIfLayout layout;
     const char *runtime_len;  /* "<field>_len" or NULL */
     HkIfInit init;
-    const char *reason;       /* why this direction (seed's table) */
+    const char *reason;       /* why this direction (the contract's table) */
 } HkInterfaceRow;
 
 typedef struct {

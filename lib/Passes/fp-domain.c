@@ -6,7 +6,7 @@
  * (rule fp.domain).
  *
  * Two provers run in one forward pass in walk order, which defines every
- * value before its uses: the seed's sign rules (sign.c) and an interval
+ * value before its uses: the contract's sign rules (sign.c) and an interval
  * per value (interval.c).  A site is safe when either proves it; it is
  * marked by_interval when only the intervals do.  Both speak for non-NaN
  * operands only.

@@ -1,6 +1,6 @@
 /* interface.c -- the interface analysis: one row per slot of a kernel
  * (field, role, direction, dtype, shape, layout, runtime length, what the
- * caller initialises and why) and the guard's mask fields, from the seed's
+ * caller initialises and why) and the guard's mask fields, from the contract's
  * direction table.  The header, the report and the C writer's args struct
  * read it; docs/Passes.md "interface" states the rules. */
 #include <string.h>

@@ -1,5 +1,5 @@
 /* interval.h -- what fp-domain proves with: interval arithmetic over the
- * extended reals (interval.c) and the seed's sign rules (sign.c).
+ * extended reals (interval.c) and the contract's sign rules (sign.c).
  *
  * An interval [lo, hi] speaks for the values that are numbers: a value it
  * describes is NaN or lies in [lo, hi] (signed zeros count as 0).  Every
@@ -50,7 +50,7 @@ HkIv hk_iv_prod_of(HkIv t, uint32_t n);
 HkIv hk_iv_math1(HkOp op, HkIv a, HkElem e);
 HkIv hk_iv_math2(HkOp op, HkIv a, HkIv b, HkElem e);
 
-/* ---- sign.c: the seed's sign rules --------------------------------------- */
+/* ---- sign.c: the contract's sign rules --------------------------------------- */
 
 typedef enum { HK_SIGN_UNKNOWN, HK_SIGN_NONNEG, HK_SIGN_POSITIVE } HkSign;
 
@@ -59,7 +59,7 @@ typedef struct {
     const char *why;          /* "positive: 1 + x*x", "nonneg: exp" */
 } HkSignFact;
 
-/* The fact the seed's rules give the first result of i, reading the facts
+/* The fact the contract's rules give the first result of i, reading the facts
  * of values defined before it (facts is indexed by HkVal). */
 HkSignFact hk_sign_rule(HkArena *a, const HkFunc *f, const HkInst *i,
                         const HkSignFact *facts);

@@ -1,5 +1,5 @@
 /* positions.c -- the positions analysis: the walk of a function and the
- * walk position of every instruction (the seed's <pos>), by serial, so a
+ * walk position of every instruction (the contract's <pos>), by serial, so a
  * pass or the report names a node in O(1). */
 #include "embedded.h"
 

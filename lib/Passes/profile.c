@@ -139,7 +139,7 @@ static void put_cap(HkBuf *b, const char *name, int64_t v, const char *sep)
         hk_buf_printf(b, "%s=%" PRId64 "%s", name, v, sep);
 }
 
-/* The seed's repr, field by field in its order. */
+/* The contract's repr, field by field in its order. */
 const char *hk_profile_repr(HkArena *a, const HkProfile *p)
 {
     HkBuf b;

@@ -2,6 +2,7 @@
  * through hk_refuse, so the message shape, the rule and the position the
  * report and the C API read are the same everywhere. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "embedded.h"
 
@@ -62,6 +63,23 @@ const char *hk_run_option(HawkPassRun *r, const char *key, int64_t value)
     return hk_spell_option(d, key, hk_asprintf(d->arena, "%" PRId64, value));
 }
 
+/* Whether d holds a warning of text msg at loc of src already: a build
+ * exports one kernel once per target, each a copy of the module (its own
+ * HkSource over the same text), and each proves the same. */
+static int warned(const HkDiags *d, const HkSource *src, HkLoc loc,
+                  const char *msg)
+{
+    for (uint32_t k = d->n; k-- > 0;) {
+        const HkDiag *g = &d->items[k];
+        if (g->severity == HAWK_WARNING && g->src != NULL &&
+            g->src->text == src->text &&
+            g->loc.line == loc.line && g->loc.col == loc.col &&
+            strcmp(g->message, msg) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int hk_warn(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *what)
 {
     HkDiags *d = hk_run_diags(r);
@@ -73,6 +91,8 @@ int hk_warn(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *what)
                  f->name, what);
         return 1;
     }
-    hk_warning(d, &f->module->src, loc, "'%s': %s", f->name, what);
+    const char *msg = hk_asprintf(d->arena, "'%s': %s", f->name, what);
+    if (!warned(d, &f->module->src, loc, msg))
+        hk_warning(d, &f->module->src, loc, "%s", msg);
     return 0;
 }

@@ -1,5 +1,5 @@
-/* sign.c -- the seed's sign rules for fp-domain, exactly as the seed lists
- * them ("Floating-point domain"):
+/* sign.c -- the contract's sign rules for fp-domain, exactly as the
+ * contract lists them ("Floating-point domain"):
  *
  *   positive  a positive literal; 1 + x*x, x*x + c, norm(v) + c (c a
  *             positive literal, on either side of the add)

@@ -77,6 +77,77 @@ DIAG_FN(hk_error, HAWK_ERROR)
 DIAG_FN(hk_warning, HAWK_WARNING)
 DIAG_FN(hk_note, HAWK_NOTE)
 
+/* FNV-1a over a warning's text, place and message. */
+static uint32_t warning_hash(const HkSource *src, HkLoc loc, const char *msg)
+{
+    uint64_t h = 1469598103934665603u;
+    const char *t = src != NULL ? src->text : NULL;
+    unsigned char key[sizeof t + 2 * sizeof(uint32_t)];
+    memcpy(key, &t, sizeof t);
+    memcpy(key + sizeof t, &loc.line, sizeof(uint32_t));
+    memcpy(key + sizeof t + sizeof(uint32_t), &loc.col, sizeof(uint32_t));
+    for (size_t k = 0; k < sizeof key; k++)
+        h = (h ^ key[k]) * 1099511628211u;
+    for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
+        h = (h ^ *c) * 1099511628211u;
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Whether item k of d (an entry of the set, which may be stale after
+ * the list was cut back) is warning msg at loc of src's text. */
+static int same_warning(const HkDiags *d, uint32_t k, const HkSource *src,
+                        HkLoc loc, const char *msg)
+{
+    if (k >= d->n)
+        return 0;
+    const HkDiag *g = &d->items[k];
+    return g->severity == HAWK_WARNING && g->src != NULL && src != NULL &&
+           g->src->text == src->text && g->loc.line == loc.line &&
+           g->loc.col == loc.col && strcmp(g->message, msg) == 0;
+}
+
+/* The set's slot for (src, loc, msg): the one holding it, or the empty
+ * one where it goes. */
+static uint32_t *warned_slot(HkDiags *d, const HkSource *src, HkLoc loc,
+                             const char *msg)
+{
+    uint32_t mask = d->warned_cap - 1;
+    uint32_t k = warning_hash(src, loc, msg) & mask;
+    while (d->warned[k] != 0 &&
+           !same_warning(d, d->warned[k] - 1, src, loc, msg))
+        k = (k + 1) & mask;
+    return &d->warned[k];
+}
+
+/* Doubles the set (a power of two, at most half full). */
+static void grow_warned(HkDiags *d)
+{
+    uint32_t old_cap = d->warned_cap, *old = d->warned;
+    d->warned_cap = old_cap ? 2 * old_cap : 16;
+    d->warned = hk_alloc(d->arena, d->warned_cap * sizeof *d->warned);
+    memset(d->warned, 0, d->warned_cap * sizeof *d->warned);
+    for (uint32_t k = 0; k < old_cap; k++) {
+        if (old[k] == 0 || old[k] - 1 >= d->n)
+            continue;
+        const HkDiag *g = &d->items[old[k] - 1];
+        *warned_slot(d, g->src, g->loc, g->message) = old[k];
+    }
+}
+
+HkDiag *hk_warning_once(HkDiags *d, const HkSource *src, HkLoc loc,
+                        const char *msg)
+{
+    if (2 * (d->nwarned + 1) > d->warned_cap)
+        grow_warned(d);
+    uint32_t *slot = warned_slot(d, src, loc, msg);
+    if (*slot != 0)
+        return NULL;
+    HkDiag *g = hk_warning(d, src, loc, "%s", msg);
+    *slot = d->n;
+    d->nwarned++;
+    return g;
+}
+
 const char *hk_severity_name(HawkSeverity s)
 {
     switch (s) {

@@ -138,6 +138,9 @@ typedef struct HkDiags {
     uint32_t errors;
     int option_style;      /* HawkOptionStyle: how messages spell options */
     int warnings;          /* HawkWarnings: what becomes of a warning */
+    /* the warnings given, by text, place and message (hk_warning_once):
+     * open addressing over item index + 1, 0 empty */
+    uint32_t *warned, warned_cap, nwarned;
     /* the line found last (hk_vdiag): diagnostics come mostly in source
      * order, so the next one's line is found from there */
     const HkSource *at_src;
@@ -153,6 +156,12 @@ HkDiag *hk_warning(HkDiags *d, const HkSource *src, HkLoc loc, const char *fmt, 
     HK_PRINTF(4, 5);
 HkDiag *hk_note(HkDiags *d, const HkSource *src, HkLoc loc, const char *fmt, ...)
     HK_PRINTF(4, 5);
+/* Appends warning msg at loc of src unless d holds one of the same
+ * message at the same place of the same text (two copies of one module,
+ * as a build exports a kernel once per target, prove the same); found
+ * through a hash set, so n warnings cost O(n).  Returns it, or NULL. */
+HkDiag *hk_warning_once(HkDiags *d, const HkSource *src, HkLoc loc,
+                        const char *msg);
 HkDiag *hk_vdiag(HkDiags *d, HawkSeverity sev, const HkSource *src, HkLoc loc,
                  const char *fmt, va_list ap);
 /* "file:line:col: error: msg\n<line>\n<caret>\n" into b. */

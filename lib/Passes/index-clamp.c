@@ -38,10 +38,47 @@ static int64_t ivar_range(const HkInst *l, int64_t *last)
     return trip;
 }
 
+/* What classifying an index proved it outside of, for the warning:
+ * nothing (kind 0), a constant c (1), or the index iv of a loop that
+ * runs every trip through [lo, hi] (2); last is the extent's end. */
+typedef struct {
+    int kind;
+    int64_t c, lo, hi, last;
+    const HkValue *iv;
+} Outside;
+
+/* Whether loop l runs every trip of its static range: no runtime count,
+ * no break_if in its body. */
+static int runs_every_trip(const HkInst *l)
+{
+    if (l->x->has_count)
+        return 0;
+    for (const HkInst *i = l->x->regions[0].first; i != NULL; i = i->next)
+        if (i->op == HK_OP_BREAK_IF)
+            return 0;
+    return 1;
+}
+
+/* Records in out (may be NULL) that loop index iv of loop l, whose last
+ * value is end, reaches past last, when every trip runs. */
+static void ivar_outside(Outside *out, const HkValue *iv, const HkInst *l,
+                         int64_t end, int64_t last)
+{
+    if (out != NULL && runs_every_trip(l) && end > last)
+        *out = (Outside){2, 0, l->x->lo, end, last, iv};
+}
+
+/* Records in out (may be NULL) constant c outside [0, last]. */
+static void const_outside(Outside *out, int64_t c, int64_t last)
+{
+    if (out != NULL)
+        *out = (Outside){1, c, 0, 0, last, NULL};
+}
+
 /* Classifies a loop index %iv of loop l into k static rows. */
 static HkIndexStatus classify_ivar(HkArena *a, const HkValue *iv,
                                    const HkInst *l, int64_t k,
-                                   const char **why)
+                                   const char **why, Outside *out)
 {
     int64_t last, trip = ivar_range(l, &last);
     if (trip <= 0) {
@@ -56,6 +93,7 @@ static HkIndexStatus classify_ivar(HkArena *a, const HkValue *iv,
                            iv->name, l->x->lo, last, k - 1);
         return HK_IDX_PROVEN;
     }
+    ivar_outside(out, iv, l, last, k - 1);
     *why = hk_asprintf(a,
                        "loop index %%%s in [%" PRId64 ", %" PRId64
                        "] not inside rows [0, %" PRId64 "]: clamped to [0, %"
@@ -66,11 +104,12 @@ static HkIndexStatus classify_ivar(HkArena *a, const HkValue *iv,
 
 /* Classifies index v into the k static rows of a tape. */
 static HkIndexStatus classify_rows(HkArena *a, const HkFunc *f, HkVal v,
-                                   int32_t slot, int64_t k, const char **why)
+                                   int32_t slot, int64_t k, const char **why,
+                                   Outside *out)
 {
     const HkValue *val = hk_value(f, v);
     if (val->kind == HK_DEF_IVAR && val->def != NULL)
-        return classify_ivar(a, val, val->def, k, why);
+        return classify_ivar(a, val, val->def, k, why, out);
     const HkInst *d = val->kind == HK_DEF_INST ? val->def : NULL;
     if (d != NULL && d->op == HK_OP_CLAMP_INDEX && d->slot == slot) {
         *why = hk_asprintf(a, "clamp_index %%%s held it to rows [0, %" PRId64 "]",
@@ -87,6 +126,7 @@ static HkIndexStatus classify_rows(HkArena *a, const HkFunc *f, HkVal v,
                                c, k - 1);
             return HK_IDX_PROVEN;
         }
+        const_outside(out, c, k - 1);
         *why = hk_asprintf(a,
                            "constant %" PRId64 " outside rows [0, %" PRId64
                            "]: clamped to [0, %" PRId64 "]",
@@ -122,7 +162,8 @@ static int masked_within(const HkFunc *f, const HkInst *d, int64_t last,
  * a loop index inside them, a mask by a constant inside them, or the
  * hold legalize writes; anything else is clamped. */
 static HkIndexStatus classify_table(HkArena *a, const HkFunc *f,
-                                    const HkInst *i, const char **why)
+                                    const HkInst *i, const char **why,
+                                    Outside *out)
 {
     int64_t last = (int64_t)i->x->cst.n - 1, c;
     const HkValue *val = hk_value(f, i->ops[0]);
@@ -135,6 +176,7 @@ static HkIndexStatus classify_table(HkArena *a, const HkFunc *f,
                                val->name, last);
             return HK_IDX_PROVEN;
         }
+        ivar_outside(out, val, l, end, last);
         *why = hk_asprintf(a, "loop index %%%s in [%" PRId64 ", %" PRId64
                               "] not inside entries [0, %" PRId64 "]: clamped",
                            val->name, l->x->lo, end, last);
@@ -144,6 +186,8 @@ static HkIndexStatus classify_table(HkArena *a, const HkFunc *f,
         d->x->cst.i != NULL) {
         int64_t k = d->x->cst.i[0];
         int in = k >= 0 && k <= last;
+        if (!in)
+            const_outside(out, k, last);
         *why = hk_asprintf(a, "constant %" PRId64 " %s entries [0, %" PRId64 "]%s",
                            k, in ? "inside" : "outside", last, in ? "" : ": clamped");
         return in ? HK_IDX_PROVEN : HK_IDX_CLAMPED;
@@ -164,81 +208,51 @@ static HkIndexStatus classify_table(HkArena *a, const HkFunc *f,
     return HK_IDX_CLAMPED;
 }
 
-HkIndexStatus hk_index_classify(HkArena *a, const HkFunc *f, const HkInst *i,
-                                const char **why)
+/* Classifies the index of site i; out (may be NULL) learns what it was
+ * proven outside of. */
+static HkIndexStatus classify(HkArena *a, const HkFunc *f, const HkInst *i,
+                              const char **why, Outside *out)
 {
     if (i->op == HK_OP_TABLE)
-        return classify_table(a, f, i, why);
+        return classify_table(a, f, i, why, out);
     const HkSlot *slot = &f->slots[i->slot];
     if (slot->type.rank == 0 || slot->type.dim[0] == HK_DYN) {
-        /* a dynamic plane: its length is known only at run time */
+        /* a dynamic plane: its length is known only at run time, so
+         * nothing is proven outside it either */
         *why = RUNTIME_LEN;
         return HK_IDX_CLAMPED;
     }
     return classify_rows(a, f, hk_index_operand(i), i->slot,
-                         (int64_t)slot->type.dim[0], why);
+                         (int64_t)slot->type.dim[0], why, out);
 }
 
-/* Whether loop l runs every trip of its static range: no runtime count,
- * no break_if in its body. */
-static int runs_every_trip(const HkInst *l)
+HkIndexStatus hk_index_classify(HkArena *a, const HkFunc *f, const HkInst *i,
+                                const char **why)
 {
-    if (l->x->has_count)
-        return 0;
-    for (const HkInst *i = l->x->regions[0].first; i != NULL; i = i->next)
-        if (i->op == HK_OP_BREAK_IF)
-            return 0;
-    return 1;
+    return classify(a, f, i, why, NULL);
 }
 
-/* The mistake the index of site i (into where: "'t'", "the table of
- * %g") provably is, or NULL: a
- * constant outside its extent, or the index of a loop that runs every
- * trip of a static range reaching past it.  A runtime extent has no
- * such proof. */
-static const char *proven_outside(HkArena *a, const HkFunc *f,
-                                  const HkInst *i, const char *name)
+/* The warning for site i (into name: "'t'", "the table of %g") of what
+ * its classification proved outside, or NULL. */
+static const char *outside_text(HkArena *a, const HkInst *i, const char *name,
+                                const Outside *o)
 {
-    int64_t last;
-    HkVal v;
-    const char *unit;
-    if (i->op == HK_OP_TABLE) {
-        last = (int64_t)i->x->cst.n - 1;
-        v = i->ops[0];
-        unit = "entry";
-    } else {
-        const HkSlot *slot = &f->slots[i->slot];
-        if (slot->type.rank == 0 || slot->type.dim[0] == HK_DYN)
-            return NULL;
-        last = (int64_t)slot->type.dim[0] - 1;
-        v = hk_index_operand(i);
-        unit = "row";
-    }
+    const char *unit = i->op == HK_OP_TABLE ? "entry" : "row";
     const char *units = i->op == HK_OP_TABLE ? "entries" : "rows";
-    const HkValue *val = hk_value(f, v);
-    const HkInst *d = val->kind == HK_DEF_INST ? val->def : NULL;
-    if (d != NULL && d->op == HK_OP_CONST && d->x->cst.n == 1 &&
-        d->x->cst.i != NULL) {
-        int64_t c = d->x->cst.i[0];
-        if (c >= 0 && c <= last)
-            return NULL;
+    if (o->kind == 1)
         return hk_asprintf(a,
                            "the index %" PRId64 " into %s is outside its "
                            "%s [0, %" PRId64 "]: it is clamped to %s %" PRId64,
-                           c, name, units, last, unit, c < 0 ? 0 : last);
-    }
-    if (val->kind != HK_DEF_IVAR || val->def == NULL ||
-        !runs_every_trip(val->def))
-        return NULL;
-    const HkInst *l = val->def;
-    int64_t lo = l->x->lo, hi = l->x->hi - 1;  /* the verifier: 0 <= lo */
-    if (hi <= last)
-        return NULL;
-    return hk_asprintf(a,
-                       "loop index %%%s runs through [%" PRId64 ", %" PRId64
-                       "], outside the %s [0, %" PRId64 "] of %s: the "
-                       "trips past them are clamped to %s %" PRId64,
-                       val->name, lo, hi, units, last, name, unit, last);
+                           o->c, name, units, o->last, unit,
+                           o->c < 0 ? 0 : o->last);
+    if (o->kind == 2)
+        return hk_asprintf(a,
+                           "loop index %%%s runs through [%" PRId64 ", %" PRId64
+                           "], outside the %s [0, %" PRId64 "] of %s: the "
+                           "trips past them are clamped to %s %" PRId64,
+                           o->iv->name, o->lo, o->hi, units, o->last, name,
+                           unit, o->last);
+    return NULL;
 }
 
 /* Warns at every site whose index is provably outside; 1 when a warning
@@ -302,13 +316,13 @@ int hk_pass_index_clamp(HawkPassRun *r, HkFunc *f)
         s->inst = i;
         /* a table read names the value it reads */
         s->slot = table ? hk_value(f, hk_res(i)[0])->name : f->slots[i->slot].name;
-        s->status = hk_index_classify(a, f, i, &s->reason);
+        Outside out = {0};
+        s->status = classify(a, f, i, &s->reason, &out);
         s->pos = hk_pos(pos, i);
-        s->outside =
-            s->status != HK_IDX_CLAMPED ? NULL
-            : proven_outside(a, f, i,
-                             hk_asprintf(a, table ? "the table of %%%s" : "'%s'",
-                                         s->slot));
+        s->outside = out.kind == 0 ? NULL : outside_text(
+                a, i,
+                hk_asprintf(a, table ? "the table of %%%s" : "'%s'", s->slot),
+                &out);
     }
     if (warn_outside(r, f, res) != 0)
         return 1;

@@ -6,9 +6,8 @@
 
 #include "embedded.h"
 
-/* Appends the refusal; kind NULL names the node by its mnemonic (or
- * "kernel"). */
-/* The refusal's diagnostic, its fix as given. */
+/* Appends the refusal, its fix as given, and returns it; kind NULL
+ * names the node by its mnemonic (or "kernel"). */
 static HkDiag *refuse(HawkPassRun *r, HkFunc *f, const HkInst *at,
                       const char *kind, const char *rule, const char *why,
                       const char *fix)
@@ -52,32 +51,14 @@ void hk_refuse_option(HawkPassRun *r, HkFunc *f, const HkInst *at,
     HkDiag *d = refuse(r, f, at, kind, rule, why,
                        hk_asprintf(a, "%srun with %s%s", fix->before, spelt,
                                    fix->after));
-    const char *key = fix->key, *value = fix->value;
-    d->fix_option = hk_strdup(a, key);
-    d->fix_value = hk_strdup(a, value);
+    d->fix_option = hk_strdup(a, fix->key);
+    d->fix_value = hk_strdup(a, fix->value);
 }
 
 const char *hk_run_option(HawkPassRun *r, const char *key, int64_t value)
 {
     HkDiags *d = hk_run_diags(r);
     return hk_spell_option(d, key, hk_asprintf(d->arena, "%" PRId64, value));
-}
-
-/* Whether d holds a warning of text msg at loc of src already: a build
- * exports one kernel once per target, each a copy of the module (its own
- * HkSource over the same text), and each proves the same. */
-static int warned(const HkDiags *d, const HkSource *src, HkLoc loc,
-                  const char *msg)
-{
-    for (uint32_t k = d->n; k-- > 0;) {
-        const HkDiag *g = &d->items[k];
-        if (g->severity == HAWK_WARNING && g->src != NULL &&
-            g->src->text == src->text &&
-            g->loc.line == loc.line && g->loc.col == loc.col &&
-            strcmp(g->message, msg) == 0)
-            return 1;
-    }
-    return 0;
 }
 
 int hk_warn(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *what)
@@ -91,8 +72,7 @@ int hk_warn(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *what)
                  f->name, what);
         return 1;
     }
-    const char *msg = hk_asprintf(d->arena, "'%s': %s", f->name, what);
-    if (!warned(d, &f->module->src, loc, msg))
-        hk_warning(d, &f->module->src, loc, "%s", msg);
+    (void)hk_warning_once(d, &f->module->src, loc,
+                          hk_asprintf(d->arena, "'%s': %s", f->name, what));
     return 0;
 }

@@ -31,9 +31,7 @@ static const char *llvm_row_id(void)
     return t != NULL ? t->id : "LLVM";
 }
 
-/* Lowers kernel f (under math, or the default when NULL) and lays out
- * its args struct; 0, or 1 with diagnostics appended to ctx. */
-static int lower_layout(HawkContext *ctx, HkModule *m, HkFunc *f,
+int runner_lower_layout(HawkContext *ctx, HkModule *m, HkFunc *f,
                         const char *math, HkLowered *low, HkAbiLayout *abi)
 {
     static const HkLoc noloc = {0, 0};
@@ -53,7 +51,7 @@ const char *runner_layout_text(HawkContext *ctx, HawkModule *m,
 {
     HkLowered low;
     HkAbiLayout abi;
-    if (lower_layout(ctx, m, f, NULL, &low, &abi) != 0)
+    if (runner_lower_layout(ctx, m, f, NULL, &low, &abi) != 0)
         return NULL;
     HkBuf b;
     hk_buf_init(&b, ctx->arena);
@@ -160,7 +158,7 @@ static int build_units(KernelRun *kr, HkModule *m, HkFunc *f)
 {
     HawkContext *ctx = kr->ctx;
     int oracle = oracle_of(kr->o);
-    if (lower_layout(ctx, m, f, kr->o->math, &kr->low, &kr->abi) != 0)
+    if (runner_lower_layout(ctx, m, f, kr->o->math, &kr->low, &kr->abi) != 0)
         return 1;
     UnitEntry host = NULL;
     if (oracle != RUNNER_ORACLE_LLVM) {

@@ -111,6 +111,35 @@ int runner_derivatives(HawkContext *ctx, HawkModule *m, HawkFunction *f,
 const char *runner_layout_text(HawkContext *ctx, HawkModule *m,
                                HawkFunction *f);
 
+/* ---- eval.c: a kernel run on the values a user gives ------------------ */
+
+/* The values given one slot: the texts of its elements ("1.5", "-inf",
+ * "0x1p-3", "true"), all samples' in order, each sample's row-major; or,
+ * for an output of runtime length ('?'), that length alone. */
+typedef struct {
+    const char *slot;         /* the slot's name, without '%' */
+    const char **values;
+    size_t nvalues;
+    int64_t len;              /* the runtime length of an output plane,
+                                 or -1 */
+} RunnerEvalSlot;
+
+/* What runs the kernel, and how its outputs are printed. */
+enum { RUNNER_VIA_INTERP, RUNNER_VIA_C, RUNNER_VIA_LLVM };
+enum { RUNNER_FORMAT_TABLE, RUNNER_FORMAT_JSON };
+
+/* Runs kernel f of m once over the values of in (n_samples: the samples
+ * the per-sample slots were given, one given a single sample broadcast;
+ * 1 when none is per-sample) through the interpreter, the C unit or the
+ * host unit (via), and prints every written slot to o->out as a table or
+ * as JSON.  Every slot the kernel reads needs values; a slot it only
+ * writes starts at 0.  Returns 0, or 1 with diagnostics appended to ctx
+ * (a slot unknown, missing or given the wrong count or a value its type
+ * cannot hold, a status other than 0). */
+int runner_eval(HawkContext *ctx, HawkModule *m, HawkFunction *f,
+                const RunnerOptions *o, const RunnerEvalSlot *in, size_t nin,
+                int via, int format);
+
 /* Whether the test-only perturbation is armed: HAWK_RUN_TEST_PERTURB a
  * list of "flip-bit-B-of-ROW-output" words (compare.c): the named bit of
  * one output value of that row is then flipped, so a test can see a

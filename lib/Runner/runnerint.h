@@ -18,6 +18,13 @@
 #include "lower.h"
 #include "runner.h"
 
+/* ---- runner.c ----------------------------------------------------------- */
+
+/* Lowers kernel f (under math, or the default when NULL) and lays out
+ * its args struct; 0, or 1 with diagnostics appended to ctx. */
+int runner_lower_layout(HawkContext *ctx, HkModule *m, HkFunc *f,
+                        const char *math, HkLowered *low, HkAbiLayout *abi);
+
 /* ---- cbuild.c: the C unit as a loaded shared object ------------------- */
 
 typedef int32_t (*UnitEntry)(const void *args, int64_t base, int64_t count,

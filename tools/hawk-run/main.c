@@ -165,6 +165,43 @@ static int check_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
     return rc;
 }
 
+/* -eval: kernel f on the values given; its outputs to stdout. */
+static int eval_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
+                       HawkFunction *f)
+{
+    RunnerOptions o = {cfg->cflags, 1, 1, cfg->seed, cfg->exact_nan, stdout,
+                       cfg->math, NULL, NULL, NULL, 0};
+    size_t from = hawk_diag_count(ctx);
+    int rc = runner_eval(ctx, m, f, &o, cfg->eval_in.slots, cfg->eval_in.n,
+                         cfg->via, cfg->format);
+    if (rc != 0)
+        tool_print_diags(RUN_TOOL, ctx, from);
+    return rc;
+}
+
+/* -eval without -kernel=: m must hold one kernel; 0, or 1 after an
+ * error listing them. */
+static int one_kernel(HawkModule *m, const char *input)
+{
+    char list[256] = "";
+    size_t kernels = 0, used = 0;
+    for (size_t k = 0; k < hawk_module_function_count(m); k++) {
+        const HawkFunction *g = hawk_module_function(m, k);
+        if (!hawk_function_is_kernel(g))
+            continue;
+        int w = snprintf(list + used, sizeof list - used, "%s'%s'",
+                         kernels ? ", " : "", hawk_function_name(g));
+        if (w > 0 && used + (size_t)w < sizeof list)
+            used += (size_t)w;
+        kernels++;
+    }
+    if (kernels <= 1)
+        return 0;
+    return tool_error(RUN_TOOL, "option '-eval' runs one kernel and '%s' "
+                                "holds %zu (%s): name one with -kernel=NAME",
+                      input, kernels, list);
+}
+
 /* The name an input is reported by. */
 static const char *input_name(const char *input)
 {
@@ -179,6 +216,8 @@ static int run_module(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
 {
     int rc = 0;
     uint32_t before = *seen;
+    if (cfg->eval && cfg->kernel == NULL && one_kernel(m, input_name(input)))
+        return 1;
     for (size_t k = 0; k < hawk_module_function_count(m); k++) {
         HawkFunction *f = hawk_module_function(m, k);
         if (hawk_function_is_kernel(f) && cfg->kernel != NULL)
@@ -190,6 +229,7 @@ static int run_module(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
         (*seen)++;
         rc |= cfg->print_layout        ? print_layout(ctx, m, f)
               : cfg->check_derivatives ? check_kernel(cfg, ctx, m, f)
+              : cfg->eval              ? eval_kernel(cfg, ctx, m, f)
                                        : run_kernel(cfg, ctx, m, f);
     }
     if (*seen == before && cfg->kernel == NULL)
@@ -225,6 +265,10 @@ static int run_inputs(RunConfig *cfg)
     uint32_t seen = 0;
     ToolNames kernels = {0};
     int rc = 0;
+    if (cfg->eval && cfg->kernel == NULL && n > 1)
+        return tool_error(RUN_TOOL, "option '-eval' runs one kernel: give one "
+                                    "input, or name the kernel with "
+                                    "-kernel=NAME");
     for (size_t k = 0; k < n; k++)
         rc |= run_input(cfg, inputs[k], &seen, &kernels);
     if (seen == 0 && cfg->kernel != NULL) {
@@ -258,5 +302,6 @@ int main(int argc, char **argv)
         rc = run_inputs(&cfg);
     }
     tool_inputs_free(&cfg.inputs);
+    eval_inputs_free(&cfg.eval_in);
     return rc;
 }

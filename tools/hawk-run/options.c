@@ -2,6 +2,7 @@
  * tools/common/tool_opts.c. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,18 +76,76 @@ static int set_math(void *st, const ToolOpt *row, const char *v)
     ((RunConfig *)st)->math = v;
     return 0;
 }
+/* -in=SLOT=V,V,..., -len=SLOT=N and -inputs=FILE: values for -eval,
+ * which they imply. */
+static int set_in(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row;
+    ((RunConfig *)st)->eval = 1;
+    return eval_add_in(&((RunConfig *)st)->eval_in, v);
+}
+
+static int set_len(void *st, const ToolOpt *row, const char *v)
+{
+    (void)row;
+    ((RunConfig *)st)->eval = 1;
+    return eval_add_len(&((RunConfig *)st)->eval_in, v);
+}
+
+static int set_inputs(void *st, const ToolOpt *row, const char *v)
+{
+    if (*v == '\0')
+        return tool_error(RUN_TOOL, "option '-%s' needs a file", row->name);
+    ((RunConfig *)st)->eval = 1;
+    return eval_read_json(&((RunConfig *)st)->eval_in, v);
+}
+
+/* Parses v as one of names[0..n) into *out; 0, or 1 after "expects
+ * 'a', 'b' or 'c'". */
+static int one_of(const ToolOpt *row, const char *v,
+                  const char *const *names, int n, int *out)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(v, names[k]) == 0) {
+            *out = k;
+            return 0;
+        }
+    char list[128] = "";
+    size_t used = 0;
+    for (int k = 0; k < n; k++) {
+        int w = snprintf(list + used, sizeof list - used, "%s'%s'",
+                         k == 0 ? "" : k + 1 < n ? ", " : " or ", names[k]);
+        if (w > 0 && used + (size_t)w < sizeof list)
+            used += (size_t)w;
+    }
+    return tool_error(RUN_TOOL, "option '-%s' expects %s, got '%s'", row->name,
+                      list, v);
+}
+
 /* -oracle=all|llvm|interp: what the C unit is compared with. */
 static int set_oracle(void *st, const ToolOpt *row, const char *v)
 {
     static const char *const names[] = {"all", "llvm", "interp"};
-    for (int k = 0; k < 3; k++)
-        if (strcmp(v, names[k]) == 0) {
-            ((RunConfig *)st)->oracle = k;
-            return 0;
-        }
-    return tool_error(RUN_TOOL, "option '-%s' expects 'all', 'llvm' or 'interp', got '%s'",
-                      row->name, v);
+    return one_of(row, v, names, 3, &((RunConfig *)st)->oracle);
 }
+
+/* -via=interp|c|llvm: what runs the kernel under -eval. */
+static int set_via(void *st, const ToolOpt *row, const char *v)
+{
+    static const char *const names[] = {"interp", "c", "llvm"};
+    ((RunConfig *)st)->via_set = 1;
+    return one_of(row, v, names, 3, &((RunConfig *)st)->via);
+}
+
+/* -format=table|json: how -eval prints. */
+static int set_format(void *st, const ToolOpt *row, const char *v)
+{
+    static const char *const names[] = {"table", "json"};
+    ((RunConfig *)st)->format_set = 1;
+    return one_of(row, v, names, 2, &((RunConfig *)st)->format);
+}
+
+TOOL_FLAG_FN(set_eval, RunConfig, eval)
 TOOL_FLAG_FN(set_exact_nan, RunConfig, exact_nan)
 TOOL_FLAG_FN(set_print_layout, RunConfig, print_layout)
 TOOL_FLAG_FN(set_check_derivatives, RunConfig, check_derivatives)
@@ -103,7 +162,7 @@ static const ToolOpt run_table[] = {
     {"cflags", TOOL_VALUE, set_cflags, "'FLAGS'",
      "extra flags for the C build, split at blanks, after the defaults"},
     {"kernel", TOOL_VALUE, set_kernel, "NAME",
-     "compare only kernel NAME"},
+     "compare (with -eval: run) only kernel NAME"},
     {"exact-nan", TOOL_FLAG, set_exact_nan, NULL,
      "a NaN must match the other unit's NaN bit for bit (sign, payload)"},
     {"math", TOOL_VALUE, set_math, "hawk|libm",
@@ -120,6 +179,18 @@ static const ToolOpt run_table[] = {
      "print each kernel's args struct layout (offsets, sizes) and run nothing"},
     {"check-derivatives", TOOL_FLAG, set_check_derivatives, NULL,
      "differentiate each kernel (jvp) and check its tangents against central differences of the kernel on the host build"},
+    {"eval", TOOL_FLAG, set_eval, NULL,
+     "run one kernel on the values given by -in and -inputs and print every slot it writes, instead of comparing"},
+    {"in", TOOL_VALUE, set_in, "SLOT=V[,V...]",
+     "-eval: values of SLOT, row-major; a per-sample slot's samples in order, in one -in or one per sample (implies -eval)"},
+    {"inputs", TOOL_VALUE, set_inputs, "FILE",
+     "-eval: a JSON object of slots, each a number, a string (\"nan\", \"-inf\", \"0x1p-3\"), true, false or nested arrays of them (implies -eval)"},
+    {"len", TOOL_VALUE, set_len, "SLOT=N",
+     "-eval: the runtime length of a slot of length ? the kernel only writes"},
+    {"via", TOOL_VALUE, set_via, "interp|c|llvm",
+     "-eval: what runs the kernel: the HIR interpreter (default), the C unit built with the C compiler, or the host unit built through LLVM (as -oracle names it)"},
+    {"format", TOOL_VALUE, set_format, "table|json",
+     "-eval: print a table, a row per sample (default), or JSON"},
     TOOL_COMMON_OPTS(set_help, set_version),
 };
 
@@ -142,7 +213,17 @@ int run_parse_command_line(RunConfig *cfg, int argc, char **argv)
     cfg->rounds = 8;
     cfg->seed = 1;
     cfg->oracle = RUNNER_ORACLE_DEFAULT;
-    return tool_parse_args(&run_spec, argc, argv, cfg);
+    if (tool_parse_args(&run_spec, argc, argv, cfg) != 0)
+        return 1;
+    if (!cfg->eval && (cfg->via_set || cfg->format_set))
+        return tool_error(RUN_TOOL, "options '-via' and '-format' are -eval's: "
+                                    "give -eval and the values (-in, -inputs)");
+    if (cfg->eval && (cfg->check_derivatives || cfg->print_layout))
+        return tool_error(RUN_TOOL, "option '-eval' runs a kernel on given "
+                                    "values: it does not go with '-%s'",
+                          cfg->check_derivatives ? "check-derivatives"
+                                                 : "print-layout");
+    return 0;
 }
 
 void run_print_help(void)

@@ -10,6 +10,21 @@
 
 #define RUN_TOOL "hawk-run"
 
+/* The values -eval gives a kernel (eval_inputs.c): a slot each, in the
+ * order first named; from_file marks those -inputs gave. */
+typedef struct {
+    RunnerEvalSlot *slots;
+    unsigned char *from_file;
+    size_t n, cap;
+} EvalInputs;
+
+/* -in=SLOT=V,V,...: appends the values to SLOT's; -len=SLOT=N; -inputs=
+ * FILE: a JSON object of slots.  0, or 1 after an error message. */
+int eval_add_in(EvalInputs *in, const char *word);
+int eval_add_len(EvalInputs *in, const char *word);
+int eval_read_json(EvalInputs *in, const char *path);
+void eval_inputs_free(EvalInputs *in);
+
 /* What the command line asked for (options.c). */
 typedef struct {
     ToolInputs inputs;        /* the .hir files in order; "-" is stdin;
@@ -29,6 +44,12 @@ typedef struct {
                                  (RUNNER_ORACLE_*) */
     const char *cc;           /* -cc=PROGRAM: processor in the loop */
     const char *exec;         /* -exec=PROGRAM: what runs the harness */
+    int eval;                 /* -eval (or -in, -inputs): run one kernel
+                                 on the values given, print its outputs */
+    EvalInputs eval_in;       /* -in, -len, -inputs */
+    int via;                  /* -via=interp|c|llvm (RUNNER_VIA_*) */
+    int format;               /* -format=table|json (RUNNER_FORMAT_*) */
+    int via_set, format_set;  /* given: an error without -eval */
     int help, version;
 } RunConfig;
 

@@ -152,6 +152,9 @@ static cJSON *indices_json(const HkIndexResult *ix)
         hk_json_add_str(o, "slot", s->slot);
         hk_json_add_str(o, "status", s->status == HK_IDX_PROVEN ? "proven" : "clamped");
         hk_json_add_str(o, "reason", s->reason);
+        /* the warning the analysis proved, printed or not (-w) */
+        if (s->outside != NULL)
+            hk_json_add_str(o, "warning", s->outside);
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -170,6 +173,8 @@ static cJSON *domain_json(const HkDomainResult *d)
         /* a violated site is refused: no report holds one */
         hk_json_add_str(o, "verdict", s->verdict == HK_DOM_SAFE ? "safe" : "unknown");
         hk_json_add_str(o, "reason", s->reason);
+        if (s->wrong != NULL)
+            hk_json_add_str(o, "warning", s->wrong);
         cJSON_AddItemToArray(a, o);
     }
     return a;

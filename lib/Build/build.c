@@ -448,7 +448,12 @@ static int build(BuildRecord *r, const HawkBuildOptions *opts)
     build_key(r, opts, &res->key, &res->terms);
     if (opts->key_only)
         return 0;
-    /* a hit writes its files without a kernel lowered */
+    /* Every kernel is lowered, hit or miss: its warnings are given again
+     * (a hit gives what the build that filled the entry gave, under this
+     * build's -w or -Werror), and a refusal stops the build before a
+     * file is written.  A hit then writes its files without compiling. */
+    if (lower_kernels(ctx, opts, r) != 0)
+        return -1;
     if (opts->cache_dir != NULL) {
         if (cache_refused(ctx, opts))
             return -1;
@@ -461,8 +466,6 @@ static int build(BuildRecord *r, const HawkBuildOptions *opts)
         res->cache = HAWK_BUILD_CACHE_MISS;
     }
     const char *failed;
-    if (lower_kernels(ctx, opts, r) != 0)
-        return -1;
     if (hk_make_dirs(ctx->arena, dir, &failed) != 0) {
         hk_error(&ctx->diags, NULL, noloc, "cannot create directory '%s': %s",
                  failed, strerror(errno));

@@ -119,18 +119,21 @@ static uint32_t *warned_slot(HkDiags *d, const HkSource *src, HkLoc loc,
     return &d->warned[k];
 }
 
-/* Doubles the set (a power of two, at most half full). */
+/* Doubles the set (a power of two, at most half full), leaving out the
+ * entries a cut-back list no longer holds. */
 static void grow_warned(HkDiags *d)
 {
     uint32_t old_cap = d->warned_cap, *old = d->warned;
     d->warned_cap = old_cap ? 2 * old_cap : 16;
     d->warned = hk_alloc(d->arena, d->warned_cap * sizeof *d->warned);
     memset(d->warned, 0, d->warned_cap * sizeof *d->warned);
+    d->nwarned = 0;
     for (uint32_t k = 0; k < old_cap; k++) {
         if (old[k] == 0 || old[k] - 1 >= d->n)
             continue;
         const HkDiag *g = &d->items[old[k] - 1];
         *warned_slot(d, g->src, g->loc, g->message) = old[k];
+        d->nwarned++;
     }
 }
 

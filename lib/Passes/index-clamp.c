@@ -39,10 +39,11 @@ static int64_t ivar_range(const HkInst *l, int64_t *last)
 }
 
 /* What classifying an index proved it outside of, for the warning:
- * nothing (kind 0), a constant c (1), or the index iv of a loop that
- * runs every trip through [lo, hi] (2); last is the extent's end. */
+ * nothing, a constant c, or the index iv of a loop that runs every trip
+ * through [lo, hi]; last is the extent's end. */
+typedef enum { OUTSIDE_NONE, OUTSIDE_CONST, OUTSIDE_LOOP } OutsideKind;
 typedef struct {
-    int kind;
+    OutsideKind kind;
     int64_t c, lo, hi, last;
     const HkValue *iv;
 } Outside;
@@ -65,14 +66,14 @@ static void ivar_outside(Outside *out, const HkValue *iv, const HkInst *l,
                          int64_t end, int64_t last)
 {
     if (out != NULL && runs_every_trip(l) && end > last)
-        *out = (Outside){2, 0, l->x->lo, end, last, iv};
+        *out = (Outside){OUTSIDE_LOOP, 0, l->x->lo, end, last, iv};
 }
 
 /* Records in out (may be NULL) constant c outside [0, last]. */
 static void const_outside(Outside *out, int64_t c, int64_t last)
 {
     if (out != NULL)
-        *out = (Outside){1, c, 0, 0, last, NULL};
+        *out = (Outside){OUTSIDE_CONST, c, 0, 0, last, NULL};
 }
 
 /* Classifies a loop index %iv of loop l into k static rows. */
@@ -239,13 +240,13 @@ static const char *outside_text(HkArena *a, const HkInst *i, const char *name,
 {
     const char *unit = i->op == HK_OP_TABLE ? "entry" : "row";
     const char *units = i->op == HK_OP_TABLE ? "entries" : "rows";
-    if (o->kind == 1)
+    if (o->kind == OUTSIDE_CONST)
         return hk_asprintf(a,
                            "the index %" PRId64 " into %s is outside its "
                            "%s [0, %" PRId64 "]: it is clamped to %s %" PRId64,
                            o->c, name, units, o->last, unit,
                            o->c < 0 ? 0 : o->last);
-    if (o->kind == 2)
+    if (o->kind == OUTSIDE_LOOP)
         return hk_asprintf(a,
                            "loop index %%%s runs through [%" PRId64 ", %" PRId64
                            "], outside the %s [0, %" PRId64 "] of %s: the "
@@ -316,10 +317,10 @@ int hk_pass_index_clamp(HawkPassRun *r, HkFunc *f)
         s->inst = i;
         /* a table read names the value it reads */
         s->slot = table ? hk_value(f, hk_res(i)[0])->name : f->slots[i->slot].name;
-        Outside out = {0};
+        Outside out = {OUTSIDE_NONE, 0, 0, 0, 0, NULL};
         s->status = classify(a, f, i, &s->reason, &out);
         s->pos = hk_pos(pos, i);
-        s->outside = out.kind == 0 ? NULL : outside_text(
+        s->outside = out.kind == OUTSIDE_NONE ? NULL : outside_text(
                 a, i,
                 hk_asprintf(a, table ? "the table of %%%s" : "'%s'", s->slot),
                 &out);

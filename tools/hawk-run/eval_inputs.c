@@ -211,8 +211,8 @@ static int take(JsonReader *r, char c)
     return 0;
 }
 
-/* A string's text (no escapes but \" and \\ are needed for a number or
- * a slot name); *out and *n are its bytes inside the quotes. */
+/* A string's text, *out and *n its bytes inside the quotes: a number or
+ * a slot name needs no escape, so none is taken. */
 static int read_string(JsonReader *r, const char **out, size_t *n)
 {
     const char *start = r->p;

@@ -15,7 +15,7 @@ const char *const hk_report_keys[HK_REPORT_NKEYS] = {
     "kernel", "generator", "hawk_version", "walk_digest", "source_digest",
     "scalar_mode", "profile", "interface", "budgets", "derivative", "indices",
     "fp_domain", "fp_equality_sites", "int_division_sites", "int_ub_sites",
-    "literal_specials", "libm", "hawk_math", "helpers", "core",
+    "unused", "literal_specials", "libm", "hawk_math", "helpers", "core",
     "math_functions", "core_version", "selftest",
     "deviations", "unsupported_checked", "audit", "checks",
 };
@@ -123,6 +123,9 @@ static cJSON *loops_json(const HkTripResult *t)
         else
             cJSON_AddItemToObject(o, "parent", cJSON_CreateNull());
         hk_json_add_int(o, "worst", li->worst);
+        /* what the count's range proves, printed or not (-w) */
+        if (li->warning != NULL)
+            hk_json_add_str(o, "warning", li->warning);
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -210,6 +213,15 @@ static int get_analyses(HawkPassRun *r, HkFunc *f, HkLowered *l)
                : -1;
 }
 
+/* unused's warnings, in walk order. */
+static cJSON *unused_json(const HkUnusedResult *u)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t k = 0; k < u->nsites; k++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(u->sites[k].warning));
+    return a;
+}
+
 /* The report object of l's kernel under its profile, from the analyses l
  * holds; keys added in REPORT_KEYS order. */
 static cJSON *analysis_json(const HkLowered *l)
@@ -232,6 +244,9 @@ static cJSON *analysis_json(const HkLowered *l)
     cJSON_AddItemToObject(o, "int_division_sites",
                           str_list(l->ints->division, l->ints->ndivision));
     cJSON_AddItemToObject(o, "int_ub_sites", str_list(l->ints->ub, l->ints->nub));
+    /* the kernel as written: an export takes it before inline */
+    if (l->unused != NULL)
+        cJSON_AddItemToObject(o, "unused", unused_json(l->unused));
     cJSON_AddItemToObject(o, "literal_specials", specials_json(l->domain));
     cJSON_AddItemToObject(o, "libm", str_list(l->cost->libm, l->cost->nlibm));
     cJSON_AddItemToObject(o, "hawk_math", str_list(l->cost->own, l->cost->nown));

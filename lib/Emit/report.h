@@ -39,7 +39,7 @@ void hk_json_fill(HkArena *a, cJSON *root,
 const char *hk_json_print(HkArena *a, cJSON *root, const char *suffix);
 
 /* The contract's REPORT_KEYS: every top-level key of a report, in order. */
-#define HK_REPORT_NKEYS 27
+#define HK_REPORT_NKEYS 28
 extern const char *const hk_report_keys[HK_REPORT_NKEYS];
 
 /* The report of kernel f under profile p, with every key the analyses

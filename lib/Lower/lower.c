@@ -18,7 +18,10 @@
 #include "digest.h"
 #include "lower.h"
 
-/* The analyses of hawk-opt -verify-embedded, after inlining ... */
+/* The analyses of hawk-opt -verify-embedded: unused on the kernel as
+ * written (its result is taken before inline invalidates it) ... */
+#define UNUSED_PIPELINE "unused"
+/* ... then the rest, after inlining ... */
 #define VERIFY_PIPELINE                                                      \
     "inline,feature-refusal,trip-bound,index-clamp,fp-domain,int-sites,"    \
     "cost,interface"
@@ -150,6 +153,11 @@ int hk_lower(HawkContext *ctx, HkModule *m, HkFunc *k,
         hk_lower_options(ctx, own, opt_keys, opt_vals, nopts, &out->profile);
     if (pm == NULL)
         return -1;
+    if (hawk_pass_manager_parse(pm, UNUSED_PIPELINE) != 0 ||
+        hawk_pass_manager_run(pm, own) != 0)
+        return -1;
+    out->unused = hk_analysis_cached(pm, own_k, HK_PASS_UNUSED);
+    hk_pipeline_reset(pm);
     if (hawk_pass_manager_parse(pm, VERIFY_PIPELINE) != 0 ||
         hawk_pass_manager_run(pm, own) != 0)
         return -1;

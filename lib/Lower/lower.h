@@ -31,6 +31,9 @@ typedef struct HkLowered {
     const HkIntSitesResult *ints;
     const HkCostResult *cost;
     const HkInterfaceResult *iface;
+    /* unused's result on the kernel as written, before inline (empty for
+     * a kernel a transform made: unused does not look at it) */
+    const HkUnusedResult *unused;
     const char *walk_digest;   /* sha256 of hk_print_func of the kernel as
                                   parsed, before any pass */
     const char *source_digest; /* sha256 of the source span

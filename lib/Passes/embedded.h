@@ -98,6 +98,8 @@ void hk_refuse_option(HawkPassRun *r, HkFunc *f, const HkInst *at,
  * context says (hawk_set_warnings); 1 when the warning was made an
  * error, so the pass fails. */
 int hk_warn(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *what);
+/* hk_warn at loc (a value's name rather than its instruction's op). */
+int hk_warn_at(HawkPassRun *r, HkFunc *f, HkLoc loc, const char *what);
 /* The profile option key = value as the run's messages spell it. */
 const char *hk_run_option(HawkPassRun *r, const char *key, int64_t value);
 
@@ -121,6 +123,7 @@ typedef struct {
     int runtime_count;
     HkBreakKind brk;
     int64_t worst;            /* trips per sample: product with enclosing */
+    const char *warning;      /* what the count's range proves wrong, or NULL */
 } HkLoopInfo;
 
 typedef struct {
@@ -190,6 +193,17 @@ typedef struct {
     uint32_t nspecials;
     HkSpecialSite *specials;
 } HkDomainResult;
+
+/* ---- unused ---------------------------------------------------------------- */
+typedef struct {
+    const HkInst *inst;
+    const char *warning;      /* "%t (fmul) is never used" */
+} HkUnusedSite;
+
+typedef struct {
+    uint32_t nsites;
+    HkUnusedSite *sites;      /* in walk order */
+} HkUnusedResult;
 
 /* ---- int-sites ----------------------------------------------------------- */
 typedef struct {

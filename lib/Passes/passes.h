@@ -196,5 +196,6 @@ void hk_print_cost(HkBuf *b, const HkFunc *f, const void *result);
 void hk_print_interface(HkBuf *b, const HkFunc *f, const void *result);
 void hk_print_fp_domain(HkBuf *b, const HkFunc *f, const void *result);
 void hk_print_int_sites(HkBuf *b, const HkFunc *f, const void *result);
+void hk_print_unused(HkBuf *b, const HkFunc *f, const void *result);
 
 #endif

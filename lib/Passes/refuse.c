@@ -63,8 +63,12 @@ const char *hk_run_option(HawkPassRun *r, const char *key, int64_t value)
 
 int hk_warn(HawkPassRun *r, HkFunc *f, const HkInst *at, const char *what)
 {
+    return hk_warn_at(r, f, at != NULL ? at->loc : f->loc, what);
+}
+
+int hk_warn_at(HawkPassRun *r, HkFunc *f, HkLoc loc, const char *what)
+{
     HkDiags *d = hk_run_diags(r);
-    HkLoc loc = at != NULL ? at->loc : f->loc;
     if (d->warnings == HAWK_WARNINGS_OFF)
         return 0;
     if (d->warnings == HAWK_WARNINGS_AS_ERRORS) {

@@ -64,8 +64,8 @@ int opt_check_expected(HawkContext *ctx, size_t from, const char *name,
 /* -verify-embedded's pipeline: the embedded C target's verify passes,
  * feature-refusal first (analysis_report.c). */
 #define OPT_VERIFY_EMBEDDED_PIPELINE                                         \
-    "inline,feature-refusal,trip-bound,index-clamp,fp-domain,int-sites,"     \
-    "cost,interface"
+    "unused,inline,feature-refusal,trip-bound,index-clamp,fp-domain,"        \
+    "int-sites,cost,interface"
 
 /* -analysis-report: appends the report of every kernel of m to r; 0, or 1
  * with diagnostics (a refusal) (analysis_report.c). */

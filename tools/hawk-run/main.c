@@ -23,8 +23,10 @@ static int print_layout(HawkContext *ctx, HawkModule *m, HawkFunction *f)
 {
     size_t from = hawk_diag_count(ctx);
     const char *text = runner_layout_text(ctx, m, f);
+    /* errors, or the kernel's warnings */
+    tool_print_diags(RUN_TOOL, ctx, from);
     if (text == NULL)
-        return fail_diags(ctx, from);
+        return 1;
     fputs(text, stdout);
     return 0;
 }
@@ -39,8 +41,7 @@ static int run_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
     RunnerResult res;
     size_t from = hawk_diag_count(ctx);
     int rc = runner_kernel(ctx, m, f, &o, &res);
-    if (rc != 0)
-        tool_print_diags(RUN_TOOL, ctx, from);
+    tool_print_diags(RUN_TOOL, ctx, from);
     if (rc == 0) {
         printf("%s: %" PRIu32 " plane%s, %" PRId64 " sample%s: bit-identical",
                hawk_function_name(f), res.planes, res.planes == 1 ? "" : "s", cfg->samples,
@@ -114,12 +115,12 @@ static int check_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
         return 0;
     }
     RunnerDerivResult res;
-    size_t from = hawk_diag_count(ctx);
+    size_t from = hawk_diag_count(ctx), errors = hawk_error_count(ctx);
     int rc = runner_derivatives(ctx, m, f, &o, &res);
-    if (hawk_diag_count(ctx) > from) {
-        tool_print_diags(RUN_TOOL, ctx, from);
+    /* a warning is shown and the check goes on; an error ends it */
+    tool_print_diags(RUN_TOOL, ctx, from);
+    if (hawk_error_count(ctx) > errors)
         return 1;
-    }
     if (res.outputs == 0) {
         printf("%s: no real output to differentiate: nothing compared\n",
                hawk_function_name(f));
@@ -174,8 +175,7 @@ static int eval_kernel(const RunConfig *cfg, HawkContext *ctx, HawkModule *m,
     size_t from = hawk_diag_count(ctx);
     int rc = runner_eval(ctx, m, f, &o, cfg->eval_in.slots, cfg->eval_in.n,
                          cfg->via, cfg->format);
-    if (rc != 0)
-        tool_print_diags(RUN_TOOL, ctx, from);
+    tool_print_diags(RUN_TOOL, ctx, from);
     return rc;
 }
 

@@ -4,6 +4,10 @@ BUILD      ?= build/gcc
 ASAN_BUILD ?= build/clang-asan
 NOLLVM_BUILD ?= build/nollvm
 JOBS       ?= 2
+# The Python package is built for Debian's interpreter, which setup gives
+# NumPy and pytest (another python3 may come first on PATH).
+PYTHON     ?= /usr/bin/python3
+PYTHON_FLAG = -DPython3_EXECUTABLE=$(PYTHON)
 
 .PHONY: all setup build build-asan build-nollvm configs demo check stress fuzz coverage clean
 
@@ -13,7 +17,7 @@ setup:
 	@scripts/setup.sh
 
 $(BUILD)/CMakeCache.txt: | setup
-	cmake -S . -B $(BUILD) -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHAWK_WERROR=ON
+	cmake -S . -B $(BUILD) -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHAWK_WERROR=ON $(PYTHON_FLAG)
 
 $(ASAN_BUILD)/CMakeCache.txt: | setup
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DHAWK_SANITIZE=ON -DHAWK_FUZZ=ON -DHAWK_FAULT=ON -DHAWK_WERROR=ON
@@ -72,7 +76,7 @@ fuzz: build-asan
 # of memory and failed writes count as covered where they are.
 COV_BUILD ?= build/coverage
 $(COV_BUILD)/CMakeCache.txt: | setup
-	cmake -S . -B $(COV_BUILD) -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug -DHAWK_COVERAGE=ON -DHAWK_FAULT=ON
+	cmake -S . -B $(COV_BUILD) -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug -DHAWK_COVERAGE=ON -DHAWK_FAULT=ON $(PYTHON_FLAG)
 coverage: setup $(COV_BUILD)/CMakeCache.txt
 	cmake --build $(COV_BUILD) -j $(JOBS)
 	@scripts/coverage.sh $(COV_BUILD)

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   make cmake pkg-config gcc clang libclang-rt-14-dev python3
+  python3-dev python3-numpy python3-pytest  # the Python package and its tests
   llvm llvm-14-dev llvm-14-tools   # llvm-config, FileCheck, lit, the C API
   libcjson-dev                     # the JSON reports
   libssl-dev                       # sha256 through libcrypto

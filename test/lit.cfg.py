@@ -57,6 +57,10 @@ if getattr(config, "hawk_llvm", "ON").upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("llvm")
 # Whose known answers a self-test records: the host build's, or, without
 # LLVM, the HIR interpreter's (FileCheck -DKAT=...).
+# The Python package (python/), built for the interpreter CMake found.
+if getattr(config, "hawk_python", "OFF").upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("python")
+config.substitutions.append(("%hawk_python", getattr(config, "hawk_python_exe", "python3") or "python3"))
 config.substitutions.append(("%kat_source", "host build" if "llvm" in config.available_features else "HIR interpreter"))
 # 'sanitized': the instrumented build.  Its suite checks hawk's own code
 # for memory and undefined behaviour; a test whose time goes to external

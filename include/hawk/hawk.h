@@ -117,6 +117,9 @@ HawkSeverity hawk_diag_severity(const HawkContext *ctx, size_t i);
 const char *hawk_diag_message(const HawkContext *ctx, size_t i);
 /* The refusal rule ("budget.trips") of diagnostic i, or NULL. */
 const char *hawk_diag_rule(const HawkContext *ctx, size_t i);
+/* The name of the input diagnostic i points into (as given to
+ * hawk_parse), or NULL when it has no place. */
+const char *hawk_diag_file(const HawkContext *ctx, size_t i);
 /* Line and column (1-based; 0 when the diagnostic has no location). */
 unsigned hawk_diag_line(const HawkContext *ctx, size_t i);
 unsigned hawk_diag_col(const HawkContext *ctx, size_t i);

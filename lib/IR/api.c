@@ -191,6 +191,12 @@ const char *hawk_diag_rule(const HawkContext *ctx, size_t i)
     return d ? d->rule : NULL;
 }
 
+const char *hawk_diag_file(const HawkContext *ctx, size_t i)
+{
+    const HkDiag *d = diag_at(ctx, i);
+    return d != NULL && d->src != NULL ? d->src->name : NULL;
+}
+
 unsigned hawk_diag_line(const HawkContext *ctx, size_t i)
 {
     /* The line in the whole input, as rendered: chunks add their base. */

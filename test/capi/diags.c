@@ -17,9 +17,11 @@ static void show(HawkContext *ctx, size_t i)
 {
     const char *rule = hawk_diag_rule(ctx, i);
     const char *msg = hawk_diag_message(ctx, i);
-    printf("[%zu] %s line %u col %u rule %s message %s\n", i,
+    const char *file = hawk_diag_file(ctx, i);
+    printf("[%zu] %s file %s line %u col %u rule %s message %s\n", i,
            hawk_severity_name(hawk_diag_severity(ctx, i)),
-           hawk_diag_line(ctx, i), hawk_diag_col(ctx, i),
+           file != NULL ? file : "(none)", hawk_diag_line(ctx, i),
+           hawk_diag_col(ctx, i),
            rule != NULL ? rule : "(none)", msg != NULL ? msg : "(none)");
     printf("[%zu] rendered: {%s}\n", i, hawk_diag_render(ctx, i));
 }

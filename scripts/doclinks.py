@@ -54,25 +54,37 @@ def anchors(path, cache={}):
     return cache[path]
 
 
+def prose(path):
+    """The page's prose as one text, line for line, code blanked: a link
+    may run over a line break."""
+    lines = dict(prose_lines(path))
+    with open(path, encoding='utf-8') as f:
+        raw = f.read().split('\n')
+    text = '\n'.join(lines.get(n, '').rstrip('\n') for n in range(1, len(raw) + 1))
+    return text
+
+
 def main(files):
     bad = links = 0
     for page in files:
-        for n, line in prose_lines(page):
-            for m in LINK.finditer(line):
-                target = m.group(2)
-                if re.match(r'[a-z]+:', target):
-                    continue
-                links += 1
-                name, _, anchor = target.partition('#')
-                dest = os.path.normpath(os.path.join(os.path.dirname(page), name)) if name else page
-                why = None
-                if not os.path.exists(dest):
-                    why = 'no file %s' % name
-                elif anchor and dest.endswith('.md') and anchor not in anchors(dest):
-                    why = 'no heading #%s in %s' % (anchor, os.path.basename(dest))
-                if why:
-                    bad += 1
-                    print('%s:%d: broken link [%s](%s): %s' % (page, n, m.group(1), target, why))
+        text = prose(page)
+        for m in LINK.finditer(text):
+            target = m.group(2)
+            if re.match(r'[a-z]+:', target):
+                continue
+            links += 1
+            n = text.count('\n', 0, m.start()) + 1
+            name, _, anchor = target.partition('#')
+            dest = os.path.normpath(os.path.join(os.path.dirname(page), name)) if name else page
+            why = None
+            if not os.path.exists(dest):
+                why = 'no file %s' % name
+            elif anchor and dest.endswith('.md') and anchor not in anchors(dest):
+                why = 'no heading #%s in %s' % (anchor, os.path.basename(dest))
+            if why:
+                bad += 1
+                label = re.sub(r'\s+', ' ', m.group(1))
+                print('%s:%d: broken link [%s](%s): %s' % (page, n, label, target, why))
     if bad:
         return 1
     print('%d files, %d links: all resolve' % (len(files), links))

@@ -327,10 +327,11 @@ static const struct {
     "the kernel's own == and != on reals are kept: they mirror the host "    \
     "build bit for bit"
 #define NOTE_CPP_UB                                                           \
-    "an i64 add, sub, mul, neg or div is infix in the C++ build, where "     \
-    "signed overflow, a zero divisor and INT64_MIN / -1 are undefined; the " \
-    "C computes it through hawk_i64_* with defined results (wrap, 0, "       \
-    "INT64_MIN), so the two builds agree wherever the C++ is defined"
+    "an i64 add, sub, mul, neg or div, which infix C or C++ arithmetic "     \
+    "leaves undefined on signed overflow, a zero divisor and INT64_MIN / "   \
+    "-1; the unit computes it through hawk_i64_* with defined results "      \
+    "(wrap, 0, INT64_MIN), the host build's, so code written by hand with "  \
+    "infix arithmetic agrees with the unit only where it is defined"
 
 /* {rule, category, reason}, and the sites of a note. */
 static cJSON *deviation(const char *rule, const char *category,

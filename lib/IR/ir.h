@@ -261,7 +261,7 @@ typedef enum {
 /* What int-sites lists an op as on integers (ops.def's IntSite). */
 enum {
     HK_IS_IDIV = 1u << 0,   /* an integer division site */
-    HK_IS_IUB = 1u << 1,    /* i64 infix in the C++ build, undefined there
+    HK_IS_IUB = 1u << 1,    /* i64 arithmetic infix C leaves undefined
                                on overflow */
 };
 

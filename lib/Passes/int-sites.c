@@ -1,11 +1,11 @@
 /* int-sites.c -- the int-sites analysis: where a kernel divides integers
  * (int_division_sites: every floordiv, mod and div, any integer type) and
- * where the C++ build's infix Index arithmetic is undefined on overflow,
- * a zero divisor or MIN / -1 (int_ub_sites: every i64 add, sub, mul, neg
- * and div).  The C defines all of them through its helpers; the report
- * lists the sites so a reviewer sees where the two builds agree only
- * where the C++ is defined.  Int32 and UInt32 arithmetic goes through the
- * same helpers on both sides and is not listed.
+ * where infix C or C++ arithmetic on Index (i64) would be undefined on
+ * overflow, a zero divisor or MIN / -1 (int_ub_sites: every i64 add, sub,
+ * mul, neg and div).  The unit defines all of them through its helpers;
+ * the report lists the sites so a reviewer sees where code written by
+ * hand with infix arithmetic would agree with the unit only where it is
+ * defined.  Int32 and UInt32 arithmetic is not listed.
  */
 #include "embedded.h"
 
@@ -16,7 +16,8 @@ static int is_division(const HkInst *i)
            hk_is_int((HkElem)i->type.elem);
 }
 
-/* Whether i is Index arithmetic the C++ build spells infix. */
+/* Whether i is Index arithmetic that infix C leaves undefined at its
+ * edges. */
 static int is_ub(const HkInst *i)
 {
     return (hk_ops[i->op].intsite & HK_IS_IUB) && i->type.elem == HK_I64;

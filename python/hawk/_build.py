@@ -25,10 +25,11 @@ def build(kernels, out_dir, targets=None, embedded_profile=None, check=True,
     if targets is None:
         targets = ()
     out_dir = _core.fspath(out_dir)
-    res, found = _hawk.build(
-        [m.unit() for m in units], out_dir, list(targets),
-        _core.profile_pairs(embedded_profile), bool(check),
-        None if cache_dir is None else _core.fspath(cache_dir),
-        _core.warnings_mode(warnings))
+    with _core.located():
+        res, found = _hawk.build(
+            [m.unit() for m in units], out_dir, list(targets),
+            _core.profile_pairs(embedded_profile), bool(check),
+            None if cache_dir is None else _core.fspath(cache_dir),
+            _core.warnings_mode(warnings))
     _core.emit(found)
     return BuildResult(out_dir=out_dir, **res)

@@ -16,8 +16,9 @@ class Module:
         self.name = name
         self.text = text
         if _checked is None:
-            (canonical, funcs), found = _hawk.check(
-                name, text, _core.warnings_mode(warnings))
+            with _core.located():
+                (canonical, funcs), found = _hawk.check(
+                    name, text, _core.warnings_mode(warnings))
             _core.emit(found)
         else:
             canonical, funcs = _checked
@@ -53,11 +54,14 @@ class Module:
         "print<cost>") as hawk-opt -passes= would; returns the module it
         leaves, whose ``output`` holds what print<...> passes printed.
         ``options`` are pipeline-wide options (a profile)."""
-        (text, funcs, output, _), found = _hawk.run(
-            self.name, self.text, pipeline, _core.profile_pairs(options),
-            _core.warnings_mode(warnings), False)
+        with _core.located():
+            (text, funcs, output, _), found = _hawk.run(
+                self.name, self.text, pipeline, _core.profile_pairs(options),
+                _core.warnings_mode(warnings), False)
         _core.emit(found)
-        m = Module(text, self.name, _checked=(text, funcs))
+        # the printed text: its lines are not the ones of self.text
+        m = Module(text, "%s (after %s)" % (self.name, pipeline),
+                   _checked=(text, funcs))
         m.output = output
         return m
 

@@ -12,6 +12,7 @@ import inspect
 import os
 import sys
 
+from . import _core
 from ._errors import Diagnostic, HawkError
 from ._ir import Kernel, Module
 from ._types import Elem, Shape, f32, f64, slot_of
@@ -43,14 +44,19 @@ def trace_error(what, instead):
 class _Builder:
     def __init__(self):
         self.lines = []
+        self.where = []       # (file, line) of the user's code, per line
         self.count = 0
 
     def fresh(self):
         self.count += 1
         return "t%d" % self.count
 
-    def emit(self, text):
+    def emit(self, text, where=None):
+        if where is None:
+            f = _user_frame()
+            where = (f.f_code.co_filename, f.f_lineno) if f else None
         self.lines.append("  " + text)
+        self.where.append(where)
 
 
 _current = []          # the builder of the trace in progress
@@ -225,13 +231,15 @@ def _signature(fn):
 
 
 def _returned_locals(fn, args):
-    """Calls fn(*args); the locals of its frame when it returned."""
+    """Calls fn(*args); the locals of its frame when it returned, and
+    the (file, line) it returned from."""
     seen = {}
     code = fn.__code__
 
     def profile(frame, event, arg):
         if event == "return" and frame.f_code is code:
             seen["locals"] = dict(frame.f_locals)
+            seen["where"] = (code.co_filename, frame.f_lineno)
     old = sys.getprofile()
     sys.setprofile(profile)
     try:
@@ -241,17 +249,18 @@ def _returned_locals(fn, args):
     if result is not None:
         raise trace_error("kernel '%s' returns a value" % fn.__name__,
                           "assign the result to a Mutable slot instead")
-    return seen.get("locals", {})
+    return seen.get("locals", {}), seen.get("where")
 
 
 def trace(fn):
-    """The HIR text of the kernel fn's trace."""
+    """The HIR text of the kernel fn's trace, and the Python (file, line)
+    of each of its lines that came from one."""
     sig = _signature(fn)
     b = _Builder()
     args = [_SlotValue(name, slot.shape) for name, slot in sig]
     _current.append(b)
     try:
-        final = _returned_locals(fn, args)
+        final, returned = _returned_locals(fn, args)
         stores = []
         for (name, slot), arg in zip(sig, args):
             v = final.get(name, arg)
@@ -266,16 +275,21 @@ def trace(fn):
                                       % (name, slot.shape.hir(), v.shape.hir()),
                                       "give it a value of its shape")
             stores.append("store %%%s, %%%s" % (v.name, name))
-        for s in stores:
-            b.emit(s)
+        for st in stores:
+            b.emit(st, returned)
     finally:
         _current.pop()
     params = ", ".join("%%%s: %s %s" % (n, s.role, s.shape.hir()) for n, s in sig)
     file = inspect.getsourcefile(fn) or "<unknown>"
     line = fn.__code__.co_firstlineno
-    return ("; traced from %s:%d\nkernel @%s(%s) {\n%s\n  ret\n}\n"
+    text = ("; traced from %s:%d\nkernel @%s(%s) {\n%s\n  ret\n}\n"
             % (os.path.basename(file), line, fn.__name__, params,
                "\n".join(b.lines)))
+    # the body starts on line 3; the kernel's line and its end are the def's
+    lines = {2: (file, line), 3 + len(b.lines): (file, line),
+             4 + len(b.lines): (file, line)}
+    lines.update({3 + k: w for k, w in enumerate(b.where) if w is not None})
+    return text, lines
 
 
 def _size(shape):
@@ -311,8 +325,12 @@ class TracedKernel(Kernel):
     takes, whose module is the trace's HIR text (``hir``)."""
 
     def __init__(self, fn):
-        text = trace(fn)
-        super().__init__(Module(text, "<traced %s>" % fn.__name__), fn.__name__)
+        text, lines = trace(fn)
+        name = "<traced %s from %s:%d>" % (
+            fn.__name__, os.path.basename(fn.__code__.co_filename),
+            fn.__code__.co_firstlineno)
+        _core.register_lines(name, lines)
+        super().__init__(Module(text, name), fn.__name__)
         self.fn = fn
         self.hir = text
         self.__doc__ = fn.__doc__

@@ -25,10 +25,11 @@ def export(kernels, out_dir, profile=None, target=None, check=True,
     units, names = units_of(kernels)
     single = isinstance(kernels, Kernel)
     out_dir = _core.fspath(out_dir)
-    made, found = _hawk.export(
-        [m.unit() for m in units], out_dir, target,
-        kernels.name if single else None, _core.profile_pairs(profile),
-        bool(check), _core.warnings_mode(warnings))
+    with _core.located():
+        made, found = _hawk.export(
+            [m.unit() for m in units], out_dir, target,
+            kernels.name if single else None, _core.profile_pairs(profile),
+            bool(check), _core.warnings_mode(warnings))
     _core.emit(found)
     arts = [Artifact(k, os.path.join(out_dir, c) if c else None,
                      os.path.join(out_dir, h) if h else None,
@@ -48,9 +49,10 @@ def verify(kernel, profile=None, warnings="default"):
     if not isinstance(m, Module):
         raise TypeError("expected a hawk.Module or hawk.Kernel, got %s"
                         % type(kernel).__name__)
-    (_, _, _, reports), found = _hawk.run(
-        m.name, m.text, VERIFY_PIPELINE, _core.profile_pairs(profile),
-        _core.warnings_mode(warnings), True)
+    with _core.located():
+        (_, _, _, reports), found = _hawk.run(
+            m.name, m.text, VERIFY_PIPELINE, _core.profile_pairs(profile),
+            _core.warnings_mode(warnings), True)
     _core.emit(found)
     reports = {k: json.loads(v) for k, v in reports.items()}
     if isinstance(kernel, Kernel):

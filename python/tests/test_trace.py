@@ -129,3 +129,45 @@ def test_mixed_widths_are_refused():
         y = x + z
     with pytest.raises(hawk.HawkError, match="fadd of f32 and f64 values"):
         hawk.kernel(k)
+
+
+def _line_of(fn, text):
+    """The line of fn's source that holds text."""
+    import inspect
+    src, first = inspect.getsourcelines(fn)
+    return first + next(k for k, l in enumerate(src) if text in l)
+
+
+def test_a_refusal_names_the_python_line(tmp_path):
+    def ratio(a: Scalar, b: Scalar, q: Mutable[Scalar]):
+        s = a * 2.0
+        q = s / b
+    k = hawk.kernel(ratio)
+    with pytest.raises(hawk.HawkError) as e:
+        hawk.embedded.export(k, tmp_path, profile={"fp_domain": "refuse"},
+                             check=False)
+    d = e.value.errors[0]
+    assert (d.file, d.line) == (__file__, _line_of(ratio, "q = s / b"))
+    assert d.rule == "fp.domain" and "fp_domain='record'" in d.message
+    assert str(e.value).startswith("%s:%d: error: 'ratio': " % (__file__, d.line))
+    assert "        q = s / b" in str(e.value)
+
+
+def test_a_warning_names_the_python_line():
+    def spare(a: Scalar, q: Mutable[Scalar]):
+        t = a * 3.0
+        q = a + 1.0
+    k = hawk.kernel(spare)
+    with pytest.warns(hawk.HawkWarning) as w:
+        hawk.embedded.verify(k)
+    d = w[0].message.diagnostic
+    assert (d.file, d.line) == (__file__, _line_of(spare, "t = a * 3.0"))
+    assert "is never used" in d.message
+
+
+def test_a_pipeline_result_is_named_for_its_text():
+    @hawk.kernel
+    def k(a: Scalar, q: Mutable[Scalar]):
+        q = a * a
+    j = k.module.run("jvp")
+    assert j.name == k.module.name + " (after jvp)"

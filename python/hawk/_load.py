@@ -97,8 +97,11 @@ class LoadedKernel:
             if not ns:
                 self._fail("no per-sample plane gives the sample count: pass n=")
             n = ns.pop()
-        elif ns and n > min(ns):
-            self._fail("n=%d, but the planes hold %d samples" % (n, min(ns)))
+        elif ns and n != min(ns):
+            # the sample count is every per-sample plane's pitch
+            self._fail("n=%d, but the planes hold %d samples: a plane's "
+                       "component c of sample i is at [c, i], so n is its "
+                       "second extent" % (n, min(ns)))
         status = _hawk.launch(self._build._rt, self.name, members, int(n),
                               int(threads))
         if status != 0:

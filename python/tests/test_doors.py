@@ -108,6 +108,8 @@ def test_load_checks_dtype_shape_and_contiguity(example, tmp_path):
         drag(state=state, rho=1.0, out=ro)
     with pytest.raises(hawk.HawkError, match="disagree on the sample count"):
         drag(state=state, rho=1.0, out=np.zeros((3, 9)))
+    with pytest.raises(hawk.HawkError, match="n=4, but the planes hold 8"):
+        drag(state=state, rho=1.0, out=out, n=4)
     with pytest.raises(hawk.HawkError, match="missing slot 'rho'"):
         drag(state=state, out=out)
     with pytest.raises(hawk.HawkError, match="no slot 'rh'"):

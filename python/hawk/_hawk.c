@@ -109,6 +109,20 @@ static PyObject *with_warnings(HawkContext *ctx, PyObject *result)
     return Py_BuildValue("(NN)", result, w);
 }
 
+/* The end of a door: after a failure (rc 1) the diagnostics raised,
+ * after a success (rc 0) (value, warnings); NULL when a Python error is
+ * set.  Takes value's reference. */
+static PyObject *door_result(HawkContext *ctx, int rc, const char *what,
+                             PyObject *value)
+{
+    if (rc == 0 && !PyErr_Occurred())
+        return with_warnings(ctx, value);
+    Py_XDECREF(value);
+    if (rc == 1 && !PyErr_Occurred())
+        raise_diags(ctx, what);
+    return NULL;
+}
+
 /* ---- texts ---------------------------------------------------------------- */
 
 typedef struct {
@@ -355,10 +369,7 @@ static PyObject *py_export(PyObject *self, PyObject *args)
         o.user = made;
         rc = hawk_export_modules(ctx, ms.ms, ms.n, &o) != 0 ? 1 : 0;
     }
-    if (rc == 1 && !PyErr_Occurred())
-        raise_diags(ctx, "the export failed");
-    else if (rc == 0 && !PyErr_Occurred())
-        res = with_warnings(ctx, Py_NewRef(made));
+    res = door_result(ctx, rc, "the export failed", Py_XNewRef(made));
     Py_XDECREF(made);
     pairs_free(&p);
     PyMem_Free(ms.ms);
@@ -385,7 +396,7 @@ static PyObject *py_build(PyObject *self, PyObject *args)
     PyObject *res = NULL;
     int rc = pairs_of(opts, &p);
 
-    /* the targets: a sequence of ids, kept as one-string keys */
+    /* the targets: a sequence of ids, as C strings the sequence owns */
     PyObject *ids = rc == 0 ? PySequence_Fast(targets, "targets must be a sequence of ids") : NULL;
     const char **tv = NULL;
     Py_ssize_t nt = ids != NULL ? PySequence_Fast_GET_SIZE(ids) : 0;
@@ -415,15 +426,13 @@ static PyObject *py_build(PyObject *self, PyObject *args)
         rc = hawk_build(ctx, ms.ms, ms.n, &o) != 0 ? 1 : 0;
     }
     static const char *const cache_names[] = {"off", "hit", "miss"};
-    if (rc == 1 && !PyErr_Occurred())
-        raise_diags(ctx, "the build failed");
-    else if (rc == 0 && !PyErr_Occurred())
-        res = with_warnings(
-            ctx, Py_BuildValue("{s:z,s:s,s:z,s:n,s:n}", "key", br.key, "cache",
-                               cache_names[br.cache], "why_missed", br.why_missed,
-                               "kernels_built", (Py_ssize_t)br.kernels_built,
-                               "kernels_restored",
-                               (Py_ssize_t)br.kernels_restored));
+    PyObject *value = NULL;
+    if (rc == 0)
+        value = Py_BuildValue("{s:z,s:s,s:z,s:n,s:n}", "key", br.key, "cache",
+                              cache_names[br.cache], "why_missed", br.why_missed,
+                              "kernels_built", (Py_ssize_t)br.kernels_built,
+                              "kernels_restored", (Py_ssize_t)br.kernels_restored);
+    res = door_result(ctx, rc, "the build failed", value);
     PyMem_Free(tv);
     Py_XDECREF(ids);
     pairs_free(&p);

@@ -309,8 +309,8 @@ def select(cond, a, b):
     if not isinstance(cond, Value) or cond.shape.elem is not _I1:
         raise trace_error("hawk.select's condition is not a traced comparison",
                           "compare traced values: hawk.select(x > 0, x, -x)")
-    elem = (a if isinstance(a, Value) else b if isinstance(b, Value) else
-            Value(None, Shape((), f64))).shape.elem
+    traced = [v for v in (a, b) if isinstance(v, Value)]
+    elem = traced[0].shape.elem if traced else f64
     a, b = as_value(a, elem), as_value(b, elem)
     shape = _broadcast(a.shape, b.shape, "select")
     if cond.shape.dims and cond.shape.dims != shape.dims:

@@ -76,8 +76,7 @@ class _Family:
             raise TypeError("%s takes %d extent%s, got %r"
                             % (self.name, self.rank, "" if self.rank == 1 else "s",
                                args))
-        return Slot(self.role(len(dims)) if callable(self.role) else self.role,
-                    Shape(dims, elem), "%s[%s]" % (self.name, ", ".join(
+        return Slot(self.role, Shape(dims, elem), "%s[%s]" % (self.name, ", ".join(
                         [str(d) for d in dims] + ([elem.name] if elem is f32 else []))))
 
     def slot(self):

@@ -1,6 +1,6 @@
 """The math of a traced kernel: each function appends its HIR op
 (docs/LangRef.md, "Math" and "Tensor folds and products")."""
-from ._trace import Value, as_value, instr, trace_error
+from ._trace import Value, _broadcast, as_value, instr, trace_error
 from ._types import Shape
 
 
@@ -16,7 +16,6 @@ def _one(op):
 def _two(op):
     def f(x, y):
         x, y = _pair(op, x, y)
-        from ._trace import _broadcast
         return instr(op, [x, y], _broadcast(x.shape, y.shape, op))
     f.__name__ = op
     f.__doc__ = "The HIR op %s, component-wise (broadcast)." % op
